@@ -1,0 +1,43 @@
+# The two commands: `make run` and `make test`. Everything else supports them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test install lint format chromium bench-engine lock
+
+run: install
+	$(PY) -m monopoly_site.localservices run
+
+test: install chromium
+	$(VENV)/bin/ruff check .
+	$(PY) -m monopoly_site.localservices test -- $(PYTEST_ARGS)
+
+install: $(STAMP)
+
+$(STAMP):
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+# Browser tests drive Debian's Chromium; Playwright's own download fails here.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "==> installing Debian's chromium for the browser tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get install -y -q chromium >/dev/null || { $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }; }
+
+# Re-pin after changing pyproject.toml's dependencies.
+lock:
+	$(PY) -m pip install --quiet -e ".[dev]" && $(PY) -m pip uninstall -y -q async-monopoly
+	$(PY) -m pip freeze --exclude-editable | grep -v '^async-monopoly' > requirements.lock

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import zoneinfo
+
+from django import forms
+
+from accounts.models import User, time_zone_choices
+
+
+class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
+    time_zone = forms.ChoiceField(choices=time_zone_choices, label="Time zone")
+
+    class Meta:
+        model = User
+        fields = ["display_name", "email_notifications", "time_zone"]
+        labels = {
+            "display_name": "Display name",
+            "email_notifications": "Email notifications",
+        }
+        help_texts = {"display_name": "Shown to other players instead of your username."}
+
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"].strip()
+        if name and any(ch in name for ch in "<>\n\r\t"):
+            raise forms.ValidationError("Display names cannot contain <, > or line breaks.")
+        return name
+
+    def clean_time_zone(self) -> str:
+        name: str = self.cleaned_data["time_zone"]
+        try:
+            zoneinfo.ZoneInfo(name)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError("Choose a time zone from the list.") from None
+        return name

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+# Glicko-2 starting values (as Lichess uses); the ratings work updates them.
+DEFAULT_RATING = 1500.0
+DEFAULT_RATING_DEVIATION = 350.0
+DEFAULT_RATING_VOLATILITY = 0.06
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class User(AbstractUser):
+    display_name = models.CharField(max_length=40, blank=True)
+    email_notifications = models.BooleanField(
+        default=True, help_text="Email me when a game is waiting for my move."
+    )
+    time_zone = models.CharField(max_length=64, default="UTC")
+    rating = models.FloatField(default=DEFAULT_RATING)
+    rating_deviation = models.FloatField(default=DEFAULT_RATING_DEVIATION)
+    rating_volatility = models.FloatField(default=DEFAULT_RATING_VOLATILITY)
+
+    class Meta:
+        indexes = [models.Index(fields=["-rating"], name="user_rating_idx")]
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    def __str__(self) -> str:
+        return self.public_name

