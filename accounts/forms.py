@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import zoneinfo
+from typing import Any
 
+from allauth.account.forms import LoginForm
 from django import forms
 
 from accounts.models import User, time_zone_choices
@@ -32,3 +34,10 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             raise forms.ValidationError("Choose a time zone from the list.") from None
         return name
+
+
+class SiteLoginForm(LoginForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = "Username or email"
+        self.fields["login"].widget.attrs["placeholder"] = "Username or email"

@@ -175,7 +175,7 @@ def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
         )
     else:
         env["DATABASE_URL"] = f"sqlite:///{RUN_DIR / 'test.sqlite3'}"
-        say("Database: PostgreSQL did not answer; using SQLite")
+        say("Database: SQLite (DATABASE_URL is not PostgreSQL, or PostgreSQL did not answer)")
     embedded = choose_redis(env, ci=ci, persist=False)
     # Keys, queues and channel groups of this run stay apart from a running site's.
     env["REDIS_PREFIX"] = f"monopoly-test-{os.getpid()}"

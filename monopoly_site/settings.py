@@ -153,6 +153,7 @@ ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
 if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
     raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION must be none, optional or mandatory.")
 ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_FORMS = {"login": "accounts.forms.SiteLoginForm"}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",

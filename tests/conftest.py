@@ -1,0 +1,105 @@
+"""Shared fixtures. PostgreSQL and Redis are real; nothing here skips when they are missing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connections
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise pytest.UsageError(
+            f"Redis does not answer at REDIS_URL={settings.REDIS_URL} ({exc}). "
+            "Run the tests with `make test`, which finds or starts one."
+        ) from None
+    finally:
+        client.close()
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if CI and not engine.endswith("postgresql"):
+        raise pytest.UsageError(
+            f"CI=true must test on PostgreSQL, but DATABASE_URL gives {engine}."
+        )
+
+
+def _redis() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+@pytest.fixture(autouse=True)
+def _clear_site_cache() -> Iterator[None]:
+    # Rate limits and cached values live in Redis; each test starts without
+    # them. Only this run's prefix is deleted, never the whole database.
+    client = _redis()
+    keys = list(client.scan_iter(f"{settings.REDIS_PREFIX}:*", count=500))
+    keys = [k for k in keys if b":asgi" not in k and b"celery" not in k and b"_kombu" not in k]
+    if keys:
+        client.delete(*keys)
+    client.close()
+    yield
+
+
+def database_url_for_tests() -> str:
+    """The URL of the test database, for processes started outside pytest."""
+    db: dict[str, Any] = connections["default"].settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """A real `celery worker` on the real broker, sharing the test database."""
+    env = dict(os.environ)
+    with django_db_blocker.unblock():
+        env["DATABASE_URL"] = database_url_for_tests()
+    env["REDIS_URL"] = settings.REDIS_URL
+    env["REDIS_PREFIX"] = settings.REDIS_PREFIX
+    env["CELERY_WORKER_TEST"] = "1"
+    log = open(BASE_DIR / ".run" / f"test-worker-{os.getpid()}.log", "w")  # noqa: SIM115
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "celery", "-A", "monopoly_site", "worker",
+            "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip",
+            f"--hostname=test-{os.getpid()}@%h",
+        ],
+        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    from monopoly_site.celery import app
+
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"celery worker exited early; see {log.name}")
+            replies = app.control.ping(
+                destination=[f"test-{os.getpid()}@{os.uname().nodename}"], timeout=0.5
+            )
+            if replies:
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"celery worker did not answer within 60 s; see {log.name}")
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()

@@ -1,0 +1,53 @@
+"""Settings as a whole, loaded in a fresh interpreter as a deployment would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x7Hq2p-production-secret-for-tests-only-3kLmN9vBq8rT5wZ1yUoPaSdFgHjK",
+    "ALLOWED_HOSTS": "monopoly.example.com",
+    "CSRF_TRUSTED_ORIGINS": "https://monopoly.example.com",
+}
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **env}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_mode_passes_check_deploy_without_warnings() -> None:
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_mode_refuses_to_start_without_secret_key() -> None:
+    env = {**PRODUCTION, "SECRET_KEY": ""}
+    result = run_manage("check", **env)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_malformed_variable_stops_start_up_with_a_clear_message() -> None:
+    result = run_manage("check", DEBUG="perhaps")
+    assert result.returncode != 0
+    assert "DEBUG must be one of" in result.stderr
+
+
+def test_csrf_trusted_origins_need_a_scheme() -> None:
+    result = run_manage("check", CSRF_TRUSTED_ORIGINS="monopoly.example.com")
+    assert result.returncode != 0
+    assert "CSRF_TRUSTED_ORIGINS entries need a scheme" in result.stderr
