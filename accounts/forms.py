@@ -36,7 +36,7 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
         return name
 
 
-class SiteLoginForm(LoginForm):
+class SiteLoginForm(LoginForm):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["login"].label = "Username or email"
