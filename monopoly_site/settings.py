@@ -180,6 +180,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(RUN_DIR / "static")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# WhiteNoise warns on every request when the directory is absent (before the
+# first collectstatic), so make sure it exists.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

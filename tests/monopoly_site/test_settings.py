@@ -18,6 +18,8 @@ PRODUCTION = {
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **env}
+    # The browser tests' event-loop allowance must not leak into a deploy check.
+    full_env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=BASE_DIR,
