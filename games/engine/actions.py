@@ -1,0 +1,141 @@
+"""Actions: small immutable tuples with a stable string ``kind``.
+
+The server posts them from HTML forms and stores them as JSON, so every
+action converts to and from a plain dict (``to_dict`` / ``action_from_dict``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .errors import CodecError
+
+# Turn actions of the player whose turn it is.
+ROLL = "roll"
+PAY_JAIL_FINE = "pay_jail_fine"
+USE_JAIL_CARD = "use_jail_card"  # target: 0 Chance card, 1 Community Chest card
+BUY = "buy"
+DECLINE = "decline"
+INCOME_TAX_FLAT = "income_tax_flat"
+INCOME_TAX_PERCENT = "income_tax_percent"
+PAY_TEN = "pay_fine_instead"  # UK: pay the 10 fine instead of a Chance
+TAKE_CHANCE = "take_chance"
+END_TURN = "end_turn"
+# Auctions (property, or scarce buildings).
+BID = "bid"  # amount
+PASS_BID = "pass_bid"
+PLACE_BUILDING = "place_building"  # square: where the auctioned building goes
+FORFEIT_BUILDING = "forfeit_building"
+# Property management.
+BUILD = "build"  # square
+SELL_BUILDING = "sell_building"  # square: one house, or a hotel back to houses
+SELL_GROUP_BUILDINGS = "sell_group_buildings"  # target: colour group
+MORTGAGE = "mortgage"  # square
+UNMORTGAGE = "unmortgage"  # square
+# Trades.
+PROPOSE_TRADE = "propose_trade"  # target: other seat; terms
+ACCEPT_TRADE = "accept_trade"  # target: trade id
+REJECT_TRADE = "reject_trade"
+WITHDRAW_TRADE = "withdraw_trade"
+COUNTER_TRADE = "counter_trade"  # target: trade id; terms (from the counterer's side)
+# Rent claims.
+CLAIM_RENT = "claim_rent"  # target: claim id
+EXPIRE_CLAIM = "expire_claim"  # system (player -1) or the owner waiving it
+# Debts.
+PAY_DEBT = "pay_debt"
+DECLARE_BANKRUPTCY = "declare_bankruptcy"
+AUTO_SETTLE = "auto_settle"  # liquidate automatically, then pay or go bankrupt
+# Time-limit games.
+END_NOW = "end_now"  # system: end the game now and value everyone
+
+ALL_KINDS: frozenset[str] = frozenset(
+    v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)
+)
+
+
+class Terms(NamedTuple):
+    """What the proposer gives and takes. Cards are counts (Chance, Chest)."""
+
+    give_props: tuple[int, ...] = ()
+    give_cash: int = 0
+    give_cards: tuple[int, int] = (0, 0)
+    take_props: tuple[int, ...] = ()
+    take_cash: int = 0
+    take_cards: tuple[int, int] = (0, 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "give_props": list(self.give_props),
+            "give_cash": self.give_cash,
+            "give_cards": list(self.give_cards),
+            "take_props": list(self.take_props),
+            "take_cash": self.take_cash,
+            "take_cards": list(self.take_cards),
+        }
+
+    def flipped(self) -> Terms:
+        return Terms(
+            self.take_props,
+            self.take_cash,
+            self.take_cards,
+            self.give_props,
+            self.give_cash,
+            self.give_cards,
+        )
+
+
+def terms_from_dict(d: Any) -> Terms:
+    try:
+        return Terms(
+            tuple(int(x) for x in d.get("give_props", ())),
+            int(d.get("give_cash", 0)),
+            _pair(d.get("give_cards", (0, 0))),
+            tuple(int(x) for x in d.get("take_props", ())),
+            int(d.get("take_cash", 0)),
+            _pair(d.get("take_cards", (0, 0))),
+        )
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise CodecError(f"Unreadable trade terms: {exc}") from exc
+
+
+def _pair(v: Any) -> tuple[int, int]:
+    a, b = v
+    return (int(a), int(b))
+
+
+class Action(NamedTuple):
+    kind: str
+    player: int
+    square: int = -1
+    amount: int = 0
+    target: int = -1
+    terms: Terms | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "player": self.player}
+        if self.square != -1:
+            d["square"] = self.square
+        if self.amount:
+            d["amount"] = self.amount
+        if self.target != -1:
+            d["target"] = self.target
+        if self.terms is not None:
+            d["terms"] = self.terms.to_dict()
+        return d
+
+
+def action_from_dict(d: Any) -> Action:
+    if not isinstance(d, dict) or d.get("kind") not in ALL_KINDS:
+        raise CodecError(f"Unknown action: {d!r}")
+    try:
+        terms = d.get("terms")
+        return Action(
+            d["kind"],
+            int(d["player"]),
+            int(d.get("square", -1)),
+            int(d.get("amount", 0)),
+            int(d.get("target", -1)),
+            None if terms is None else terms_from_dict(terms),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CodecError(f"Unreadable action {d!r}: {exc}") from exc

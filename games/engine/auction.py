@@ -1,0 +1,93 @@
+"""Open ascending auctions: declined property, bankrupt estates, scarce buildings.
+
+Every solvent player still in may bid more than the current high bid and no
+more than their cash, or pass (and is then out). The highest bid wins when
+every other bidder has passed; if nobody bids, the item stays with the bank.
+"""
+
+from __future__ import annotations
+
+from .core import charge, in_debt, settle_phase
+from .events import Event
+from .state import A_PROPERTY, BANK, State
+
+
+def start(
+    s: State,
+    kind: int,
+    sq: int,
+    opener: int,
+    ev: list[Event],
+    eligible: list[int] | None = None,
+) -> None:
+    flags = []
+    for q in range(s.n):
+        ok = s.alive[q] and not in_debt(s, q) and s.cash[q] > 0
+        if eligible is not None:
+            ok = ok and q in eligible
+        flags.append(1 if ok else 0)
+    s.auction = [kind, sq, 0, -1, opener, *flags]
+    ev.append(Event("auction_start", opener, (kind, sq)))
+    _maybe_close(s, ev)
+
+
+def start_queued(s: State, ev: list[Event]) -> None:
+    """Auction the next property the bank took from a bankrupt, if any."""
+    while s.auction is None and s.auction_queue:
+        sq = s.auction_queue.pop(0)
+        start(s, A_PROPERTY, sq, -1, ev)
+
+
+def bid(s: State, p: int, amount: int, ev: list[Event]) -> None:
+    a = s.auction
+    assert a is not None
+    a[2] = amount
+    a[3] = p
+    ev.append(Event("bid", p, (amount,)))
+    _maybe_close(s, ev)
+
+
+def pass_bid(s: State, p: int, ev: list[Event]) -> None:
+    a = s.auction
+    assert a is not None
+    a[5 + p] = 0
+    ev.append(Event("pass_bid", p))
+    _maybe_close(s, ev)
+
+
+def drop_bidder(s: State, p: int, ev: list[Event]) -> None:
+    """A bidder went bankrupt: take them out (and their bid, if highest)."""
+    a = s.auction
+    if a is None:
+        return
+    a[5 + p] = 0
+    if a[3] == p:
+        a[2] = 0
+        a[3] = -1
+    _maybe_close(s, ev)
+
+
+def bidders(a: list[int]) -> list[int]:
+    """Seats still in the auction who are not the current high bidder."""
+    high = a[3]
+    return [i - 5 for i in range(5, len(a)) if a[i] and i - 5 != high]
+
+
+def _maybe_close(s: State, ev: list[Event]) -> None:
+    a = s.auction
+    assert a is not None
+    if bidders(a):
+        return
+    kind, sq, high, winner = a[0], a[1], a[2], a[3]
+    s.auction = None
+    if winner < 0:
+        ev.append(Event("auction_unsold", -1, (kind, sq)))
+    else:
+        ev.append(Event("auction_won", winner, (kind, sq, high)))
+        charge(s, winner, BANK, high, ev)
+        if kind == A_PROPERTY:
+            s.owner[sq] = winner
+        else:
+            s.placement = [winner, kind, high]
+    start_queued(s, ev)
+    settle_phase(s)

@@ -1,0 +1,278 @@
+"""Bots: a random legal-action bot and a heuristic bot.
+
+Both are deterministic given the state (the random bot draws from its own
+seeded generator), so recorded games replay exactly. ``next_actor`` picks who
+acts next when several decisions are open, for simulations and for seating
+bots on the site.
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from .board import (
+    GROUP,
+    GROUP_MEMBERS,
+    HOTEL,
+    HOUSE_COST,
+    IS_PROPERTY,
+    MORTGAGE,
+    PRICE,
+    PROPERTIES,
+    SITES,
+    ten_percent,
+)
+from .buildings import build_error, group_has_buildings, unmortgage_cost
+from .core import in_debt, owed, total_worth
+from .game import is_legal, jail_fine_allowed
+from .legal import legal_actions
+from .rng import Rng
+from .state import P_BUY, P_CHOICE, P_END, P_ROLL, P_TAX, State
+
+Action = A.Action
+
+
+def next_actor(s: State) -> int:
+    """The seat that should act next: debtors, building placement, auction
+    bidders (in seat order after the high bidder), rent claims, trade
+    answers, and finally the turn player."""
+    if s.debts:
+        return s.debts[0][0]
+    if s.placement is not None:
+        return s.placement[0]
+    a = s.auction
+    if a is not None:
+        n = s.n
+        start = a[3] if a[3] >= 0 else (a[4] if a[4] >= 0 else s.turn)
+        for i in range(1, n + 1):
+            q = (start + i) % n
+            if a[5 + q] and q != a[3]:
+                return q
+    if s.claims:
+        return s.claims[0][1]
+    if s.trades:
+        return s.trades[0][2]
+    return s.turn
+
+
+class Bot:
+    name = "bot"
+
+    def __init__(self, jail_policy: str = "pay", seed: int = 0) -> None:
+        if jail_policy not in ("pay", "stay"):
+            raise ValueError("jail policy must be 'pay' or 'stay'")
+        self.jail_policy = jail_policy
+        self.seed = seed
+
+    def act(self, s: State, p: int) -> Action:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions of its most urgent decision,
+    sometimes doing something else legal (mortgage, build, trade offer)."""
+
+    name = "random"
+
+    def __init__(self, jail_policy: str = "pay", seed: int = 0) -> None:
+        super().__init__(jail_policy, seed)
+        self.rng = Rng(seed)
+
+    def act(self, s: State, p: int) -> Action:
+        rng = self.rng
+        legal = legal_actions(s, p)
+        if s.turn == p and s.phase == P_ROLL and s.in_jail[p] and not s.debts:
+            if self.jail_policy == "stay":
+                return Action(A.ROLL, p)
+            for a in legal:
+                if a.kind in (A.USE_JAIL_CARD, A.PAY_JAIL_FINE):
+                    return a
+        if rng.random() < 0.03 and not in_debt(s, p):
+            offer = self._random_offer(s, p)
+            if offer is not None:
+                return offer
+        progress = [a for a in legal if a.kind in _PROGRESS]
+        if progress and rng.random() < 0.85:
+            a = progress[rng.below(len(progress))]
+            if a.kind == A.BID and s.auction is not None:
+                lo = s.auction[2] + 1
+                hi = min(s.cash[p], lo + 150)
+                a = a._replace(amount=lo + rng.below(hi - lo + 1))
+            return a
+        return legal[rng.below(len(legal))]
+
+    def _random_offer(self, s: State, p: int) -> Action | None:
+        rng = self.rng
+        others = [q for q in range(s.n) if q != p and s.alive[q]]
+        if not others or len(s.trades) > 4:
+            return None
+        q = others[rng.below(len(others))]
+
+        def tradeable(owner: int) -> list[int]:
+            return [
+                sq for sq in PROPERTIES
+                if s.owner[sq] == owner and not (GROUP[sq] < 8 and group_has_buildings(s, GROUP[sq]))
+            ]  # fmt: skip
+
+        mine, theirs = tradeable(p), tradeable(q)
+        give = (mine[rng.below(len(mine))],) if mine and rng.random() < 0.7 else ()
+        take = (theirs[rng.below(len(theirs))],) if theirs and rng.random() < 0.7 else ()
+        give_cash = rng.below(min(s.cash[p], 300) + 1) if rng.random() < 0.4 else 0
+        take_cash = rng.below(min(s.cash[q], 300) + 1) if rng.random() < 0.4 else 0
+        cards = (min(s.jail_cards[p][0], 1), 0) if rng.random() < 0.3 else (0, 0)
+        terms = A.Terms(give, give_cash, cards, take, take_cash, (0, 0))
+        a = Action(A.PROPOSE_TRADE, p, target=q, terms=terms)
+        return a if is_legal(s, a) else None
+
+
+_PROGRESS = frozenset(
+    {
+        A.ROLL, A.BUY, A.DECLINE, A.INCOME_TAX_FLAT, A.INCOME_TAX_PERCENT, A.PAY_TEN,
+        A.TAKE_CHANCE, A.END_TURN, A.BID, A.PASS_BID, A.PLACE_BUILDING, A.ACCEPT_TRADE,
+        A.REJECT_TRADE, A.CLAIM_RENT, A.PAY_DEBT, A.AUTO_SETTLE, A.PAY_JAIL_FINE,
+        A.USE_JAIL_CARD,
+    }
+)  # fmt: skip
+
+
+class HeuristicBot(Bot):
+    """Buys keeping a cash cushion, builds evenly on complete groups, bids
+    up to its valuation, accepts trades that do not hurt it, and raises funds
+    by mortgaging before selling houses (``auto_settle``)."""
+
+    name = "heuristic"
+    cushion = 150
+
+    def act(self, s: State, p: int) -> Action:
+        if s.debts and in_debt(s, p):
+            return Action(A.AUTO_SETTLE, p)
+        if s.placement is not None and s.placement[0] == p:
+            for sq in SITES:
+                a = Action(A.PLACE_BUILDING, p, square=sq)
+                if is_legal(s, a):
+                    return a
+            return Action(A.FORFEIT_BUILDING, p)
+        au = s.auction
+        if au is not None and au[5 + p] and au[3] != p:
+            return self._bid(s, p, au)
+        for c in s.claims:
+            if c[1] == p:
+                return Action(A.CLAIM_RENT, p, target=c[0])
+        for t in s.trades:
+            if t[2] == p:
+                ok = self._trade_ok(s, p, t[1], t[3]) and is_legal(
+                    s, Action(A.ACCEPT_TRADE, p, target=t[0])
+                )
+                return Action(A.ACCEPT_TRADE if ok else A.REJECT_TRADE, p, target=t[0])
+        phase = s.phase
+        if phase == P_ROLL:
+            if s.in_jail[p] and self.jail_policy == "pay":
+                cards = s.jail_cards[p]
+                if cards[0] or cards[1]:
+                    return Action(A.USE_JAIL_CARD, p, target=0 if cards[0] else 1)
+                if jail_fine_allowed(s, p) and s.cash[p] >= s.rules.jail_fine:
+                    return Action(A.PAY_JAIL_FINE, p)
+            return Action(A.ROLL, p)
+        if phase == P_BUY:
+            sq = s.pending_sq
+            price = PRICE[sq]
+            cash = s.cash[p]
+            if cash >= price and (cash - price >= self.cushion or self._completes(s, p, sq)):
+                return Action(A.BUY, p)
+            return Action(A.DECLINE, p)
+        if phase == P_END:
+            return self._manage(s, p)
+        if phase == P_TAX:
+            if ten_percent(total_worth(s, p)) < s.rules.income_tax:
+                return Action(A.INCOME_TAX_PERCENT, p)
+            return Action(A.INCOME_TAX_FLAT, p)
+        if phase == P_CHOICE:
+            return Action(A.PAY_TEN if s.cash[p] >= 10 else A.TAKE_CHANCE, p)
+        return Action(A.END_TURN, p)
+
+    # -- helpers --
+
+    def _completes(self, s: State, p: int, sq: int) -> bool:
+        g = GROUP[sq]
+        own = s.owner
+        for m in GROUP_MEMBERS[g]:
+            if m != sq and own[m] != p:
+                return False
+        return True
+
+    def value(self, s: State, p: int, sq: int) -> int:
+        """What ``sq`` is worth to ``p``: more if it completes or blocks a group."""
+        price = PRICE[sq]
+        if self._completes(s, p, sq):
+            return price * 3 // 2
+        others = {s.owner[m] for m in GROUP_MEMBERS[GROUP[sq]] if m != sq}
+        if len(others) == 1 and next(iter(others)) >= 0:
+            return price * 6 // 5  # blocks someone's group
+        return price
+
+    def _bid(self, s: State, p: int, au: list[int]) -> Action:
+        high = au[2]
+        if au[0] == 0:
+            limit = min(self.value(s, p, au[1]), s.cash[p] - self.cushion // 2)
+        else:
+            limit = min(100, s.cash[p] - self.cushion)
+        if limit <= high:
+            return Action(A.PASS_BID, p)
+        step = max(10, limit // 10)
+        amount = limit if high + step > limit else max(high + step, limit // 2)
+        return Action(A.BID, p, amount=min(amount, limit))
+
+    def _manage(self, s: State, p: int) -> Action:
+        cash = s.cash[p]
+        if cash > self.cushion + 50:
+            own = s.owner
+            best = -1
+            for g in range(8):
+                members = GROUP_MEMBERS[g]
+                if own[members[0]] != p or own[members[-1]] != p or own[members[1]] != p:
+                    continue
+                for sq in members:
+                    if cash - HOUSE_COST[sq] >= self.cushion and not build_error(s, p, sq):
+                        best = sq
+                if best >= 0:
+                    return Action(A.BUILD, p, square=best)
+            for sq in PROPERTIES:
+                if (
+                    s.mortgaged[sq]
+                    and own[sq] == p
+                    and cash - unmortgage_cost(s, sq) >= self.cushion * 2
+                ):
+                    return Action(A.UNMORTGAGE, p, square=sq)
+        return Action(A.END_TURN, p)
+
+    def _trade_ok(self, s: State, p: int, other: int, t: A.Terms) -> bool:
+        """Accept when what it gets is worth at least what it gives and the
+        trade does not hand the other player a complete group for free."""
+        gain = t.give_cash - t.take_cash + 50 * (sum(t.give_cards) - sum(t.take_cards))
+        for sq in t.give_props:
+            gain += self.value(s, p, sq) - (ten_percent(MORTGAGE[sq]) if s.mortgaged[sq] else 0)
+        for sq in t.take_props:
+            gain -= self.value(s, other, sq)
+            if self._completes(s, other, sq):
+                gain -= PRICE[sq]
+        if t.take_cash and s.cash[p] - t.take_cash < self.cushion:
+            return False
+        return gain >= 0
+
+
+def make_bot(kind: str, jail_policy: str = "pay", seed: int = 0) -> Bot:
+    if kind == "random":
+        return RandomBot(jail_policy, seed)
+    if kind == "heuristic":
+        return HeuristicBot(jail_policy, seed)
+    raise ValueError(f"Unknown bot {kind!r}; choose 'random' or 'heuristic'.")
+
+
+__all__ = [
+    "Bot",
+    "HeuristicBot",
+    "IS_PROPERTY",
+    "RandomBot",
+    "make_bot",
+    "next_actor",
+    "owed",
+]

@@ -1,0 +1,232 @@
+"""Houses, hotels and mortgages: checks (return an error message or "")
+and the changes they make."""
+
+from __future__ import annotations
+
+from . import auction
+from .board import (
+    GROUP,
+    GROUP_MEMBERS,
+    HOTEL,
+    HOUSE_COST,
+    IS_PROPERTY,
+    KIND,
+    MORTGAGE,
+    SITE,
+    SITES,
+    ten_percent,
+)
+from .core import in_debt, transfer
+from .events import Event
+from .state import A_HOTEL, A_HOUSE, BANK, State
+
+
+def level(s: State, sq: int) -> int:
+    b = s.bld[sq]
+    return s.rules.houses_per_hotel + 1 if b == HOTEL else b
+
+
+def owns_group(s: State, p: int, g: int) -> bool:
+    own = s.owner
+    for m in GROUP_MEMBERS[g]:
+        if own[m] != p:
+            return False
+    return True
+
+
+def group_has_buildings(s: State, g: int) -> bool:
+    bld = s.bld
+    for m in GROUP_MEMBERS[g]:
+        if bld[m]:
+            return True
+    return False
+
+
+def placement_error(s: State, p: int, sq: int, ignore_stock: bool = False) -> str:
+    """Can ``p`` put the next building on ``sq`` (ignoring cash)?"""
+    if not 0 <= sq < 40 or KIND[sq] != SITE:
+        return "Buildings can only stand on colour-group sites."
+    if s.owner[sq] != p:
+        return "You do not own that site."
+    g = GROUP[sq]
+    members = GROUP_MEMBERS[g]
+    own = s.owner
+    for m in members:
+        if own[m] != p:
+            return "You must own the whole colour group before building."
+    for m in members:
+        if s.mortgaged[m]:
+            return "No building while any site of the group is mortgaged."
+    hph = s.rules.houses_per_hotel
+    lv = level(s, sq)
+    if lv > hph:
+        return "That site already has a hotel."
+    for m in members:
+        if level(s, m) < lv:
+            return "You must build evenly across the group."
+    if ignore_stock:
+        return ""
+    if lv == hph:
+        if s.bank_hotels <= 0:
+            return "The Bank has no hotels left."
+    elif s.bank_houses <= 0:
+        return "The Bank has no houses left."
+    return ""
+
+
+def build_error(s: State, p: int, sq: int) -> str:
+    err = placement_error(s, p, sq)
+    if err:
+        return err
+    if s.rules.build_in_own_turn_only and s.turn != p:
+        return "You may only build in your own turn."
+    if s.placement is not None:
+        return "Wait: an auctioned building must be placed first."
+    if s.auction is not None and s.auction[0] != 0:
+        return "Wait: a building auction is in progress."
+    if in_debt(s, p):
+        return "Settle your debt before building."
+    if s.cash[p] < HOUSE_COST[sq]:
+        return "You do not have enough cash to build there."
+    return ""
+
+
+def build_kind(s: State, sq: int) -> int:
+    return A_HOTEL if level(s, sq) == s.rules.houses_per_hotel else A_HOUSE
+
+
+def could_build(s: State, q: int, kind: int) -> bool:
+    """Could player ``q`` legally buy a building of ``kind`` right now?"""
+    for sq in SITES:
+        if s.owner[sq] == q and build_kind(s, sq) == kind and not build_error(s, q, sq):
+            return True
+    return False
+
+
+def build(s: State, p: int, sq: int, ev: list[Event]) -> None:
+    kind = build_kind(s, sq)
+    if s.rules.building_shortage_auctions:
+        stock = s.bank_hotels if kind == A_HOTEL else s.bank_houses
+        if stock < s.n:
+            wanting = [q for q in range(s.n) if s.alive[q] and could_build(s, q, kind)]
+            if len(wanting) >= 2 and stock < len(wanting):
+                auction.start(s, kind, -1, p, ev, eligible=wanting)
+                return
+    cost = HOUSE_COST[sq]
+    transfer(s, p, BANK, cost)
+    put_building(s, sq, kind)
+    ev.append(Event("build", p, (sq, s.bld[sq], cost)))
+
+
+def put_building(s: State, sq: int, kind: int) -> None:
+    if kind == A_HOTEL:
+        s.bank_hotels -= 1
+        s.bank_houses += s.rules.houses_per_hotel
+        s.bld[sq] = HOTEL
+    else:
+        s.bank_houses -= 1
+        s.bld[sq] += 1
+
+
+def sell_error(s: State, p: int, sq: int) -> str:
+    if not 0 <= sq < 40 or s.owner[sq] != p:
+        return "You do not own that site."
+    if not s.bld[sq]:
+        return "There is no building there to sell."
+    lv = level(s, sq)
+    for m in GROUP_MEMBERS[GROUP[sq]]:
+        if level(s, m) > lv:
+            return "You must sell evenly across the group."
+    if s.bld[sq] == HOTEL and s.bank_houses < s.rules.houses_per_hotel:
+        return (
+            "The Bank has too few houses to break this hotel down; "
+            "sell all the group's buildings at once instead."
+        )
+    return ""
+
+
+def sell(s: State, p: int, sq: int, ev: list[Event]) -> None:
+    refund = HOUSE_COST[sq] // 2
+    if s.bld[sq] == HOTEL:
+        hph = s.rules.houses_per_hotel
+        s.bank_hotels += 1
+        s.bank_houses -= hph
+        s.bld[sq] = hph
+    else:
+        s.bank_houses += 1
+        s.bld[sq] -= 1
+    transfer(s, BANK, p, refund)
+    ev.append(Event("sell_building", p, (sq, s.bld[sq], refund)))
+
+
+def sell_group_error(s: State, p: int, g: int) -> str:
+    if not 0 <= g < 8:
+        return "That is not a colour group."
+    members = GROUP_MEMBERS[g]
+    if not owns_group(s, p, g) or not group_has_buildings(s, g):
+        return "You have no buildings on that group."
+    if s.rules.sell_group_at_once == "hotels":
+        for m in members:
+            if s.bld[m] != HOTEL:
+                return "Only a group of hotels may be sold at once; sell houses one by one."
+    return ""
+
+
+def sell_group(s: State, p: int, g: int, ev: list[Event]) -> None:
+    hph = s.rules.houses_per_hotel
+    for m in GROUP_MEMBERS[g]:
+        b = s.bld[m]
+        if not b:
+            continue
+        if b == HOTEL:
+            s.bank_hotels += 1
+            refund = HOUSE_COST[m] * (hph + 1) // 2
+        else:
+            s.bank_houses += b
+            refund = HOUSE_COST[m] * b // 2
+        s.bld[m] = 0
+        transfer(s, BANK, p, refund)
+        ev.append(Event("sell_building", p, (m, 0, refund)))
+
+
+def mortgage_error(s: State, p: int, sq: int) -> str:
+    if not 0 <= sq < 40 or not IS_PROPERTY[sq] or s.owner[sq] != p:
+        return "You do not own that property."
+    if s.mortgaged[sq]:
+        return "That property is already mortgaged."
+    if GROUP[sq] < 8 and group_has_buildings(s, GROUP[sq]):
+        return "Sell the buildings on this colour group before mortgaging."
+    return ""
+
+
+def mortgage(s: State, p: int, sq: int, ev: list[Event]) -> None:
+    s.mortgaged[sq] = True
+    transfer(s, BANK, p, MORTGAGE[sq])
+    ev.append(Event("mortgage", p, (sq, MORTGAGE[sq])))
+
+
+def unmortgage_cost(s: State, sq: int) -> int:
+    """Principal plus 10%; only the principal if the 10% was just paid on a
+    transfer ("the new owner may lift the mortgage at once")."""
+    mv = MORTGAGE[sq]
+    return mv if s.fresh[sq] else mv + ten_percent(mv)
+
+
+def unmortgage_error(s: State, p: int, sq: int) -> str:
+    if not 0 <= sq < 40 or not IS_PROPERTY[sq] or s.owner[sq] != p:
+        return "You do not own that property."
+    if not s.mortgaged[sq]:
+        return "That property is not mortgaged."
+    if in_debt(s, p):
+        return "Settle your debt before lifting a mortgage."
+    if s.cash[p] < unmortgage_cost(s, sq):
+        return "You do not have enough cash to lift this mortgage."
+    return ""
+
+
+def unmortgage(s: State, p: int, sq: int, ev: list[Event]) -> None:
+    cost = unmortgage_cost(s, sq)
+    s.mortgaged[sq] = False
+    s.fresh[sq] = False
+    transfer(s, p, BANK, cost)
+    ev.append(Event("unmortgage", p, (sq, cost)))

@@ -1,0 +1,90 @@
+"""Exact JSON round trip of a ``State`` (``to_dict`` / ``from_dict``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import terms_from_dict
+from .errors import CodecError
+from .rules import ruleset_from_dict
+from .state import SCHEMA_VERSION, State
+
+# Fields stored as they are (ints, bools, strings and lists of them).
+_PLAIN = (
+    "names",
+    "n",
+    "seed",
+    "cash",
+    "pos",
+    "alive",
+    "in_jail",
+    "jail_turns",
+    "jail_cards",
+    "owner",
+    "mortgaged",
+    "fresh",
+    "bld",
+    "bank_houses",
+    "bank_hotels",
+    "decks",
+    "forced_dice",
+    "turn",
+    "turn_no",
+    "roll_no",
+    "phase",
+    "doubles",
+    "again",
+    "dice",
+    "pending_sq",
+    "card_rent",
+    "auction",
+    "auction_queue",
+    "debts",
+    "claims",
+    "placement",
+    "next_id",
+    "bank_out",
+    "bank_in",
+    "pot",
+    "bankrupt_order",
+    "ending",
+    "end_reason",
+    "winner",
+    "values",
+    "seq",
+)
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v
+
+
+def to_dict(s: State) -> dict[str, Any]:
+    d: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "rules": s.rules.to_dict()}
+    for k in _PLAIN:
+        d[k] = _copy(getattr(s, k))
+    # The generator state is a 64-bit integer: stored as a string so that
+    # JSON readers with 53-bit numbers keep it exact.
+    d["rng"] = str(s.rng)
+    d["trades"] = [[t[0], t[1], t[2], t[3].to_dict()] for t in s.trades]
+    return d
+
+
+def from_dict(d: dict[str, Any]) -> State:
+    if not isinstance(d, dict):
+        raise CodecError("A game state must be a JSON object.")
+    version = d.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise CodecError(f"Unsupported state schema_version {version!r} (expected {SCHEMA_VERSION}).")
+    s = State.__new__(State)
+    try:
+        s.rules = ruleset_from_dict(d["rules"])
+        for k in _PLAIN:
+            setattr(s, k, _copy(d[k]))
+        s.rng = int(d["rng"])
+        s.trades = [(int(t[0]), int(t[1]), int(t[2]), terms_from_dict(t[3])) for t in d["trades"]]
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise CodecError(f"Unreadable game state: {exc}") from exc
+    return s

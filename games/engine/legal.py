@@ -1,0 +1,184 @@
+"""Who must decide what now, what each player may do, and timeout defaults."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from . import actions as A
+from .board import PROPERTIES, SITES
+from .core import in_debt
+from .game import is_legal
+from .state import P_BUY, P_CHOICE, P_END, P_OVER, P_ROLL, P_TAX, SYSTEM, State
+
+# Pending decision kinds.
+D_ROLL = "roll"
+D_JAIL = "jail"
+D_BUY = "buy"
+D_INCOME_TAX = "income_tax"
+D_FINE_OR_CHANCE = "fine_or_chance"
+D_END_TURN = "end_turn"
+D_BID = "bid"
+D_PLACE = "place_building"
+D_TRADE = "trade_response"
+D_CLAIM = "claim_rent"
+D_DEBT = "raise_funds"
+
+_PHASE_DECISION = {
+    P_ROLL: D_ROLL,
+    P_BUY: D_BUY,
+    P_TAX: D_INCOME_TAX,
+    P_CHOICE: D_FINE_OR_CHANCE,
+    P_END: D_END_TURN,
+}
+
+
+class Pending(NamedTuple):
+    """A decision someone must make. ``ref`` is a square, trade or claim id.
+
+    ``blocking`` is False for decisions the game does not wait for (rent
+    claims, trade answers): the server may still give them a deadline."""
+
+    player: int
+    kind: str
+    ref: int = -1
+    blocking: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "ref": self.ref,
+            "blocking": self.blocking,
+        }
+
+
+def pending_decisions(s: State) -> list[Pending]:
+    if s.phase == P_OVER:
+        return []
+    out: list[Pending] = []
+    seen_debtors: set[int] = set()
+    for d in s.debts:
+        if d[0] not in seen_debtors:
+            seen_debtors.add(d[0])
+            out.append(Pending(d[0], D_DEBT, -1))
+    if s.placement is not None:
+        out.append(Pending(s.placement[0], D_PLACE, -1))
+    a = s.auction
+    if a is not None:
+        for q in range(s.n):
+            if a[5 + q] and q != a[3]:
+                out.append(Pending(q, D_BID, a[1]))
+    if not out:
+        kind = _PHASE_DECISION[s.phase]
+        if s.phase == P_ROLL and s.in_jail[s.turn]:
+            kind = D_JAIL
+        ref = s.pending_sq if s.phase == P_BUY else -1
+        out.append(Pending(s.turn, kind, ref))
+    for t in s.trades:
+        out.append(Pending(t[2], D_TRADE, t[0], False))
+    for c in s.claims:
+        out.append(Pending(c[1], D_CLAIM, c[0], False))
+    return out
+
+
+def _candidates(s: State, p: int) -> list[A.Action]:
+    act = A.Action
+    if p == SYSTEM:
+        out = [act(A.END_NOW, SYSTEM)]
+        out += [act(A.EXPIRE_CLAIM, SYSTEM, target=c[0]) for c in s.claims]
+        return out
+    out = [
+        act(A.ROLL, p),
+        act(A.PAY_JAIL_FINE, p),
+        act(A.USE_JAIL_CARD, p, target=0),
+        act(A.USE_JAIL_CARD, p, target=1),
+        act(A.BUY, p),
+        act(A.DECLINE, p),
+        act(A.INCOME_TAX_FLAT, p),
+        act(A.INCOME_TAX_PERCENT, p),
+        act(A.PAY_TEN, p),
+        act(A.TAKE_CHANCE, p),
+        act(A.END_TURN, p),
+        act(A.PASS_BID, p),
+        act(A.FORFEIT_BUILDING, p),
+        act(A.PAY_DEBT, p),
+        act(A.DECLARE_BANKRUPTCY, p),
+        act(A.AUTO_SETTLE, p),
+    ]
+    au = s.auction
+    if au is not None:
+        # Bids take any amount from just above the high bid to all your cash;
+        # the two ends of that range are listed.
+        lo = au[2] + 1
+        out.append(act(A.BID, p, amount=lo))
+        if s.cash[p] > lo:
+            out.append(act(A.BID, p, amount=s.cash[p]))
+    if s.placement is not None:
+        out += [act(A.PLACE_BUILDING, p, square=sq) for sq in SITES]
+    for sq in PROPERTIES:
+        if s.owner[sq] == p:
+            out.append(act(A.MORTGAGE, p, square=sq))
+            out.append(act(A.UNMORTGAGE, p, square=sq))
+            out.append(act(A.BUILD, p, square=sq))
+            out.append(act(A.SELL_BUILDING, p, square=sq))
+    out += [act(A.SELL_GROUP_BUILDINGS, p, target=g) for g in range(8)]
+    for t in s.trades:
+        if t[2] == p:
+            out.append(act(A.ACCEPT_TRADE, p, target=t[0]))
+            out.append(act(A.REJECT_TRADE, p, target=t[0]))
+        if t[1] == p:
+            out.append(act(A.WITHDRAW_TRADE, p, target=t[0]))
+    for c in s.claims:
+        if c[1] == p:
+            out.append(act(A.CLAIM_RENT, p, target=c[0]))
+            out.append(act(A.EXPIRE_CLAIM, p, target=c[0]))
+    return out
+
+
+def legal_actions(s: State, player: int) -> list[A.Action]:
+    """Every action ``player`` may take now (``SYSTEM`` for server actions).
+
+    Parameterised actions are listed by representatives: a bid at the lowest
+    and the highest allowed amount. ``propose_trade`` and ``counter_trade``
+    take free-form terms and are not enumerated; ``can_trade`` says whether
+    a player may offer one now."""
+    return [a for a in _candidates(s, player) if is_legal(s, a)]
+
+
+def can_trade(s: State, player: int) -> bool:
+    return s.phase != P_OVER and 0 <= player < s.n and s.alive[player] and sum(s.alive) > 1
+
+
+def timeout_action(s: State, player: int) -> A.Action:
+    """The default when ``player``'s deadline passes."""
+    act = A.Action
+    if in_debt(s, player):
+        return act(A.AUTO_SETTLE, player)
+    if s.placement is not None and s.placement[0] == player:
+        for sq in SITES:
+            a = act(A.PLACE_BUILDING, player, square=sq)
+            if is_legal(s, a):
+                return a
+        return act(A.FORFEIT_BUILDING, player)
+    au = s.auction
+    if au is not None and au[5 + player] and au[3] != player:
+        return act(A.PASS_BID, player)
+    if player == s.turn and s.phase != P_OVER:
+        if s.phase == P_ROLL:
+            return act(A.ROLL, player)
+        if s.phase == P_BUY:
+            return act(A.DECLINE, player)
+        if s.phase == P_TAX:
+            return act(A.INCOME_TAX_FLAT, player)
+        if s.phase == P_CHOICE:
+            a = act(A.PAY_TEN, player)
+            return a if s.cash[player] >= 10 else act(A.TAKE_CHANCE, player)
+        if s.phase == P_END:
+            return act(A.END_TURN, player)
+    for t in s.trades:
+        if t[2] == player:
+            return act(A.REJECT_TRADE, player, target=t[0])
+    for c in s.claims:
+        if c[1] == player:
+            return act(A.EXPIRE_CLAIM, SYSTEM, target=c[0])
+    raise ValueError(f"Player {player} has no pending decision.")

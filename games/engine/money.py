@@ -1,0 +1,181 @@
+"""Debts, raising funds, property changing hands, and bankruptcy."""
+
+from __future__ import annotations
+
+from . import auction, buildings
+from .board import GROUP, GROUP_MEMBERS, HOTEL, HOUSE_COST, MORTGAGE, PRICE, PROPERTIES, ten_percent
+from .cards import DECKS, JAIL_FREE
+from .core import advance_turn, charge, finish, owed, transfer
+from .events import Event
+from .rules import END_FIRST_BANKRUPTCY, END_SECOND_BANKRUPTCY
+from .state import BANK, POT, State
+
+
+def pay_debts(s: State, p: int, ev: list[Event]) -> None:
+    total = 0
+    keep = []
+    for d in s.debts:
+        if d[0] == p:
+            transfer(s, p, d[1], d[2])
+            total += d[2]
+        else:
+            keep.append(d)
+    s.debts = keep
+    ev.append(Event("debt_paid", p, (total,)))
+    auction.start_queued(s, ev)
+
+
+def give_property(s: State, sq: int, to: int, frm: int, ev: list[Event]) -> None:
+    """Change hands; a mortgaged property costs the new owner 10% at once."""
+    s.owner[sq] = to
+    ev.append(Event("transfer", frm, (to, sq)))
+    if s.mortgaged[sq]:
+        interest = ten_percent(MORTGAGE[sq])
+        ev.append(Event("interest", to, (sq, interest)))
+        charge(s, to, BANK, interest, ev)
+        s.fresh[sq] = True
+
+
+def liquidate(s: State, p: int, target: int, ev: list[Event]) -> None:
+    """Raise cash towards ``target``: mortgage first, then sell buildings."""
+
+    def mortgageable() -> list[int]:
+        props = [sq for sq in PROPERTIES if not buildings.mortgage_error(s, p, sq)]
+        # Keep complete groups for last, and mortgage cheap things first.
+        props.sort(key=lambda sq: (GROUP[sq] < 8 and buildings.owns_group(s, p, GROUP[sq]), PRICE[sq]))
+        return props
+
+    for sq in mortgageable():
+        if s.cash[p] >= target:
+            return
+        buildings.mortgage(s, p, sq, ev)
+    while s.cash[p] < target:
+        sold = False
+        for sq in sorted(PROPERTIES, key=lambda q: -buildings.level(s, q)):
+            if s.bld[sq] and s.owner[sq] == p:
+                if not buildings.sell_error(s, p, sq):
+                    buildings.sell(s, p, sq, ev)
+                else:
+                    buildings.sell_group(s, p, GROUP[sq], ev)
+                sold = True
+                break
+        if not sold:
+            break
+    for sq in mortgageable():
+        if s.cash[p] >= target:
+            return
+        buildings.mortgage(s, p, sq, ev)
+
+
+def auto_settle(s: State, p: int, ev: list[Event]) -> None:
+    """Timeout default for a debtor: liquidate, then pay or go bankrupt."""
+    target = owed(s, p)
+    liquidate(s, p, target, ev)
+    if s.cash[p] >= target:
+        pay_debts(s, p, ev)
+    else:
+        bankrupt(s, p, ev)
+
+
+def _sell_all_buildings(s: State, p: int) -> None:
+    """Return every building of ``p`` to the bank for half its cost."""
+    hph = s.rules.houses_per_hotel
+    for sq in PROPERTIES:
+        b = s.bld[sq]
+        if b and s.owner[sq] == p:
+            if b == HOTEL:
+                s.bank_hotels += 1
+                refund = HOUSE_COST[sq] * (hph + 1) // 2
+            else:
+                s.bank_houses += b
+                refund = HOUSE_COST[sq] * b // 2
+            s.bld[sq] = 0
+            transfer(s, BANK, p, refund)
+
+
+def bankrupt(s: State, p: int, ev: list[Event]) -> None:
+    """``p`` cannot pay: everything goes to the creditor, or to the bank."""
+    my_debts = [d for d in s.debts if d[0] == p]
+    s.debts = [d for d in s.debts if d[0] != p]
+    creditors = {d[1] for d in my_debts}
+    single = next(iter(creditors)) if len(creditors) == 1 else BANK
+    to_player = single >= 0 and s.alive[single]
+    creditor = single if to_player else BANK
+    ev.append(Event("bankrupt", p, (creditor,)))
+    s.bankrupt_order.append(p)
+    cond = s.rules.end_condition
+    game_ends = (cond == END_FIRST_BANKRUPTCY) or (
+        cond == END_SECOND_BANKRUPTCY and len(s.bankrupt_order) >= 2
+    )
+    # The older short game ends with buildings passing intact to the creditor.
+    keep_buildings = game_ends and cond == END_SECOND_BANKRUPTCY and to_player
+    if not keep_buildings:
+        _sell_all_buildings(s, p)
+    my_props = [sq for sq in PROPERTIES if s.owner[sq] == p]
+    if to_player:
+        transfer(s, p, creditor, s.cash[p])
+        for sq in my_props:
+            give_property(s, sq, creditor, p, ev)
+        for deck in (0, 1):
+            s.jail_cards[creditor][deck] += s.jail_cards[p][deck]
+    else:
+        # Player creditors are paid in order as far as the cash goes.
+        for d in my_debts:
+            if d[1] == BANK:
+                continue
+            pay = min(d[2], s.cash[p])
+            if pay > 0 and (d[1] == POT or s.alive[d[1]]):
+                transfer(s, p, d[1], pay)
+        transfer(s, p, BANK, s.cash[p])
+        for sq in my_props:
+            s.owner[sq] = -1
+            s.mortgaged[sq] = False
+            s.fresh[sq] = False
+            s.bld[sq] = 0
+        for deck in (0, 1):
+            for _ in range(s.jail_cards[p][deck]):
+                s.decks[deck].append(jail_card_index(s, deck))
+        if s.rules.bankrupt_to_bank_auction and not game_ends:
+            s.auction_queue.extend(my_props)
+    s.jail_cards[p] = [0, 0]
+    s.alive[p] = False
+    s.in_jail[p] = False
+    _forget_player(s, p, ev)
+    if game_ends:
+        finish(s, cond, ev)
+        return
+    if sum(s.alive) <= 1:
+        finish(s, "last_player", ev)
+        return
+    if s.turn == p:
+        advance_turn(s, ev)
+    auction.start_queued(s, ev)
+
+
+def jail_card_index(s: State, deck: int) -> int:
+    cards = DECKS[s.rules.decks][deck]
+    for i, c in enumerate(cards):
+        if c[0] == JAIL_FREE and i not in s.decks[deck]:
+            return i
+    raise AssertionError("no Get Out of Jail Free card is missing from the deck")
+
+
+def _forget_player(s: State, p: int, ev: list[Event]) -> None:
+    s.claims = [c for c in s.claims if c[1] != p and c[2] != p]
+    for d in s.debts:
+        if d[1] == p:
+            d[1] = BANK
+    keep = []
+    for t in s.trades:
+        if t[1] == p or t[2] == p:
+            ev.append(Event("trade_cancelled", -1, (t[0],)))
+        else:
+            keep.append(t)
+    s.trades = keep
+    if s.placement is not None and s.placement[0] == p:
+        s.placement = None
+    if s.auction is not None:
+        auction.drop_bidder(s, p, ev)
+
+
+__all__ = ["GROUP_MEMBERS", "auto_settle", "bankrupt", "give_property", "liquidate", "pay_debts"]

@@ -1,0 +1,96 @@
+"""Trades between two players: property (no buildings in its group), cash
+and Get Out of Jail Free cards. No loans: cash changes hands at once.
+
+An open offer is stored as ``(id, proposer, recipient, Terms)``. It is
+checked when proposed and again when accepted.
+"""
+
+from __future__ import annotations
+
+from .actions import Terms
+from .board import GROUP, IS_PROPERTY, MORTGAGE, ten_percent
+from .buildings import group_has_buildings
+from .core import transfer
+from .events import Event
+from .money import give_property
+from .state import State
+
+
+def terms_error(s: State, frm: int, to: int, t: Terms, accepting: bool = False) -> str:
+    if not 0 <= to < s.n or to == frm or not s.alive[to]:
+        return "Choose another player still in the game to trade with."
+    if not (t.give_props or t.take_props or t.give_cash or t.take_cash or any(t.give_cards)
+            or any(t.take_cards)):  # fmt: skip
+        return "A trade must exchange something."
+    if t.give_cash < 0 or t.take_cash < 0:
+        return "Cash amounts cannot be negative."
+    seen: set[int] = set()
+    for props, holder in ((t.give_props, frm), (t.take_props, to)):
+        for sq in props:
+            if not isinstance(sq, int) or not 0 <= sq < 40 or not IS_PROPERTY[sq]:
+                return "Only properties can be traded."
+            if sq in seen:
+                return "A property is listed twice."
+            seen.add(sq)
+            if s.owner[sq] != holder:
+                return f"{s.names[holder]} does not own every property listed."
+            if GROUP[sq] < 8 and group_has_buildings(s, GROUP[sq]):
+                return "Property cannot be traded while buildings stand on its colour group."
+    for cards, holder in ((t.give_cards, frm), (t.take_cards, to)):
+        for deck in (0, 1):
+            if not 0 <= cards[deck] <= s.jail_cards[holder][deck]:
+                return f"{s.names[holder]} does not hold those Get Out of Jail Free cards."
+    if t.give_cash > s.cash[frm]:
+        return f"{s.names[frm]} does not have that much cash (no loans)."
+    if t.take_cash > s.cash[to]:
+        return f"{s.names[to]} does not have that much cash (no loans)."
+    if accepting:
+        # Whoever receives mortgaged property pays 10% at once.
+        frm_left = s.cash[frm] - t.give_cash + t.take_cash - interest_on(s, t.take_props)
+        to_left = s.cash[to] - t.take_cash + t.give_cash - interest_on(s, t.give_props)
+        if frm_left < 0 or to_left < 0:
+            return "The 10% interest on mortgaged property in this trade cannot be paid."
+    return ""
+
+
+def interest_on(s: State, props: tuple[int, ...]) -> int:
+    return sum(ten_percent(MORTGAGE[sq]) for sq in props if s.mortgaged[sq])
+
+
+def find(s: State, trade_id: int) -> tuple[int, int, int, Terms] | None:
+    for t in s.trades:
+        if t[0] == trade_id:
+            return t
+    return None
+
+
+def propose(s: State, frm: int, to: int, terms: Terms, ev: list[Event]) -> int:
+    tid = s.next_id
+    s.next_id += 1
+    s.trades.append((tid, frm, to, terms))
+    ev.append(Event("trade_proposed", frm, (to, tid)))
+    return tid
+
+
+def close(s: State, trade_id: int) -> None:
+    s.trades = [t for t in s.trades if t[0] != trade_id]
+
+
+def accept(s: State, trade_id: int, ev: list[Event]) -> None:
+    t = find(s, trade_id)
+    assert t is not None
+    tid, frm, to, terms = t
+    close(s, tid)
+    ev.append(Event("trade_accepted", to, (frm, tid)))
+    if terms.give_cash:
+        transfer(s, frm, to, terms.give_cash)
+    if terms.take_cash:
+        transfer(s, to, frm, terms.take_cash)
+    for deck in (0, 1):
+        n = terms.give_cards[deck] - terms.take_cards[deck]
+        s.jail_cards[frm][deck] -= n
+        s.jail_cards[to][deck] += n
+    for sq in terms.give_props:
+        give_property(s, sq, to, frm, ev)
+    for sq in terms.take_props:
+        give_property(s, sq, frm, to, ev)
