@@ -85,7 +85,7 @@ US_GROUP_NAMES = (
     "brown", "light blue", "pink", "orange", "red", "yellow", "green", "dark blue",
     "railroads", "utilities",
 )  # fmt: skip
-UK_GROUP_NAMES = US_GROUP_NAMES[:8] + ("stations", "utilities")
+UK_GROUP_NAMES = (*US_GROUP_NAMES[:8], "stations", "utilities")
 NUM_GROUPS = 10
 BUILDABLE_GROUPS = range(8)
 GROUP_MEMBERS: tuple[tuple[int, ...], ...] = tuple(

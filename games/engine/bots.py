@@ -12,9 +12,7 @@ from . import actions as A
 from .board import (
     GROUP,
     GROUP_MEMBERS,
-    HOTEL,
     HOUSE_COST,
-    IS_PROPERTY,
     MORTGAGE,
     PRICE,
     PROPERTIES,
@@ -22,7 +20,7 @@ from .board import (
     ten_percent,
 )
 from .buildings import build_error, group_has_buildings, unmortgage_cost
-from .core import in_debt, owed, total_worth
+from .core import in_debt, total_worth
 from .game import is_legal, jail_fine_allowed
 from .legal import legal_actions
 from .rng import Rng
@@ -194,7 +192,7 @@ class HeuristicBot(Bot):
     def _completes(self, s: State, p: int, sq: int) -> bool:
         g = GROUP[sq]
         own = s.owner
-        for m in GROUP_MEMBERS[g]:
+        for m in GROUP_MEMBERS[g]:  # noqa: SIM110 - a plain loop is faster here
             if m != sq and own[m] != p:
                 return False
         return True
@@ -267,12 +265,4 @@ def make_bot(kind: str, jail_policy: str = "pay", seed: int = 0) -> Bot:
     raise ValueError(f"Unknown bot {kind!r}; choose 'random' or 'heuristic'.")
 
 
-__all__ = [
-    "Bot",
-    "HeuristicBot",
-    "IS_PROPERTY",
-    "RandomBot",
-    "make_bot",
-    "next_actor",
-    "owed",
-]
+__all__ = ["Bot", "HeuristicBot", "RandomBot", "make_bot", "next_actor"]

@@ -28,7 +28,7 @@ def level(s: State, sq: int) -> int:
 
 def owns_group(s: State, p: int, g: int) -> bool:
     own = s.owner
-    for m in GROUP_MEMBERS[g]:
+    for m in GROUP_MEMBERS[g]:  # noqa: SIM110 - plain loops are faster on the hot path
         if own[m] != p:
             return False
     return True
@@ -36,7 +36,7 @@ def owns_group(s: State, p: int, g: int) -> bool:
 
 def group_has_buildings(s: State, g: int) -> bool:
     bld = s.bld
-    for m in GROUP_MEMBERS[g]:
+    for m in GROUP_MEMBERS[g]:  # noqa: SIM110
         if bld[m]:
             return True
     return False

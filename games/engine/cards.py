@@ -63,14 +63,16 @@ _US_CHEST_COMMON: tuple[Card, ...] = (
 )  # fmt: skip
 
 # The long-lived 1935-2008 wording (the 2003 booklet's era).
-US_CHEST_CLASSIC: tuple[Card, ...] = _US_CHEST_COMMON + (
+US_CHEST_CLASSIC: tuple[Card, ...] = (
+    *_US_CHEST_COMMON,
     (MONEY, 45, 0, "From sale of stock you get {c}45"),
     (COLLECT_EACH, 50, 0, "Grand Opera Night opening: collect {c}50 from every player"),
     (MONEY, 100, 0, "Xmas Fund matures: collect {c}100"),
 )  # fmt: skip
 
 # The later wording (2008 on).
-US_CHEST_2008: tuple[Card, ...] = _US_CHEST_COMMON + (
+US_CHEST_2008: tuple[Card, ...] = (
+    *_US_CHEST_COMMON,
     (MONEY, 50, 0, "From sale of stock you get {c}50"),
     (COLLECT_EACH, 10, 0, "It is your birthday: collect {c}10 from every player"),
     (MONEY, 100, 0, "Holiday Fund matures: collect {c}100"),

@@ -77,7 +77,9 @@ def from_dict(d: dict[str, Any]) -> State:
         raise CodecError("A game state must be a JSON object.")
     version = d.get("schema_version")
     if version != SCHEMA_VERSION:
-        raise CodecError(f"Unsupported state schema_version {version!r} (expected {SCHEMA_VERSION}).")
+        raise CodecError(
+            f"Unsupported state schema_version {version!r} (expected {SCHEMA_VERSION})."
+        )
     s = State.__new__(State)
     try:
         s.rules = ruleset_from_dict(d["rules"])

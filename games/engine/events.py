@@ -160,7 +160,7 @@ def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> s
         cards = DECKS[rules.decks][a[0]]
         text = cards[a[1]][3].replace("{c}", c)
         for i in range(40):
-            text = text.replace("{sq%d}" % i, sq(i))
+            text = text.replace(f"{{sq{i}}}", sq(i))
         return f"{p} draws {DECK_NAMES[a[0]]}: {text}."
     if k == "income_tax_choice":
         return f"{p} chooses to pay " + ("10% of total worth." if a[0] else f"{c}200.")

@@ -309,9 +309,8 @@ def _c_claim(s: State, a: A.Action) -> None:
     c = _find_claim(s, a.target)
     if c is None:
         raise WrongPhase("That rent can no longer be claimed.")
-    if a.kind == A.CLAIM_RENT or a.player != SYSTEM:
-        if c[1] != a.player:
-            raise NotYourTurn("That rent is not yours to claim.")
+    if (a.kind == A.CLAIM_RENT or a.player != SYSTEM) and c[1] != a.player:
+        raise NotYourTurn("That rent is not yours to claim.")
 
 
 def _c_debt(s: State, a: A.Action) -> None:

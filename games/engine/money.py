@@ -42,7 +42,9 @@ def liquidate(s: State, p: int, target: int, ev: list[Event]) -> None:
     def mortgageable() -> list[int]:
         props = [sq for sq in PROPERTIES if not buildings.mortgage_error(s, p, sq)]
         # Keep complete groups for last, and mortgage cheap things first.
-        props.sort(key=lambda sq: (GROUP[sq] < 8 and buildings.owns_group(s, p, GROUP[sq]), PRICE[sq]))
+        props.sort(
+            key=lambda sq: (GROUP[sq] < 8 and buildings.owns_group(s, p, GROUP[sq]), PRICE[sq])
+        )
         return props
 
     for sq in mortgageable():

@@ -128,7 +128,7 @@ def _validate(r: Ruleset) -> Ruleset:
             raise RulesetError(f"Switch {f.name!r} must be one of {allowed}; got {value!r}.")
         if f.name in _RANGES:
             lo, hi = _RANGES[f.name]
-            if not lo <= value <= hi:
+            if not lo <= int(value) <= hi:
                 raise RulesetError(f"Switch {f.name!r} must be between {lo} and {hi}; got {value}.")
     if r.min_players > r.max_players:
         raise RulesetError("min_players cannot exceed max_players.")
@@ -224,7 +224,9 @@ def ruleset_from_dict(d: Any) -> Ruleset:
     if isinstance(d, str):
         return ruleset(d)
     if not isinstance(d, dict) or not isinstance(d.get("preset", "us-2003"), str):
-        raise RulesetError("A ruleset must be a preset name or {'preset': ..., 'overrides': {...}}.")
+        raise RulesetError(
+            "A ruleset must be a preset name or {'preset': ..., 'overrides': {...}}."
+        )
     overrides = d.get("overrides", {})
     if not isinstance(overrides, dict):
         raise RulesetError("Ruleset overrides must be a mapping of switch names to values.")

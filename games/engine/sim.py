@@ -121,7 +121,8 @@ def simulate(
         "player_turns_per_second": round(total_turns / seconds) if seconds > 0 else None,
         "invariant_violations": violations if check_invariants else None,
         "ended_by": dict(sorted(ended_by.items())),
-        "end_of_turn_positions": {str(i): positions[i] for i in range(40)} | {"jail": positions[40]},
+        "end_of_turn_positions": {str(i): positions[i] for i in range(40)}
+        | {"jail": positions[40]},
     }
     if examples:
         out["violation_examples"] = examples
