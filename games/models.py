@@ -1,0 +1,157 @@
+"""Games, seats and the append-only event log.
+
+Only ``games.services`` writes these rows; views, tasks and consumers read.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+PUBLIC_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes (l/1, o/0, i)
+DEFAULT_TURN_SECONDS = 24 * 3600
+MIN_TURN_SECONDS = 60
+MAX_TURN_SECONDS = 3 * 24 * 3600
+
+
+def new_public_id() -> str:
+    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(10))
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbits(63)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
+    preset = models.CharField(max_length=32, default="us-2003")
+    switches = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    seed = models.BigIntegerField(default=new_seed)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hosted_games"
+    )
+    is_public = models.BooleanField(default=True)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    max_seats = models.PositiveSmallIntegerField(default=4)
+    auto_start = models.BooleanField(default=False)
+    turn_seconds = models.PositiveIntegerField(default=DEFAULT_TURN_SECONDS)
+    bot_delay_ms = models.PositiveIntegerField(default=1000)
+    end_reason = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "is_public", "-created_at"], name="game_list_idx"),
+            models.Index(fields=["status", "-updated_at"], name="game_watch_idx"),
+            models.Index(fields=["-finished_at"], name="game_finished_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_seats__gte=2) & Q(max_seats__lte=8), name="game_seats_2_to_8"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.public_id}"
+
+    def get_absolute_url(self) -> str:
+        return f"/games/{self.public_id}/"
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        SEATED = "seated", "Seated"
+        PLAYING = "playing", "Playing"
+        BANKRUPT = "bankrupt", "Bankrupt"
+        RESIGNED = "resigned", "Resigned"
+        WINNER = "winner", "Winner"
+        FINISHED = "finished", "Finished"
+
+    class BotKind(models.TextChoices):
+        NONE = "", "Human"
+        RANDOM = "random", "Random bot"
+        HEURISTIC = "heuristic", "Heuristic bot"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot_kind = models.CharField(max_length=16, choices=BotKind.choices, blank=True, default="")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SEATED)
+    final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    final_net_worth = models.IntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        indexes = [models.Index(fields=["user", "-joined_at"], name="seat_user_idx")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="seat_user_unique"
+            ),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot_kind=""))
+                | (Q(user__isnull=True) & ~Q(bot_kind="")),
+                name="seat_user_xor_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game.public_id} seat {self.number}: {self.name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind)
+
+    @property
+    def name(self) -> str:
+        if self.user is not None:
+            return self.user.public_name
+        return f"{self.get_bot_kind_display()} {self.number + 1}"
+
+
+class GameEvent(models.Model):
+    """One engine event (or the action that caused it). Never updated or deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(help_text="The game version this event produced.")
+    index = models.PositiveSmallIntegerField(default=0, help_text="Order within the version.")
+    kind = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict)
+    # None: everyone may see it. A seat number: only that seat.
+    audience_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq", "index"], name="event_order_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq}.{self.index} {self.kind}"

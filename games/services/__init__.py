@@ -1,0 +1,41 @@
+"""The only code that writes games, seats and events.
+
+Each function is one transaction: lock the game row, check, apply, save
+state, version and events together, and broadcast and schedule on commit.
+"""
+
+from games.services.errors import (
+    GameError,
+    GameNotFound,
+    IllegalMove,
+    InvalidRequest,
+    NotAllowed,
+    VersionConflict,
+)
+from games.services.lobby import (
+    add_bot,
+    create_game,
+    join_game,
+    leave_game,
+    remove_bot,
+    start_game,
+)
+from games.services.play import play_bot_move, resign, submit_action
+
+__all__ = [
+    "GameError",
+    "GameNotFound",
+    "IllegalMove",
+    "InvalidRequest",
+    "NotAllowed",
+    "VersionConflict",
+    "add_bot",
+    "create_game",
+    "join_game",
+    "leave_game",
+    "play_bot_move",
+    "remove_bot",
+    "resign",
+    "start_game",
+    "submit_action",
+]

@@ -1,0 +1,36 @@
+"""What happens after a game write commits: pushes and scheduled work.
+
+Only called through ``transaction.on_commit`` so that nobody hears of a
+change that was rolled back.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def after_commit(game_id: int, version: int, *, bots_due: bool) -> None:
+    def run() -> None:
+        broadcast_game(game_id, version)
+        if bots_due:
+            schedule_bots(game_id, version)
+
+    transaction.on_commit(run)
+
+
+def broadcast_game(game_id: int, version: int) -> None:
+    """Push the changed regions; the live-updates work fills this in."""
+
+
+def schedule_bots(game_id: int, version: int) -> None:
+    from games.models import Game
+    from games.tasks import play_bot_move
+
+    delay_ms = Game.objects.filter(pk=game_id).values_list("bot_delay_ms", flat=True).first()
+    if delay_ms is None:
+        return
+    play_bot_move.apply_async((game_id, version), countdown=delay_ms / 1000)

@@ -1,0 +1,181 @@
+"""Creating, joining and starting games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Game, GameEvent, Seat
+from games.services.errors import InvalidRequest, NotAllowed
+from games.services.hooks import after_commit
+from games.services.locking import lock_game
+from games.services.play import bots_due, record_events
+
+BOT_KINDS = {Seat.BotKind.RANDOM, Seat.BotKind.HEURISTIC}
+
+
+def check_ruleset(preset: str, switches: dict[str, Any]) -> engine.Ruleset:
+    try:
+        return engine.ruleset(preset, **switches)
+    except engine.EngineError as exc:
+        raise InvalidRequest(str(exc)) from None
+
+
+def create_game(
+    *,
+    host: Any,
+    preset: str = "us-2003",
+    switches: dict[str, Any] | None = None,
+    max_seats: int = 4,
+    turn_seconds: int = 24 * 3600,
+    is_public: bool = True,
+    auto_start: bool = False,
+    bot_delay_ms: int = 1000,
+    seat_host: bool = True,
+) -> Game:
+    switches = dict(switches or {})
+    rules = check_ruleset(preset, switches)
+    if not rules.min_players <= max_seats <= rules.max_players:
+        raise InvalidRequest(
+            f"This ruleset seats {rules.min_players} to {rules.max_players} players."
+        )
+    if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise InvalidRequest("The turn timer must be between 1 minute and 3 days.")
+    with transaction.atomic():
+        game = Game.objects.create(
+            host=host,
+            preset=preset,
+            switches=switches,
+            max_seats=max_seats,
+            turn_seconds=turn_seconds,
+            is_public=is_public,
+            auto_start=auto_start,
+            bot_delay_ms=bot_delay_ms,
+        )
+        if seat_host and host is not None:
+            Seat.objects.create(game=game, number=0, user=host)
+        after_commit(game.pk, game.version, bots_due=False)
+    return game
+
+
+def _lobby_game(public_id: str) -> Game:
+    game = lock_game(public_id=public_id)
+    if game.status != Game.Status.LOBBY:
+        raise InvalidRequest("This game has already started.")
+    return game
+
+
+def _next_number(game: Game) -> int:
+    taken = set(game.seats.values_list("number", flat=True))
+    if len(taken) >= game.max_seats:
+        raise InvalidRequest("This game is full.")
+    return min(set(range(game.max_seats)) - taken)
+
+
+def join_game(*, public_id: str, user: Any, invite_token: str | None = None) -> Seat:
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed("Log in to join a game.")
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        if not game.is_public and invite_token != game.invite_token:
+            raise NotAllowed("This is a private game: you need its invite link.")
+        if game.seats.filter(user=user).exists():
+            raise InvalidRequest("You already have a seat in this game.")
+        try:
+            with transaction.atomic():
+                seat = Seat.objects.create(game=game, number=_next_number(game), user=user)
+        except IntegrityError:
+            raise InvalidRequest("You already have a seat in this game.") from None
+        if game.auto_start and game.seats.count() == game.max_seats:
+            _start(game)
+        else:
+            game.save(update_fields=["updated_at"])
+            after_commit(game.pk, game.version, bots_due=False)
+    return seat
+
+
+def leave_game(*, public_id: str, user: Any) -> None:
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise InvalidRequest("You have no seat in this game.")
+        seat.delete()
+        if not game.seats.filter(user__isnull=False).exists():
+            game.status = Game.Status.ABANDONED
+            game.finished_at = timezone.now()
+        elif game.host_id == user.pk:
+            # The longest-seated human takes over hosting.
+            game.host = game.seats.filter(user__isnull=False).order_by("number").first().user  # type: ignore[union-attr]
+        game.save()
+        after_commit(game.pk, game.version, bots_due=False)
+
+
+def _require_host(game: Game, user: Any) -> None:
+    if not getattr(user, "is_authenticated", False) or game.host_id != user.pk:
+        raise NotAllowed("Only the host can do that.")
+
+
+def add_bot(*, public_id: str, user: Any, kind: str = Seat.BotKind.HEURISTIC) -> Seat:
+    if kind not in BOT_KINDS:
+        raise InvalidRequest(f"Unknown bot kind {kind!r}.")
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        _require_host(game, user)
+        seat = Seat.objects.create(game=game, number=_next_number(game), bot_kind=kind)
+        if game.auto_start and game.seats.count() == game.max_seats:
+            _start(game)
+        else:
+            game.save(update_fields=["updated_at"])
+            after_commit(game.pk, game.version, bots_due=False)
+    return seat
+
+
+def remove_bot(*, public_id: str, user: Any, seat_number: int) -> None:
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        _require_host(game, user)
+        deleted, _ = game.seats.filter(number=seat_number, user__isnull=True).delete()
+        if not deleted:
+            raise InvalidRequest("There is no bot in that seat.")
+        game.save(update_fields=["updated_at"])
+        after_commit(game.pk, game.version, bots_due=False)
+
+
+def start_game(*, public_id: str, user: Any) -> Game:
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        _require_host(game, user)
+        _start(game)
+    return game
+
+
+def _start(game: Game) -> None:
+    seats = list(game.seats.select_related("user").order_by("number"))
+    rules = check_ruleset(game.preset, game.switches)
+    if len(seats) < max(2, rules.min_players):
+        raise InvalidRequest("At least two players are needed to start.")
+    # Engine players are numbered 0..n-1; close the gaps left by departures.
+    for index, seat in enumerate(seats):
+        if seat.number != index:
+            seat.number = 100 + index  # dodge the unique constraint while renumbering
+            seat.save(update_fields=["number"])
+    for index, seat in enumerate(seats):
+        seat.number = index
+        seat.status = Seat.Status.PLAYING
+        seat.save(update_fields=["number", "status"])
+    events: list[engine.Event] = []
+    state = engine.new_game(rules, [seat.name for seat in seats], game.seed, events)
+    game.state = engine.to_dict(state)
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    game.version += 1
+    game.save()
+    GameEvent.objects.create(
+        game=game, seq=game.version, index=0, kind="start", payload={"seed": game.seed}
+    )
+    record_events(game, events, first_index=1)
+    after_commit(game.pk, game.version, bots_due=bots_due(game, state))

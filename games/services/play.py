@@ -1,0 +1,167 @@
+"""Playing: every change to a running game goes through ``_apply`` here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import Game, GameEvent, Seat
+from games.ranking import final_ranking
+from games.services.errors import IllegalMove, InvalidRequest, NotAllowed
+from games.services.hooks import after_commit
+from games.services.locking import access_seat, check_version, lock_game
+
+
+def load_state(game: Game) -> engine.State:
+    return engine.from_dict(game.state)
+
+
+def record_events(game: Game, events: list[engine.Event], first_index: int = 0) -> None:
+    GameEvent.objects.bulk_create(
+        GameEvent(
+            game=game, seq=game.version, index=first_index + i, kind=ev.kind, payload=ev.to_dict()
+        )
+        for i, ev in enumerate(events)
+    )
+
+
+def check_action(payload: Any, player: int) -> engine.Action:
+    """Parse a submitted action; the seat always acts as itself."""
+    if not isinstance(payload, dict):
+        raise InvalidRequest("An action must be an object with a 'kind'.")
+    try:
+        action = engine.action_from_dict({**payload, "player": player})
+    except engine.EngineError as exc:
+        raise InvalidRequest(str(exc)) from None
+    return action
+
+
+def submit_action(
+    *, public_id: str, user: Any, action: Any, expected_version: int | None
+) -> list[engine.Event]:
+    """Apply one player's action as one transaction; return its events."""
+    with transaction.atomic():
+        game = lock_game(public_id=public_id)
+        seat = access_seat(game, user)
+        if game.status != Game.Status.ACTIVE:
+            raise InvalidRequest("This game is not in play.")
+        check_version(game, expected_version)
+        if seat.status != Seat.Status.PLAYING:
+            raise NotAllowed("You are no longer playing in this game.")
+        return _apply(game, check_action(action, seat.number), actor=seat.number)
+
+
+def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
+    with transaction.atomic():
+        game = lock_game(public_id=public_id)
+        seat = access_seat(game, user)
+        if game.status != Game.Status.ACTIVE:
+            raise InvalidRequest("This game is not in play.")
+        check_version(game, expected_version)
+        if seat.status != Seat.Status.PLAYING:
+            raise NotAllowed("You are no longer playing in this game.")
+        events = _apply(game, engine.Action(engine.RESIGN, seat.number), actor=seat.number)
+        Seat.objects.filter(pk=seat.pk).update(status=Seat.Status.RESIGNED)
+        return events
+
+
+def apply_system_action(game: Game, action: engine.Action) -> list[engine.Event]:
+    """For timers and bots: the caller holds the lock and checked the version."""
+    return _apply(game, action, actor=action.player)
+
+
+def _apply(game: Game, action: engine.Action, *, actor: int) -> list[engine.Event]:
+    state = load_state(game)
+    try:
+        new_state, events = engine.apply(state, action)
+    except engine.IllegalAction as exc:
+        raise IllegalMove(str(exc)) from None
+    game.state = engine.to_dict(new_state)
+    game.version += 1
+    fields = ["state", "version", "updated_at"]
+    if new_state.finished:
+        _finish(game, new_state)
+        fields += ["status", "finished_at", "end_reason"]
+    else:
+        _mark_bankrupt_seats(game, new_state)
+    game.save(update_fields=fields)
+    GameEvent.objects.create(
+        game=game, seq=game.version, index=0, kind="action", payload=action.to_dict()
+    )
+    record_events(game, events, first_index=1)
+    after_commit(game.pk, game.version, bots_due=bots_due(game, new_state))
+    return events
+
+
+def _mark_bankrupt_seats(game: Game, state: engine.State) -> None:
+    out = [p for p in range(state.n) if not state.alive[p]]
+    if out:
+        game.seats.filter(number__in=out, status=Seat.Status.PLAYING).update(
+            status=Seat.Status.BANKRUPT
+        )
+
+
+def _finish(game: Game, state: engine.State) -> None:
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    game.end_reason = state.end_reason
+    for rank, player, worth in final_ranking(state):
+        seat = game.seats.get(number=player)
+        seat.final_rank = rank
+        seat.final_net_worth = worth
+        if rank == 1:
+            seat.status = Seat.Status.WINNER
+        elif seat.status == Seat.Status.PLAYING:
+            seat.status = Seat.Status.BANKRUPT if not state.alive[player] else Seat.Status.FINISHED
+        seat.save(update_fields=["final_rank", "final_net_worth", "status"])
+
+
+# --- bots ---------------------------------------------------------------------
+
+
+def bot_seats(game: Game) -> dict[int, str]:
+    return dict(
+        game.seats.filter(user__isnull=True, status=Seat.Status.PLAYING).values_list(
+            "number", "bot_kind"
+        )
+    )
+
+
+def bots_due(game: Game, state: engine.State) -> bool:
+    if state.finished:
+        return False
+    bots = bot_seats(game)
+    return bool(bots) and any(p.player in bots for p in engine.pending_decisions(state))
+
+
+def play_bot_move(game_id: int, expected_version: int) -> bool:
+    """One bot decision, if the game is still where the task expected.
+    Returns whether a move was made."""
+    with transaction.atomic():
+        try:
+            game = lock_game(pk=game_id)
+        except Exception:
+            return False
+        if game.version != expected_version or game.status != Game.Status.ACTIVE:
+            return False
+        state = load_state(game)
+        bots = bot_seats(game)
+        player = _next_bot(state, bots)
+        if player is None:
+            return False
+        bot = engine.make_bot(bots[player], seed=game.seed ^ game.version)
+        _apply(game, bot.act(state, player), actor=player)
+        return True
+
+
+def _next_bot(state: engine.State, bots: dict[int, str]) -> int | None:
+    actor = engine.next_actor(state)
+    if actor in bots:
+        return actor
+    for pending in engine.pending_decisions(state):
+        if pending.player in bots:
+            return pending.player
+    return None
