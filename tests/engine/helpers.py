@@ -1,0 +1,57 @@
+"""Shared helpers for scripted engine scenarios (no database)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import Action, Event, State, apply, check_invariants, new_game, ruleset
+from games.engine import actions as A
+from games.engine.cards import DECKS
+from games.engine.testing import card_index, force_dice, stack_deck
+
+__all__ = ["A", "act", "card", "deal", "force_dice", "game", "kinds", "stack_deck"]
+
+
+def game(preset: str = "us-2003", players: int = 2, **switches: Any) -> State:
+    """A fresh game where seat 0 moves first, every player on GO."""
+    s = new_game(ruleset(preset, **switches), [f"P{i}" for i in range(players)], seed=7)
+    s.turn = 0
+    return s
+
+
+def act(s: State, kind: str, player: int | None = None, **kw: Any) -> tuple[State, list[Event]]:
+    """Apply one action (by default for the turn player) and check invariants."""
+    p = s.turn if player is None else player
+    new, events = apply(s, Action(kind, p, **kw))
+    errors = check_invariants(new)
+    assert not errors, errors
+    return new, events
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def find(events: list[Event], kind: str) -> Event:
+    for e in events:
+        if e.kind == kind:
+            return e
+    raise AssertionError(f"no {kind} event in {kinds(events)}")
+
+
+def deal(s: State, player: int, *squares: int) -> None:
+    """Hand properties to ``player`` without payment (scenario setup)."""
+    for sq in squares:
+        s.owner[sq] = player
+
+
+def card(s: State, deck: int, effect: str, arg: int | None = None) -> int:
+    return card_index(s, deck, effect, arg)
+
+
+def top_card(s: State, deck: int, effect: str, arg: int | None = None) -> None:
+    stack_deck(s, deck, card(s, deck, effect, arg))
+
+
+def deck_size(s: State, deck: int) -> int:
+    return len(DECKS[s.rules.decks][deck])
