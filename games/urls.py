@@ -4,6 +4,15 @@ from games import views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
+    path("lobby/create", views.create_game, name="create_game"),
+    path("lobby/switches", views.lobby_switches, name="lobby_switches"),
     path("watch/", views.watch, name="watch"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("join/<str:token>/", views.game_invite, name="game_invite"),
+    path("games/<str:public_id>/", views.game_detail, name="game_detail"),
+    path("games/<str:public_id>/join", views.join, name="game_join"),
+    path("games/<str:public_id>/leave", views.leave, name="game_leave"),
+    path("games/<str:public_id>/bots/add", views.add_bot, name="game_add_bot"),
+    path("games/<str:public_id>/bots/remove", views.remove_bot, name="game_remove_bot"),
+    path("games/<str:public_id>/start", views.start, name="game_start"),
 ]

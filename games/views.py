@@ -1,16 +1,241 @@
+"""Lobby and game set-up pages. Views are thin: services do the writing."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import engine, services
+from games.forms import CreateGameForm, timer_label
+from games.models import Game, Seat
+from games.switches import PRESET_LABELS, parse_switches, switch_rows
 
 
+def access_game_for_viewer(request: HttpRequest, public_id: str) -> Game:
+    """A game the viewer may see: public games for everyone, private ones for
+    their seated players (and anyone holding the invite token)."""
+    game = get_object_or_404(Game.objects.select_related("host"), public_id=public_id)
+    if game.is_public:
+        return game
+    token = request.GET.get("invite") or request.POST.get("invite_token")
+    if token and token == game.invite_token:
+        return game
+    if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
+        return game
+    raise Http404("No such game.")
+
+
+def _your_games(user: Any) -> list[dict[str, Any]]:
+    seats = (
+        Seat.objects.filter(user=user, game__status__in=[Game.Status.LOBBY, Game.Status.ACTIVE])
+        .select_related("game")
+        .order_by("-game__updated_at")[:50]
+    )
+    rows = []
+    for seat in seats:
+        game = seat.game
+        row: dict[str, Any] = {"game": game, "seat": seat, "waiting_on": "", "your_move": False}
+        if game.status == Game.Status.ACTIVE and game.state:
+            state = engine.from_dict(game.state)
+            pending = engine.pending_decisions(state)
+            row["your_move"] = any(p.player == seat.number and p.blocking for p in pending)
+            waiting = sorted({state.names[p.player] for p in pending if p.blocking})
+            row["waiting_on"] = ", ".join(waiting)
+        rows.append(row)
+    return rows
+
+
+def _create_form_context(form: CreateGameForm, preset: str) -> dict[str, Any]:
+    return {"form": form, "switch_rows": switch_rows(preset), "preset": preset}
+
+
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html")
+    open_games = (
+        Game.objects.filter(status=Game.Status.LOBBY, is_public=True)
+        .select_related("host")
+        .annotate(taken=Count("seats"))
+        .order_by("-created_at")[:50]
+    )
+    context: dict[str, Any] = {
+        "open_games": [
+            {
+                "game": g,
+                "preset_label": PRESET_LABELS.get(g.preset, g.preset),
+                "timer": timer_label(g.turn_seconds),
+            }
+            for g in open_games
+        ],
+        "your_games": _your_games(request.user) if request.user.is_authenticated else [],
+    }
+    if request.user.is_authenticated:
+        context.update(_create_form_context(CreateGameForm(), "us-2003"))
+    return render(request, "games/lobby.html", context)
 
 
+@require_GET
+def lobby_switches(request: HttpRequest) -> HttpResponse:
+    preset = request.GET.get("preset", "us-2003")
+    if preset not in engine.PRESETS:
+        preset = "us-2003"
+    return render(
+        request, "games/lobby.html#switches", {"switch_rows": switch_rows(preset), "preset": preset}
+    )
+
+
+@login_required
+@require_POST
+def create_game(request: HttpRequest) -> HttpResponse:
+    form = CreateGameForm(request.POST)
+    preset = request.POST.get("preset", "us-2003")
+    if preset not in engine.PRESETS:
+        preset = "us-2003"
+    error = ""
+    if form.is_valid():
+        try:
+            switches = (
+                parse_switches(preset, request.POST) if request.POST.get("switches_present") else {}
+            )
+            game = services.create_game(
+                host=request.user, switches=switches, **form.create_kwargs()
+            )
+        except ValueError as exc:
+            error = str(exc)
+        except services.GameError as exc:
+            error = exc.message
+        else:
+            return redirect(game.get_absolute_url())
+    context = _create_form_context(form, preset)
+    context.update(
+        {"create_error": error, "open_games": [], "your_games": _your_games(request.user)}
+    )
+    return render(request, "games/lobby.html", context, status=422)
+
+
+def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = access_game_for_viewer(request, public_id)
+    if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        from games import play_views
+
+        return play_views.game_page(request, public_id)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    my_seat = next(
+        (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk), None
+    )
+    is_host = request.user.is_authenticated and game.host_id == request.user.pk
+    invite_url = request.build_absolute_uri(reverse("game_invite", args=[game.invite_token]))
+    context = {
+        "game": game,
+        "seats": seats,
+        "empty_seats": range(game.max_seats - len(seats)),
+        "my_seat": my_seat,
+        "is_host": is_host,
+        "invite_url": invite_url,
+        "invite_token": request.GET.get("invite", ""),
+        "preset_label": PRESET_LABELS.get(game.preset, game.preset),
+        "timer": timer_label(game.turn_seconds),
+        "switches": [row for row in switch_rows(game.preset) if row["name"] in game.switches],
+        "switch_values": game.switches,
+        "can_start": is_host and len(seats) >= 2,
+    }
+    return render(request, "games/game_lobby.html", context)
+
+
+@require_GET
+def game_invite(request: HttpRequest, token: str) -> HttpResponse:
+    game = get_object_or_404(Game, invite_token=token)
+    return redirect(f"{game.get_absolute_url()}?invite={token}")
+
+
+def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -> HttpResponse:
+    try:
+        do()
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        if success:
+            messages.success(request, success)
+    url = reverse("game_detail", args=[public_id])
+    token = request.POST.get("invite_token")
+    return redirect(f"{url}?invite={token}" if token else url)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, public_id: str) -> HttpResponse:
+    token = request.POST.get("invite_token") or None
+    return _lobby_action(
+        request, public_id,
+        lambda: services.join_game(public_id=public_id, user=request.user, invite_token=token),
+        "You have taken a seat.",
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, public_id: str) -> HttpResponse:
+    try:
+        services.leave_game(public_id=public_id, user=request.user)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("game_detail", public_id=public_id)
+    messages.success(request, "You have left the game.")
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
+def add_bot(request: HttpRequest, public_id: str) -> HttpResponse:
+    kind = request.POST.get("kind", Seat.BotKind.HEURISTIC)
+    return _lobby_action(
+        request, public_id,
+        lambda: services.add_bot(public_id=public_id, user=request.user, kind=kind),
+        "",
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def remove_bot(request: HttpRequest, public_id: str) -> HttpResponse:
+    try:
+        number = int(request.POST.get("seat", ""))
+    except ValueError:
+        messages.error(request, "Choose a bot seat to remove.")
+        return redirect("game_detail", public_id=public_id)
+    return _lobby_action(
+        request, public_id,
+        lambda: services.remove_bot(public_id=public_id, user=request.user, seat_number=number),
+        "",
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, public_id: str) -> HttpResponse:
+    return _lobby_action(
+        request, public_id,
+        lambda: services.start_game(public_id=public_id, user=request.user),
+        "The game has started.",
+    )  # fmt: skip
+
+
+@require_GET
 def watch(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/watch.html")
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
+        .annotate(players=Count("seats", filter=Q(seats__status=Seat.Status.PLAYING)))
+        .order_by("-updated_at")[:50]
+    )
+    return render(request, "games/watch.html", {"games": games, "preset_labels": PRESET_LABELS})
 
 
+@require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(request, "games/leaderboard.html")

@@ -15,6 +15,7 @@ from games.services.errors import (
 from games.services.lobby import (
     add_bot,
     create_game,
+    create_seated_game,
     join_game,
     leave_game,
     remove_bot,
@@ -31,6 +32,7 @@ __all__ = [
     "VersionConflict",
     "add_bot",
     "create_game",
+    "create_seated_game",
     "join_game",
     "leave_game",
     "play_bot_move",

@@ -179,3 +179,39 @@ def _start(game: Game) -> None:
     )
     record_events(game, events, first_index=1)
     after_commit(game.pk, game.version, bots_due=bots_due(game, state))
+
+
+def create_seated_game(
+    *,
+    humans: list[Any],
+    bots: list[str],
+    preset: str = "us-2003",
+    switches: dict[str, Any] | None = None,
+    is_public: bool = True,
+    turn_seconds: int = 24 * 3600,
+    bot_delay_ms: int = 1000,
+    start: bool = False,
+) -> Game:
+    """A game with its seats already filled (demo games, tooling, tests)."""
+    for kind in bots:
+        if kind not in BOT_KINDS:
+            raise InvalidRequest(f"Unknown bot kind {kind!r}.")
+    with transaction.atomic():
+        game = create_game(
+            host=humans[0] if humans else None,
+            preset=preset,
+            switches=switches,
+            max_seats=max(2, len(humans) + len(bots)),
+            turn_seconds=turn_seconds,
+            is_public=is_public,
+            bot_delay_ms=bot_delay_ms,
+            seat_host=False,
+        )
+        for number, user in enumerate(humans):
+            Seat.objects.create(game=game, number=number, user=user)
+        for number, kind in enumerate(bots, start=len(humans)):
+            Seat.objects.create(game=game, number=number, bot_kind=kind)
+        if start:
+            _start(lock_game(pk=game.pk))
+            game.refresh_from_db()
+    return game
