@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalAction, NotEnoughCash, RuleViolation, pending_decisions
-from games.engine.state import P_BUY, P_END
+from games.engine.state import P_BUY, P_END, State
 
 from .helpers import A, act, force_dice, game, kinds
 
 
-def land_on_baltic(players: int = 3, **switches: object) -> object:
-    s = game(players=players, **switches)  # type: ignore[arg-type]
+def land_on_baltic(players: int = 3, **switches: object) -> State:
+    s = game(players=players, **switches)
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     assert s.phase == P_BUY and s.pending_sq == 3
@@ -21,7 +21,7 @@ def land_on_baltic(players: int = 3, **switches: object) -> object:
 def test_buy_at_printed_price() -> None:
     """Rule: buy an unowned property from the bank at its printed price (003)."""
     s = land_on_baltic()
-    s, ev = act(s, A.BUY)
+    s, _ev = act(s, A.BUY)
     assert s.owner[3] == 0 and s.cash[0] == 1440 and s.phase == P_END
 
 
