@@ -89,7 +89,7 @@ def test_use_a_bought_jail_card() -> None:
     s.jail_cards[1] = [0, 1]
     s.decks[1].remove(3)  # the Community Chest jail card is held by player 1
     terms = A.Terms(give_cash=40, take_cards=(0, 1))
-    s, ev = act(s, A.PROPOSE_TRADE, target=1, terms=terms)
+    s, _ = act(s, A.PROPOSE_TRADE, target=1, terms=terms)
     s, _ = act(s, A.ACCEPT_TRADE, player=1, target=s.trades[0][0])
     s, _ev = act(s, A.USE_JAIL_CARD, target=1)
     assert not s.in_jail[0] and s.cash[0] == 1460 and len(s.decks[1]) == 16
