@@ -20,7 +20,7 @@ deadline passes. See docs/engine.md for the full API and design.
 
 from __future__ import annotations
 
-from .actions import Action, Terms, action_from_dict, terms_from_dict
+from .actions import RESIGN, Action, Terms, action_from_dict, terms_from_dict
 from .bots import HeuristicBot, RandomBot, make_bot, next_actor
 from .codec import from_dict, to_dict
 from .errors import (
@@ -47,6 +47,7 @@ from .testing import force_dice, stack_deck
 __all__ = [
     "BANK",
     "PRESETS",
+    "RESIGN",
     "SCHEMA_VERSION",
     "SWITCH_NAMES",
     "SYSTEM",

@@ -45,6 +45,8 @@ EXPIRE_CLAIM = "expire_claim"  # system (player -1) or the owner waiving it
 PAY_DEBT = "pay_debt"
 DECLARE_BANKRUPTCY = "declare_bankruptcy"
 AUTO_SETTLE = "auto_settle"  # liquidate automatically, then pay or go bankrupt
+# Leaving the game: everything goes to the bank, as a bankruptcy to the bank.
+RESIGN = "resign"
 # Time-limit games.
 END_NOW = "end_now"  # system: end the game now and value everyone
 

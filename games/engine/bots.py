@@ -77,7 +77,7 @@ class RandomBot(Bot):
 
     def act(self, s: State, p: int) -> Action:
         rng = self.rng
-        legal = legal_actions(s, p)
+        legal = [a for a in legal_actions(s, p) if a.kind != A.RESIGN]
         if s.turn == p and s.phase == P_ROLL and s.in_jail[p] and not s.debts:
             if self.jail_policy == "stay":
                 return Action(A.ROLL, p)

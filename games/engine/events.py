@@ -58,6 +58,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "debt": ("creditor", "amount"),
     "debt_paid": ("amount",),
     "bankrupt": ("creditor",),
+    "resign": (),
     "free_parking": ("amount",),
     "place_building": ("square",),
     "forfeit_building": (),
@@ -201,6 +202,8 @@ def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> s
         return f"{p} pays debts of {c}{a[0]}."
     if k == "bankrupt":
         return f"{p} is bankrupt to {who(a[0])}."
+    if k == "resign":
+        return f"{p} resigns."
     if k == "free_parking":
         return f"{p} collects the {c}{a[0]} Free Parking jackpot."
     if k == "place_building":

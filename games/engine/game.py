@@ -323,6 +323,15 @@ def _c_debt(s: State, a: A.Action) -> None:
         raise RuleViolation("You can pay what you owe, so you cannot declare bankruptcy.")
 
 
+def _c_resign(s: State, a: A.Action) -> None:
+    pass  # any player still in the game may resign at any time
+
+
+def _d_resign(s: State, a: A.Action, ev: list[Event]) -> None:
+    ev.append(Event("resign", a.player))
+    money.bankrupt(s, a.player, ev)
+
+
 def _c_end_now(s: State, a: A.Action) -> None:
     if a.player != SYSTEM:
         raise NotYourTurn("Only the server's clock can end the game.")
@@ -538,6 +547,7 @@ _HANDLERS: dict[str, tuple[_Check, _Do]] = {
     A.DECLARE_BANKRUPTCY: (_c_debt, _d_debt),
     A.AUTO_SETTLE: (_c_debt, _d_debt),
     A.END_NOW: (_c_end_now, _d_end_now),
+    A.RESIGN: (_c_resign, _d_resign),
 }
 
 _SYSTEM_KINDS = frozenset({A.END_NOW, A.EXPIRE_CLAIM})

@@ -104,6 +104,7 @@ def _candidates(s: State, p: int) -> list[A.Action]:
         act(A.PAY_DEBT, p),
         act(A.DECLARE_BANKRUPTCY, p),
         act(A.AUTO_SETTLE, p),
+        act(A.RESIGN, p),
     ]
     au = s.auction
     if au is not None:

@@ -157,3 +157,12 @@ def test_end_condition_switch_first_bankruptcy() -> None:
     s = owes_rent(end_condition="first_bankruptcy")
     s, _ = act(s, A.DECLARE_BANKRUPTCY)
     assert s.phase == P_OVER
+
+
+def test_resigning_hands_everything_to_the_bank() -> None:
+    """Rule: leaving the game is treated as bankruptcy to the bank (003 BANKRUPTCY)."""
+    s = game(players=3)
+    deal(s, 1, 1, 3)
+    s, ev = act(s, A.RESIGN, player=1)
+    assert not s.alive[1] and s.cash[1] == 0 and "resign" in kinds(ev)
+    assert s.auction is not None and s.auction[1] == 1
