@@ -56,11 +56,11 @@ def test_illegal_action_is_a_value_error() -> None:
 
 def test_legal_actions_at_the_start() -> None:
     s = game()
-    assert legal_actions(s, 0) == [Action(A.ROLL, 0)]
-    assert legal_actions(s, 1) == []
+    assert legal_actions(s, 0) == [Action(A.ROLL, 0), Action(A.RESIGN, 0)]
+    assert legal_actions(s, 1) == [Action(A.RESIGN, 1)]
     deal(s, 1, 1, 3)
     kinds = {a.kind for a in legal_actions(s, 1)}
-    assert kinds == {A.MORTGAGE, A.BUILD}
+    assert kinds == {A.MORTGAGE, A.BUILD, A.RESIGN}
 
 
 def test_pending_decisions_lists_several_deciders() -> None:
