@@ -140,6 +140,12 @@ class HeuristicBot(Bot):
     name = "heuristic"
     cushion = 150
 
+    def __init__(self, jail_policy: str = "pay", seed: int = 0) -> None:
+        super().__init__(jail_policy, seed)
+        # Actions are immutable: the frequent ones are made once per seat.
+        self._roll = [Action(A.ROLL, p) for p in range(8)]
+        self._end = [Action(A.END_TURN, p) for p in range(8)]
+
     def act(self, s: State, p: int) -> Action:
         if s.debts and in_debt(s, p):
             return Action(A.AUTO_SETTLE, p)
@@ -169,7 +175,7 @@ class HeuristicBot(Bot):
                     return Action(A.USE_JAIL_CARD, p, target=0 if cards[0] else 1)
                 if jail_fine_allowed(s, p) and s.cash[p] >= s.rules.jail_fine:
                     return Action(A.PAY_JAIL_FINE, p)
-            return Action(A.ROLL, p)
+            return self._roll[p]
         if phase == P_BUY:
             sq = s.pending_sq
             price = PRICE[sq]
@@ -233,6 +239,8 @@ class HeuristicBot(Bot):
                         best = sq
                 if best >= 0:
                     return Action(A.BUILD, p, square=best)
+            if True not in s.mortgaged:
+                return self._end[p]
             for sq in PROPERTIES:
                 if (
                     s.mortgaged[sq]
@@ -240,7 +248,7 @@ class HeuristicBot(Bot):
                     and cash - unmortgage_cost(s, sq) >= self.cushion * 2
                 ):
                     return Action(A.UNMORTGAGE, p, square=sq)
-        return Action(A.END_TURN, p)
+        return self._end[p]
 
     def _trade_ok(self, s: State, p: int, other: int, t: A.Terms) -> bool:
         """Accept when what it gets is worth at least what it gives and the

@@ -63,6 +63,10 @@ _PHASE_WAIT = {
     P_OVER: "The game is over.",
 }
 
+# Building events with tuple.__new__ skips the named tuple's Python-level
+# __new__: events are made on every action of the hot path.
+_new = tuple.__new__
+
 
 def as_ruleset(rules: Ruleset | str | dict[str, Any]) -> Ruleset:
     return rules if isinstance(rules, Ruleset) else ruleset_from_dict(rules)
@@ -112,7 +116,7 @@ def new_game(
                 ev.append(Event("deal", p, (sq, price)))
                 charge(s, p, BANK, price, ev)
     s.rng = x
-    ev.append(Event("turn_start", first, (0,)))
+    ev.append(_new(Event, ("turn_start", first, (0,))))
     return s
 
 
@@ -132,10 +136,11 @@ def step(s: State, a: A.Action, ev: list[Event]) -> None:
     handler = _HANDLERS.get(a.kind)
     if handler is None:
         raise UnknownAction(f"Unknown action {a.kind!r}.")
-    check, do = handler
-    p = a.player
-    if a.kind not in _SYSTEM_KINDS and not (0 <= p < s.n and s.alive[p]):
-        raise NotYourTurn("You are not playing in this game.")
+    check, do, system = handler
+    if not system:
+        p = a.player
+        if not (0 <= p < s.n and s.alive[p]):
+            raise NotYourTurn("You are not playing in this game.")
     check(s, a)
     do(s, a, ev)
     s.seq += 1
@@ -355,7 +360,7 @@ def _leave_jail(s: State, p: int) -> None:
 
 
 def _d_pay_jail_fine(s: State, a: A.Action, ev: list[Event]) -> None:
-    ev.append(Event("jail_fine", a.player, (s.rules.jail_fine,)))
+    ev.append(_new(Event, ("jail_fine", a.player, (s.rules.jail_fine,))))
     transfer(s, a.player, fee_creditor(s), s.rules.jail_fine)
     _leave_jail(s, a.player)
 
@@ -374,7 +379,7 @@ def _d_buy(s: State, a: A.Action, ev: list[Event]) -> None:
     transfer(s, a.player, BANK, PRICE[sq])
     s.owner[sq] = a.player
     s.pending_sq = -1
-    ev.append(Event("buy", a.player, (sq, PRICE[sq])))
+    ev.append(_new(Event, ("buy", a.player, (sq, PRICE[sq]))))
     s.phase = P_END
     settle_phase(s)
 
@@ -411,16 +416,16 @@ def _d_choice(s: State, a: A.Action, ev: list[Event]) -> None:
         movement.draw(s, p, CHANCE_DECK, ev)
     else:
         fine = next(c[1] for c in DECKS[s.rules.decks][1] if c[0] == FINE_OR_CHANCE)
-        ev.append(Event("pay", p, (fee_creditor(s), fine)))
+        ev.append(_new(Event, ("pay", p, (fee_creditor(s), fine))))
         charge(s, p, fee_creditor(s), fine, ev)
     settle_phase(s)
 
 
 def _d_end_turn(s: State, a: A.Action, ev: list[Event]) -> None:
-    ev.append(Event("turn_end", a.player, (s.pos[a.player],)))
+    ev.append(_new(Event, ("turn_end", a.player, (s.pos[a.player],))))
     advance_turn(s, ev)
     if s.phase != P_OVER:
-        ev.append(Event("turn_start", s.turn, (s.turn_no,)))
+        ev.append(_new(Event, ("turn_start", s.turn, (s.turn_no,))))
 
 
 def _d_bid(s: State, a: A.Action, ev: list[Event]) -> None:
@@ -490,7 +495,7 @@ def _d_claim(s: State, a: A.Action, ev: list[Event]) -> None:
     s.claims.remove(c)
     cid, owner, payer, sq, amount = c[0], c[1], c[2], c[3], c[4]
     if a.kind == A.CLAIM_RENT:
-        ev.append(Event("rent", payer, (owner, sq, amount)))
+        ev.append(_new(Event, ("rent", payer, (owner, sq, amount))))
         charge(s, payer, owner, amount, ev)
     else:
         ev.append(Event("claim_expired", payer, (owner, cid)))
@@ -516,7 +521,7 @@ def _d_end_now(s: State, a: A.Action, ev: list[Event]) -> None:
 _Check = Callable[[State, A.Action], None]
 _Do = Callable[[State, A.Action, list[Event]], None]
 
-_HANDLERS: dict[str, tuple[_Check, _Do]] = {
+_PAIRS: dict[str, tuple[_Check, _Do]] = {
     A.ROLL: (_c_roll, _d_roll),
     A.PAY_JAIL_FINE: (_c_pay_jail_fine, _d_pay_jail_fine),
     A.USE_JAIL_CARD: (_c_use_jail_card, _d_use_jail_card),
@@ -551,6 +556,10 @@ _HANDLERS: dict[str, tuple[_Check, _Do]] = {
 }
 
 _SYSTEM_KINDS = frozenset({A.END_NOW, A.EXPIRE_CLAIM})
+# kind -> (check, do, is a system action that skips the seat check)
+_HANDLERS: dict[str, tuple[_Check, _Do, bool]] = {
+    k: (c, d, k in _SYSTEM_KINDS) for k, (c, d) in _PAIRS.items()
+}
 
 assert set(_HANDLERS) == A.ALL_KINDS, sorted(A.ALL_KINDS ^ set(_HANDLERS))
 __all__ = ["A_HOUSE", "apply", "is_legal", "new_game", "step"]

@@ -24,6 +24,10 @@ from .events import Event
 from .rng import next_u64
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
 
+# Building events with tuple.__new__ skips the named tuple's Python-level
+# __new__: events are made on every action of the hot path.
+_new = tuple.__new__
+
 
 def throw(s: State) -> tuple[int, int]:
     """Two dice: scripted ones first (tests), else the state's generator."""
@@ -43,7 +47,7 @@ def roll(s: State, p: int, ev: list[Event]) -> None:
         expire_claims(s, ev, on_throw=True)
     if True in s.fresh:
         s.fresh = [False] * 40
-    ev.append(Event("dice", p, (d1, d2)))
+    ev.append(_new(Event, ("dice", p, (d1, d2))))
     s.dice[0] = d1
     s.dice[1] = d2
     s.phase = P_END
@@ -52,16 +56,16 @@ def roll(s: State, p: int, ev: list[Event]) -> None:
         if d1 == d2:
             s.in_jail[p] = False
             s.jail_turns[p] = 0
-            ev.append(Event("jail_out", p))
+            ev.append(_new(Event, ("jail_out", p, ())))
             s.again = rules.jail_doubles_extra_throw
             s.doubles = 1 if s.again else 0
         else:
             s.jail_turns[p] += 1
             if s.jail_turns[p] < rules.jail_attempts:
-                ev.append(Event("jail_stay", p, (s.jail_turns[p],)))
+                ev.append(_new(Event, ("jail_stay", p, (s.jail_turns[p],))))
                 s.again = False
                 return
-            ev.append(Event("jail_fine", p, (rules.jail_fine,)))
+            ev.append(_new(Event, ("jail_fine", p, (rules.jail_fine,))))
             charge(s, p, fee_creditor(s), rules.jail_fine, ev)
             s.in_jail[p] = False
             s.jail_turns[p] = 0
@@ -84,7 +88,7 @@ def send_to_jail(s: State, p: int, ev: list[Event]) -> None:
     s.jail_turns[p] = 0
     s.again = False
     s.phase = P_END
-    ev.append(Event("jail", p))
+    ev.append(_new(Event, ("jail", p, ())))
 
 
 def move(s: State, p: int, steps: int, ev: list[Event]) -> None:
@@ -94,14 +98,14 @@ def move(s: State, p: int, steps: int, ev: list[Event]) -> None:
     if new >= 40:
         new -= 40
         collect(s, p, s.rules.go_salary)
-        ev.append(Event("salary", p, (s.rules.go_salary,)))
+        ev.append(_new(Event, ("salary", p, (s.rules.go_salary,))))
     s.pos[p] = new
-    ev.append(Event("move", p, (old, new)))
+    ev.append(_new(Event, ("move", p, (old, new))))
     land(s, p, new, ev)
 
 
 def _jump_back(s: State, p: int, new: int, ev: list[Event]) -> None:
-    ev.append(Event("move", p, (s.pos[p], new)))
+    ev.append(_new(Event, ("move", p, (s.pos[p], new))))
     s.pos[p] = new
     land(s, p, new, ev)
 
@@ -123,7 +127,7 @@ def land(s: State, p: int, sq: int, ev: list[Event]) -> None:
             return
         if card_rent == 2:
             d1, d2 = throw(s)
-            ev.append(Event("dice", p, (d1, d2)))
+            ev.append(_new(Event, ("dice", p, (d1, d2))))
             total = d1 + d2
         else:
             total = s.dice[0] + s.dice[1]
@@ -132,9 +136,9 @@ def land(s: State, p: int, sq: int, ev: list[Event]) -> None:
             cid = s.next_id
             s.next_id += 1
             s.claims.append([cid, o, p, sq, amount, s.turn_no, s.roll_no])
-            ev.append(Event("claim_open", p, (o, sq, amount, cid)))
+            ev.append(_new(Event, ("claim_open", p, (o, sq, amount, cid))))
         else:
-            ev.append(Event("rent", p, (o, sq, amount)))
+            ev.append(_new(Event, ("rent", p, (o, sq, amount))))
             charge(s, p, o, amount, ev)
     elif k == CHANCE:
         draw(s, p, C.CHANCE_DECK, ev)
@@ -157,7 +161,7 @@ def land(s: State, p: int, sq: int, ev: list[Event]) -> None:
 
 
 def pay_tax(s: State, p: int, sq: int, amount: int, ev: list[Event]) -> None:
-    ev.append(Event("tax", p, (sq, amount)))
+    ev.append(_new(Event, ("tax", p, (sq, amount))))
     charge(s, p, fee_creditor(s), amount, ev)
 
 
@@ -165,7 +169,7 @@ def draw(s: State, p: int, deck: int, ev: list[Event]) -> None:
     d = s.decks[deck]
     ci = d.pop(0)
     card = C.DECKS[s.rules.decks][deck][ci]
-    ev.append(Event("card", p, (deck, ci)))
+    ev.append(_new(Event, ("card", p, (deck, ci))))
     effect = card[0]
     if effect == C.JAIL_FREE:
         s.jail_cards[p][deck] += 1
@@ -176,9 +180,9 @@ def draw(s: State, p: int, deck: int, ev: list[Event]) -> None:
         amount = card[1]
         if amount > 0:
             collect(s, p, amount)
-            ev.append(Event("collect", p, (amount,)))
+            ev.append(_new(Event, ("collect", p, (amount,))))
         else:
-            ev.append(Event("pay", p, (fee_creditor(s), -amount)))
+            ev.append(_new(Event, ("pay", p, (fee_creditor(s), -amount))))
             charge(s, p, fee_creditor(s), -amount, ev)
     elif effect == C.ADVANCE:
         move(s, p, (card[1] - pos) % 40 or 40, ev)
@@ -205,17 +209,17 @@ def draw(s: State, p: int, deck: int, ev: list[Event]) -> None:
                     houses += b
         amount = houses * card[1] + hotels * card[2]
         if amount:
-            ev.append(Event("pay", p, (fee_creditor(s), amount)))
+            ev.append(_new(Event, ("pay", p, (fee_creditor(s), amount))))
             charge(s, p, fee_creditor(s), amount, ev)
     elif effect == C.PAY_EACH:
         for q in range(s.n):
             if q != p and s.alive[q]:
-                ev.append(Event("pay", p, (q, card[1])))
+                ev.append(_new(Event, ("pay", p, (q, card[1]))))
                 charge(s, p, q, card[1], ev)
     elif effect == C.COLLECT_EACH:
         for q in range(s.n):
             if q != p and s.alive[q]:
-                ev.append(Event("pay", q, (p, card[1])))
+                ev.append(_new(Event, ("pay", q, (p, card[1]))))
                 charge(s, q, p, card[1], ev)
     elif effect == C.FINE_OR_CHANCE:
         s.phase = P_CHOICE

@@ -92,6 +92,7 @@ def simulate(
     violations = 0
     examples: list[str] = []
     start = time.perf_counter()
+    cpu_start = time.process_time()
     for i in range(games):
         res = play_game(
             rules,
@@ -108,6 +109,7 @@ def simulate(
         violations += len(res.violations)
         examples.extend(res.violations[: 3 - len(examples)])
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     out: dict[str, Any] = {
         "games": games,
         "players": players,
@@ -119,6 +121,8 @@ def simulate(
         "player_turns": total_turns,
         "seconds": round(seconds, 3),
         "player_turns_per_second": round(total_turns / seconds) if seconds > 0 else None,
+        # CPU time of this process: a steadier figure on a shared machine.
+        "cpu_seconds": round(cpu, 3),
         "invariant_violations": violations if check_invariants else None,
         "ended_by": dict(sorted(ended_by.items())),
         "end_of_turn_positions": {str(i): positions[i] for i in range(40)}
