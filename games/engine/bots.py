@@ -20,7 +20,7 @@ from .board import (
     ten_percent,
 )
 from .buildings import build_error, group_has_buildings, unmortgage_cost
-from .core import in_debt, total_worth
+from .core import blocked, in_debt, total_worth
 from .game import is_legal, jail_fine_allowed
 from .legal import legal_actions
 from .rng import Rng
@@ -77,26 +77,29 @@ class RandomBot(Bot):
 
     def act(self, s: State, p: int) -> Action:
         rng = self.rng
-        legal = [a for a in legal_actions(s, p) if a.kind != A.RESIGN]
-        if s.turn == p and s.phase == P_ROLL and s.in_jail[p] and not s.debts:
+        if s.turn == p and s.phase == P_ROLL and s.in_jail[p] and not blocked(s):
             if self.jail_policy == "stay":
                 return Action(A.ROLL, p)
-            for a in legal:
-                if a.kind in (A.USE_JAIL_CARD, A.PAY_JAIL_FINE):
+            for a in (Action(A.USE_JAIL_CARD, p, target=0), Action(A.USE_JAIL_CARD, p, target=1)):
+                if is_legal(s, a):
                     return a
+            if is_legal(s, Action(A.PAY_JAIL_FINE, p)):
+                return Action(A.PAY_JAIL_FINE, p)
         if rng.random() < 0.03 and not in_debt(s, p):
             offer = self._random_offer(s, p)
             if offer is not None:
                 return offer
-        progress = [a for a in legal if a.kind in _PROGRESS]
-        if progress and rng.random() < 0.85:
-            a = progress[rng.below(len(progress))]
-            if a.kind == A.BID and s.auction is not None:
-                lo = s.auction[2] + 1
-                hi = min(s.cash[p], lo + 150)
-                a = a._replace(amount=lo + rng.below(hi - lo + 1))
-            return a
-        return legal[rng.below(len(legal))]
+        # Mostly answer the decision at hand (a short candidate list); now and
+        # then pick from everything legal (mortgage, build, sell, ...).
+        choices = [a for a in _progress_candidates(s, p) if is_legal(s, a)]
+        if not choices or rng.random() >= 0.85:
+            choices = [a for a in legal_actions(s, p) if a.kind != A.RESIGN]
+        a = choices[rng.below(len(choices))]
+        if a.kind == A.BID and s.auction is not None:
+            lo = s.auction[2] + 1
+            hi = min(s.cash[p], lo + 150)
+            a = a._replace(amount=lo + rng.below(hi - lo + 1))
+        return a
 
     def _random_offer(self, s: State, p: int) -> Action | None:
         rng = self.rng
@@ -122,13 +125,31 @@ class RandomBot(Bot):
         return a if is_legal(s, a) else None
 
 
-_PROGRESS = frozenset(
-    {
-        A.ROLL, A.BUY, A.DECLINE, A.INCOME_TAX_FLAT, A.INCOME_TAX_PERCENT, A.PAY_TEN,
-        A.TAKE_CHANCE, A.END_TURN, A.BID, A.PASS_BID, A.PLACE_BUILDING, A.ACCEPT_TRADE,
-        A.REJECT_TRADE, A.CLAIM_RENT, A.PAY_DEBT, A.AUTO_SETTLE, A.PAY_JAIL_FINE,
-        A.USE_JAIL_CARD,
-    }
+def _progress_candidates(s: State, p: int) -> list[Action]:
+    """Actions that answer ``p``'s pending decisions (to be filtered by legality)."""
+    out: list[Action] = []
+    if s.debts:
+        out += [Action(A.PAY_DEBT, p), Action(A.AUTO_SETTLE, p), Action(A.DECLARE_BANKRUPTCY, p)]
+    if s.placement is not None and s.placement[0] == p:
+        out += [Action(A.PLACE_BUILDING, p, square=sq) for sq in SITES]
+        out.append(Action(A.FORFEIT_BUILDING, p))
+    au = s.auction
+    if au is not None:
+        out += [Action(A.PASS_BID, p), Action(A.BID, p, amount=au[2] + 1)]
+    for t in s.trades:
+        if t[2] == p:
+            out += [Action(A.ACCEPT_TRADE, p, target=t[0]), Action(A.REJECT_TRADE, p, target=t[0])]
+    for c in s.claims:
+        if c[1] == p:
+            out.append(Action(A.CLAIM_RENT, p, target=c[0]))
+    if s.turn == p:
+        out += [Action(k, p) for k in _TURN_KINDS]
+    return out
+
+
+_TURN_KINDS = (
+    A.ROLL, A.BUY, A.DECLINE, A.INCOME_TAX_FLAT, A.INCOME_TAX_PERCENT, A.PAY_TEN,
+    A.TAKE_CHANCE, A.END_TURN,
 )  # fmt: skip
 
 
