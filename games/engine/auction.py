@@ -8,7 +8,7 @@ every other bidder has passed; if nobody bids, the item stays with the bank.
 from __future__ import annotations
 
 from .core import charge, in_debt, settle_phase
-from .events import Event
+from .events import Event, EventLog
 from .state import A_PROPERTY, BANK, State
 
 
@@ -17,7 +17,7 @@ def start(
     kind: int,
     sq: int,
     opener: int,
-    ev: list[Event],
+    ev: EventLog,
     eligible: list[int] | None = None,
 ) -> None:
     flags = []
@@ -31,14 +31,14 @@ def start(
     _maybe_close(s, ev)
 
 
-def start_queued(s: State, ev: list[Event]) -> None:
+def start_queued(s: State, ev: EventLog) -> None:
     """Auction the next property the bank took from a bankrupt, if any."""
     while s.auction is None and s.auction_queue:
         sq = s.auction_queue.pop(0)
         start(s, A_PROPERTY, sq, -1, ev)
 
 
-def bid(s: State, p: int, amount: int, ev: list[Event]) -> None:
+def bid(s: State, p: int, amount: int, ev: EventLog) -> None:
     a = s.auction
     assert a is not None
     a[2] = amount
@@ -47,7 +47,7 @@ def bid(s: State, p: int, amount: int, ev: list[Event]) -> None:
     _maybe_close(s, ev)
 
 
-def pass_bid(s: State, p: int, ev: list[Event]) -> None:
+def pass_bid(s: State, p: int, ev: EventLog) -> None:
     a = s.auction
     assert a is not None
     a[5 + p] = 0
@@ -55,7 +55,7 @@ def pass_bid(s: State, p: int, ev: list[Event]) -> None:
     _maybe_close(s, ev)
 
 
-def drop_bidder(s: State, p: int, ev: list[Event]) -> None:
+def drop_bidder(s: State, p: int, ev: EventLog) -> None:
     """A bidder went bankrupt: take them out (and their bid, if highest)."""
     a = s.auction
     if a is None:
@@ -73,7 +73,7 @@ def bidders(a: list[int]) -> list[int]:
     return [i - 5 for i in range(5, len(a)) if a[i] and i - 5 != high]
 
 
-def _maybe_close(s: State, ev: list[Event]) -> None:
+def _maybe_close(s: State, ev: EventLog) -> None:
     a = s.auction
     assert a is not None
     if bidders(a):

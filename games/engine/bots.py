@@ -168,6 +168,11 @@ class HeuristicBot(Bot):
         self._end = [Action(A.END_TURN, p) for p in range(8)]
 
     def act(self, s: State, p: int) -> Action:
+        if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
+            return self._out_of_turn(s, p)
+        return self._turn(s, p)
+
+    def _out_of_turn(self, s: State, p: int) -> Action:
         if s.debts and in_debt(s, p):
             return Action(A.AUTO_SETTLE, p)
         if s.placement is not None and s.placement[0] == p:
@@ -188,6 +193,9 @@ class HeuristicBot(Bot):
                     s, Action(A.ACCEPT_TRADE, p, target=t[0])
                 )
                 return Action(A.ACCEPT_TRADE if ok else A.REJECT_TRADE, p, target=t[0])
+        return self._turn(s, p)
+
+    def _turn(self, s: State, p: int) -> Action:
         phase = s.phase
         if phase == P_ROLL:
             if s.in_jail[p] and self.jail_policy == "pay":

@@ -17,7 +17,7 @@ from .board import (
     ten_percent,
 )
 from .core import in_debt, transfer
-from .events import Event
+from .events import Event, EventLog
 from .state import A_HOTEL, A_HOUSE, BANK, State
 
 
@@ -103,7 +103,7 @@ def could_build(s: State, q: int, kind: int) -> bool:
     return False
 
 
-def build(s: State, p: int, sq: int, ev: list[Event]) -> None:
+def build(s: State, p: int, sq: int, ev: EventLog) -> None:
     kind = build_kind(s, sq)
     if s.rules.building_shortage_auctions:
         stock = s.bank_hotels if kind == A_HOTEL else s.bank_houses
@@ -145,7 +145,7 @@ def sell_error(s: State, p: int, sq: int) -> str:
     return ""
 
 
-def sell(s: State, p: int, sq: int, ev: list[Event]) -> None:
+def sell(s: State, p: int, sq: int, ev: EventLog) -> None:
     refund = HOUSE_COST[sq] // 2
     if s.bld[sq] == HOTEL:
         hph = s.rules.houses_per_hotel
@@ -172,7 +172,7 @@ def sell_group_error(s: State, p: int, g: int) -> str:
     return ""
 
 
-def sell_group(s: State, p: int, g: int, ev: list[Event]) -> None:
+def sell_group(s: State, p: int, g: int, ev: EventLog) -> None:
     hph = s.rules.houses_per_hotel
     for m in GROUP_MEMBERS[g]:
         b = s.bld[m]
@@ -199,7 +199,7 @@ def mortgage_error(s: State, p: int, sq: int) -> str:
     return ""
 
 
-def mortgage(s: State, p: int, sq: int, ev: list[Event]) -> None:
+def mortgage(s: State, p: int, sq: int, ev: EventLog) -> None:
     s.mortgaged[sq] = True
     transfer(s, BANK, p, MORTGAGE[sq])
     ev.append(Event("mortgage", p, (sq, MORTGAGE[sq])))
@@ -209,7 +209,7 @@ def unmortgage_cost(s: State, sq: int) -> int:
     """Principal plus 10%; only the principal if the 10% was just paid on a
     transfer ("the new owner may lift the mortgage at once")."""
     mv = MORTGAGE[sq]
-    return mv if s.fresh[sq] else mv + ten_percent(mv)
+    return mv if sq in s.fresh else mv + ten_percent(mv)
 
 
 def unmortgage_error(s: State, p: int, sq: int) -> str:
@@ -224,9 +224,10 @@ def unmortgage_error(s: State, p: int, sq: int) -> str:
     return ""
 
 
-def unmortgage(s: State, p: int, sq: int, ev: list[Event]) -> None:
+def unmortgage(s: State, p: int, sq: int, ev: EventLog) -> None:
     cost = unmortgage_cost(s, sq)
     s.mortgaged[sq] = False
-    s.fresh[sq] = False
+    if sq in s.fresh:
+        s.fresh.remove(sq)
     transfer(s, p, BANK, cost)
     ev.append(Event("unmortgage", p, (sq, cost)))

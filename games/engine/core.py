@@ -22,7 +22,7 @@ from .board import (
     SITE,
     UTILITIES,
 )
-from .events import Event
+from .events import Event, EventLog
 from .rules import (
     CLAIM_SECOND_FOLLOWING_THROW,
     CLAIM_SECOND_FOLLOWING_TURN,
@@ -99,7 +99,7 @@ def in_debt(s: State, p: int) -> bool:
     return False
 
 
-def charge(s: State, payer: int, creditor: int, amount: int, ev: list[Event]) -> bool:
+def charge(s: State, payer: int, creditor: int, amount: int, ev: EventLog) -> bool:
     """Make ``payer`` pay ``amount``; if short, record a debt. True if paid."""
     if amount <= 0:
         return True
@@ -157,7 +157,7 @@ def valuation(s: State, p: int) -> int:
     return s.cash[p] + props + building_value(s, p)
 
 
-def finish(s: State, reason: str, ev: list[Event]) -> None:
+def finish(s: State, reason: str, ev: EventLog) -> None:
     s.values = [valuation(s, p) if s.alive[p] else -1 for p in range(s.n)]
     best = -1
     for p in range(s.n):
@@ -181,7 +181,7 @@ def settle_phase(s: State) -> None:
         s.phase = P_ROLL
 
 
-def advance_turn(s: State, ev: list[Event]) -> None:
+def advance_turn(s: State, ev: EventLog) -> None:
     """Pass the turn to the next player still in the game."""
     if s.ending and s.rules.end_condition == END_TIME:
         finish(s, "time", ev)
@@ -202,7 +202,7 @@ def advance_turn(s: State, ev: list[Event]) -> None:
         expire_claims(s, ev, on_throw=False)
 
 
-def expire_claims(s: State, ev: list[Event], on_throw: bool) -> None:
+def expire_claims(s: State, ev: EventLog, on_throw: bool) -> None:
     """Drop rent claims whose window has closed (see rules.claim_deadline)."""
     mode = s.rules.claim_deadline
     keep = []

@@ -79,6 +79,17 @@ class Event(NamedTuple):
         return d
 
 
+# Inside the engine, events are appended to an ``EventLog`` as plain tuples
+# ``(kind, player, args)`` (cheap on the hot path); the public ``apply``,
+# ``new_game`` and ``replay`` hand out ``Event`` named tuples (``as_events``).
+EventLog = list[tuple[str, int, tuple[Any, ...]]]
+
+
+def as_events(log: EventLog) -> list[Event]:
+    new = tuple.__new__
+    return [e if type(e) is Event else new(Event, e) for e in log]
+
+
 def event_from_dict(d: dict[str, Any]) -> Event:
     fields = EVENT_FIELDS.get(d["kind"], ())
     return Event(d["kind"], int(d["player"]), tuple(d[f] for f in fields))

@@ -36,7 +36,7 @@ from .errors import (
     UnknownAction,
     WrongPhase,
 )
-from .events import Event
+from .events import Event, EventLog, as_events
 from .rng import next_u64, seed_state, shuffle
 from .rules import END_TIME, Ruleset, ruleset_from_dict
 from .state import (
@@ -63,10 +63,6 @@ _PHASE_WAIT = {
     P_OVER: "The game is over.",
 }
 
-# Building events with tuple.__new__ skips the named tuple's Python-level
-# __new__: events are made on every action of the hot path.
-_new = tuple.__new__
-
 
 def as_ruleset(rules: Ruleset | str | dict[str, Any]) -> Ruleset:
     return rules if isinstance(rules, Ruleset) else ruleset_from_dict(rules)
@@ -85,7 +81,7 @@ def new_game(
         raise RuleViolation(
             f"This ruleset needs {r.min_players} to {r.max_players} players, not {len(players)}."
         )
-    ev: list[Event] = [] if events is None else events
+    ev: EventLog = []
     s = blank_state(r, [str(p) for p in players], seed)
     x = seed_state(seed)
     x = shuffle(x, s.decks[0])
@@ -116,7 +112,9 @@ def new_game(
                 ev.append(Event("deal", p, (sq, price)))
                 charge(s, p, BANK, price, ev)
     s.rng = x
-    ev.append(_new(Event, ("turn_start", first, (0,))))
+    ev.append(("turn_start", first, (0,)))
+    if events is not None:
+        events.extend(as_events(ev))
     return s
 
 
@@ -124,12 +122,12 @@ def apply(state: State, action: A.Action) -> tuple[State, list[Event]]:
     """Return the new state and the events; the input state is not changed.
     An illegal action raises an ``IllegalAction`` subclass."""
     s = state.copy()
-    ev: list[Event] = []
+    ev: EventLog = []
     step(s, action, ev)
-    return s, ev
+    return s, as_events(ev)
 
 
-def step(s: State, a: A.Action, ev: list[Event]) -> None:
+def step(s: State, a: A.Action, ev: EventLog) -> None:
     """Validate ``a`` fully, then apply it to ``s`` in place."""
     if s.phase == P_OVER:
         raise GameOver("The game is over.")
@@ -332,7 +330,7 @@ def _c_resign(s: State, a: A.Action) -> None:
     pass  # any player still in the game may resign at any time
 
 
-def _d_resign(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_resign(s: State, a: A.Action, ev: EventLog) -> None:
     ev.append(Event("resign", a.player))
     money.bankrupt(s, a.player, ev)
 
@@ -349,7 +347,7 @@ def _c_end_now(s: State, a: A.Action) -> None:
 # --- effects ----------------------------------------------------------------
 
 
-def _d_roll(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_roll(s: State, a: A.Action, ev: EventLog) -> None:
     movement.roll(s, a.player, ev)
     settle_phase(s)
 
@@ -359,13 +357,13 @@ def _leave_jail(s: State, p: int) -> None:
     s.jail_turns[p] = 0
 
 
-def _d_pay_jail_fine(s: State, a: A.Action, ev: list[Event]) -> None:
-    ev.append(_new(Event, ("jail_fine", a.player, (s.rules.jail_fine,))))
+def _d_pay_jail_fine(s: State, a: A.Action, ev: EventLog) -> None:
+    ev.append(("jail_fine", a.player, (s.rules.jail_fine,)))
     transfer(s, a.player, fee_creditor(s), s.rules.jail_fine)
     _leave_jail(s, a.player)
 
 
-def _d_use_jail_card(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_use_jail_card(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     deck = a.target if a.target >= 0 else (0 if s.jail_cards[p][0] else 1)
     s.jail_cards[p][deck] -= 1
@@ -374,17 +372,17 @@ def _d_use_jail_card(s: State, a: A.Action, ev: list[Event]) -> None:
     _leave_jail(s, p)
 
 
-def _d_buy(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_buy(s: State, a: A.Action, ev: EventLog) -> None:
     sq = s.pending_sq
     transfer(s, a.player, BANK, PRICE[sq])
     s.owner[sq] = a.player
     s.pending_sq = -1
-    ev.append(_new(Event, ("buy", a.player, (sq, PRICE[sq]))))
+    ev.append(("buy", a.player, (sq, PRICE[sq])))
     s.phase = P_END
     settle_phase(s)
 
 
-def _d_decline(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_decline(s: State, a: A.Action, ev: EventLog) -> None:
     sq = s.pending_sq
     s.pending_sq = -1
     s.phase = P_END
@@ -394,7 +392,7 @@ def _d_decline(s: State, a: A.Action, ev: list[Event]) -> None:
     settle_phase(s)
 
 
-def _d_tax(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_tax(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     s.phase = P_END
     if a.kind == A.INCOME_TAX_PERCENT:
@@ -409,33 +407,33 @@ def _d_tax(s: State, a: A.Action, ev: list[Event]) -> None:
     settle_phase(s)
 
 
-def _d_choice(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_choice(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     s.phase = P_END
     if a.kind == A.TAKE_CHANCE:
         movement.draw(s, p, CHANCE_DECK, ev)
     else:
         fine = next(c[1] for c in DECKS[s.rules.decks][1] if c[0] == FINE_OR_CHANCE)
-        ev.append(_new(Event, ("pay", p, (fee_creditor(s), fine))))
+        ev.append(("pay", p, (fee_creditor(s), fine)))
         charge(s, p, fee_creditor(s), fine, ev)
     settle_phase(s)
 
 
-def _d_end_turn(s: State, a: A.Action, ev: list[Event]) -> None:
-    ev.append(_new(Event, ("turn_end", a.player, (s.pos[a.player],))))
+def _d_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
+    ev.append(("turn_end", a.player, (s.pos[a.player],)))
     advance_turn(s, ev)
     if s.phase != P_OVER:
-        ev.append(_new(Event, ("turn_start", s.turn, (s.turn_no,))))
+        ev.append(("turn_start", s.turn, (s.turn_no,)))
 
 
-def _d_bid(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_bid(s: State, a: A.Action, ev: EventLog) -> None:
     if a.kind == A.BID:
         auction.bid(s, a.player, a.amount, ev)
     else:
         auction.pass_bid(s, a.player, ev)
 
 
-def _d_place(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_place(s: State, a: A.Action, ev: EventLog) -> None:
     pl = s.placement
     assert pl is not None
     s.placement = None
@@ -448,32 +446,32 @@ def _d_place(s: State, a: A.Action, ev: list[Event]) -> None:
     settle_phase(s)
 
 
-def _d_build(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_build(s: State, a: A.Action, ev: EventLog) -> None:
     buildings.build(s, a.player, a.square, ev)
 
 
-def _d_sell(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_sell(s: State, a: A.Action, ev: EventLog) -> None:
     buildings.sell(s, a.player, a.square, ev)
 
 
-def _d_sell_group(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_sell_group(s: State, a: A.Action, ev: EventLog) -> None:
     buildings.sell_group(s, a.player, a.target, ev)
 
 
-def _d_mortgage(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_mortgage(s: State, a: A.Action, ev: EventLog) -> None:
     buildings.mortgage(s, a.player, a.square, ev)
 
 
-def _d_unmortgage(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_unmortgage(s: State, a: A.Action, ev: EventLog) -> None:
     buildings.unmortgage(s, a.player, a.square, ev)
 
 
-def _d_propose(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_propose(s: State, a: A.Action, ev: EventLog) -> None:
     assert a.terms is not None
     trade.propose(s, a.player, a.target, a.terms, ev)
 
 
-def _d_answer(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_answer(s: State, a: A.Action, ev: EventLog) -> None:
     t = trade.find(s, a.target)
     assert t is not None
     if a.kind == A.ACCEPT_TRADE:
@@ -489,19 +487,19 @@ def _d_answer(s: State, a: A.Action, ev: list[Event]) -> None:
         trade.propose(s, a.player, t[1], a.terms, ev)
 
 
-def _d_claim(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_claim(s: State, a: A.Action, ev: EventLog) -> None:
     c = _find_claim(s, a.target)
     assert c is not None
     s.claims.remove(c)
     cid, owner, payer, sq, amount = c[0], c[1], c[2], c[3], c[4]
     if a.kind == A.CLAIM_RENT:
-        ev.append(_new(Event, ("rent", payer, (owner, sq, amount))))
+        ev.append(("rent", payer, (owner, sq, amount)))
         charge(s, payer, owner, amount, ev)
     else:
         ev.append(Event("claim_expired", payer, (owner, cid)))
 
 
-def _d_debt(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_debt(s: State, a: A.Action, ev: EventLog) -> None:
     if a.kind == A.PAY_DEBT:
         money.pay_debts(s, a.player, ev)
     elif a.kind == A.DECLARE_BANKRUPTCY:
@@ -510,7 +508,7 @@ def _d_debt(s: State, a: A.Action, ev: list[Event]) -> None:
         money.auto_settle(s, a.player, ev)
 
 
-def _d_end_now(s: State, a: A.Action, ev: list[Event]) -> None:
+def _d_end_now(s: State, a: A.Action, ev: EventLog) -> None:
     if s.phase == P_ROLL and s.doubles == 0 and not blocked(s):
         finish(s, "time", ev)
     else:
@@ -519,7 +517,7 @@ def _d_end_now(s: State, a: A.Action, ev: list[Event]) -> None:
 
 
 _Check = Callable[[State, A.Action], None]
-_Do = Callable[[State, A.Action, list[Event]], None]
+_Do = Callable[[State, A.Action, EventLog], None]
 
 _PAIRS: dict[str, tuple[_Check, _Do]] = {
     A.ROLL: (_c_roll, _d_roll),

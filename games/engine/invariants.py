@@ -56,6 +56,9 @@ def check_invariants(s: State) -> list[str]:
             owners = {s.owner[m] for m in members}
             if len(owners) != 1:
                 errors.append(f"buildings in group {g} not wholly owned by one player")
+    for sq in s.fresh:
+        if not s.mortgaged[sq] or s.owner[sq] < 0:
+            errors.append(f"square {sq} marked freshly transferred but not mortgaged/owned")
     debtors = {d[0] for d in s.debts}
     for p in range(s.n):
         if s.cash[p] < 0:

@@ -6,12 +6,12 @@ from . import auction, buildings
 from .board import GROUP, GROUP_MEMBERS, HOTEL, HOUSE_COST, MORTGAGE, PRICE, PROPERTIES, ten_percent
 from .cards import DECKS, JAIL_FREE
 from .core import advance_turn, charge, finish, owed, transfer
-from .events import Event
+from .events import Event, EventLog
 from .rules import END_FIRST_BANKRUPTCY, END_SECOND_BANKRUPTCY
 from .state import BANK, POT, State
 
 
-def pay_debts(s: State, p: int, ev: list[Event]) -> None:
+def pay_debts(s: State, p: int, ev: EventLog) -> None:
     total = 0
     keep = []
     for d in s.debts:
@@ -25,7 +25,7 @@ def pay_debts(s: State, p: int, ev: list[Event]) -> None:
     auction.start_queued(s, ev)
 
 
-def give_property(s: State, sq: int, to: int, frm: int, ev: list[Event]) -> None:
+def give_property(s: State, sq: int, to: int, frm: int, ev: EventLog) -> None:
     """Change hands; a mortgaged property costs the new owner 10% at once."""
     s.owner[sq] = to
     ev.append(Event("transfer", frm, (to, sq)))
@@ -33,10 +33,11 @@ def give_property(s: State, sq: int, to: int, frm: int, ev: list[Event]) -> None
         interest = ten_percent(MORTGAGE[sq])
         ev.append(Event("interest", to, (sq, interest)))
         charge(s, to, BANK, interest, ev)
-        s.fresh[sq] = True
+        if sq not in s.fresh:
+            s.fresh.append(sq)
 
 
-def liquidate(s: State, p: int, target: int, ev: list[Event]) -> None:
+def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
     """Raise cash towards ``target``: mortgage first, then sell buildings."""
 
     def mortgageable() -> list[int]:
@@ -69,7 +70,7 @@ def liquidate(s: State, p: int, target: int, ev: list[Event]) -> None:
         buildings.mortgage(s, p, sq, ev)
 
 
-def auto_settle(s: State, p: int, ev: list[Event]) -> None:
+def auto_settle(s: State, p: int, ev: EventLog) -> None:
     """Timeout default for a debtor: liquidate, then pay or go bankrupt."""
     target = owed(s, p)
     liquidate(s, p, target, ev)
@@ -95,7 +96,7 @@ def _sell_all_buildings(s: State, p: int) -> None:
             transfer(s, BANK, p, refund)
 
 
-def bankrupt(s: State, p: int, ev: list[Event]) -> None:
+def bankrupt(s: State, p: int, ev: EventLog) -> None:
     """``p`` cannot pay: everything goes to the creditor, or to the bank."""
     my_debts = [d for d in s.debts if d[0] == p]
     s.debts = [d for d in s.debts if d[0] != p]
@@ -132,7 +133,8 @@ def bankrupt(s: State, p: int, ev: list[Event]) -> None:
         for sq in my_props:
             s.owner[sq] = -1
             s.mortgaged[sq] = False
-            s.fresh[sq] = False
+            if sq in s.fresh:
+                s.fresh.remove(sq)
             s.bld[sq] = 0
         for deck in (0, 1):
             for _ in range(s.jail_cards[p][deck]):
@@ -162,7 +164,7 @@ def jail_card_index(s: State, deck: int) -> int:
     raise AssertionError("no Get Out of Jail Free card is missing from the deck")
 
 
-def _forget_player(s: State, p: int, ev: list[Event]) -> None:
+def _forget_player(s: State, p: int, ev: EventLog) -> None:
     s.claims = [c for c in s.claims if c[1] != p and c[2] != p]
     for d in s.debts:
         if d[1] == p:

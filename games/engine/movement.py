@@ -20,13 +20,8 @@ from .board import (
     UTILITY,
 )
 from .core import charge, collect, expire_claims, fee_creditor, rent_due
-from .events import Event
-from .rng import next_u64
+from .events import Event, EventLog
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
-
-# Building events with tuple.__new__ skips the named tuple's Python-level
-# __new__: events are made on every action of the hot path.
-_new = tuple.__new__
 
 
 def throw(s: State) -> tuple[int, int]:
@@ -34,20 +29,24 @@ def throw(s: State) -> tuple[int, int]:
     if s.forced_dice:
         fd = s.forced_dice
         return fd.pop(0), fd.pop(0)
-    s.rng, r = next_u64(s.rng)
-    r %= 36
+    # splitmix64 (rng.next_u64), inlined: this runs on every throw.
+    x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    s.rng = x
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    r = (z ^ (z >> 31)) % 36
     return r // 6 + 1, r % 6 + 1
 
 
-def roll(s: State, p: int, ev: list[Event]) -> None:
+def roll(s: State, p: int, ev: EventLog) -> None:
     """The turn player throws the dice (in or out of jail) and moves."""
     d1, d2 = throw(s)
     s.roll_no += 1
     if s.claims:
         expire_claims(s, ev, on_throw=True)
-    if True in s.fresh:
-        s.fresh = [False] * 40
-    ev.append(_new(Event, ("dice", p, (d1, d2))))
+    if s.fresh:
+        s.fresh = []
+    ev.append(("dice", p, (d1, d2)))
     s.dice[0] = d1
     s.dice[1] = d2
     s.phase = P_END
@@ -56,16 +55,16 @@ def roll(s: State, p: int, ev: list[Event]) -> None:
         if d1 == d2:
             s.in_jail[p] = False
             s.jail_turns[p] = 0
-            ev.append(_new(Event, ("jail_out", p, ())))
+            ev.append(("jail_out", p, ()))
             s.again = rules.jail_doubles_extra_throw
             s.doubles = 1 if s.again else 0
         else:
             s.jail_turns[p] += 1
             if s.jail_turns[p] < rules.jail_attempts:
-                ev.append(_new(Event, ("jail_stay", p, (s.jail_turns[p],))))
+                ev.append(("jail_stay", p, (s.jail_turns[p],)))
                 s.again = False
                 return
-            ev.append(_new(Event, ("jail_fine", p, (rules.jail_fine,))))
+            ev.append(("jail_fine", p, (rules.jail_fine,)))
             charge(s, p, fee_creditor(s), rules.jail_fine, ev)
             s.in_jail[p] = False
             s.jail_turns[p] = 0
@@ -82,35 +81,35 @@ def roll(s: State, p: int, ev: list[Event]) -> None:
     move(s, p, d1 + d2, ev)
 
 
-def send_to_jail(s: State, p: int, ev: list[Event]) -> None:
+def send_to_jail(s: State, p: int, ev: EventLog) -> None:
     s.pos[p] = JAIL_SQUARE
     s.in_jail[p] = True
     s.jail_turns[p] = 0
     s.again = False
     s.phase = P_END
-    ev.append(_new(Event, ("jail", p, ())))
+    ev.append(("jail", p, ()))
 
 
-def move(s: State, p: int, steps: int, ev: list[Event]) -> None:
+def move(s: State, p: int, steps: int, ev: EventLog) -> None:
     """Move forward, collecting the salary on passing or landing on GO."""
     old = s.pos[p]
     new = old + steps
     if new >= 40:
         new -= 40
         collect(s, p, s.rules.go_salary)
-        ev.append(_new(Event, ("salary", p, (s.rules.go_salary,))))
+        ev.append(("salary", p, (s.rules.go_salary,)))
     s.pos[p] = new
-    ev.append(_new(Event, ("move", p, (old, new))))
+    ev.append(("move", p, (old, new)))
     land(s, p, new, ev)
 
 
-def _jump_back(s: State, p: int, new: int, ev: list[Event]) -> None:
-    ev.append(_new(Event, ("move", p, (s.pos[p], new))))
+def _jump_back(s: State, p: int, new: int, ev: EventLog) -> None:
+    ev.append(("move", p, (s.pos[p], new)))
     s.pos[p] = new
     land(s, p, new, ev)
 
 
-def land(s: State, p: int, sq: int, ev: list[Event]) -> None:
+def land(s: State, p: int, sq: int, ev: EventLog) -> None:
     k = KIND[sq]
     card_rent = s.card_rent
     s.card_rent = 0
@@ -127,7 +126,7 @@ def land(s: State, p: int, sq: int, ev: list[Event]) -> None:
             return
         if card_rent == 2:
             d1, d2 = throw(s)
-            ev.append(_new(Event, ("dice", p, (d1, d2))))
+            ev.append(("dice", p, (d1, d2)))
             total = d1 + d2
         else:
             total = s.dice[0] + s.dice[1]
@@ -136,9 +135,9 @@ def land(s: State, p: int, sq: int, ev: list[Event]) -> None:
             cid = s.next_id
             s.next_id += 1
             s.claims.append([cid, o, p, sq, amount, s.turn_no, s.roll_no])
-            ev.append(_new(Event, ("claim_open", p, (o, sq, amount, cid))))
+            ev.append(("claim_open", p, (o, sq, amount, cid)))
         else:
-            ev.append(_new(Event, ("rent", p, (o, sq, amount))))
+            ev.append(("rent", p, (o, sq, amount)))
             charge(s, p, o, amount, ev)
     elif k == CHANCE:
         draw(s, p, C.CHANCE_DECK, ev)
@@ -160,16 +159,16 @@ def land(s: State, p: int, sq: int, ev: list[Event]) -> None:
         ev.append(Event("free_parking", p, (amount,)))
 
 
-def pay_tax(s: State, p: int, sq: int, amount: int, ev: list[Event]) -> None:
-    ev.append(_new(Event, ("tax", p, (sq, amount))))
+def pay_tax(s: State, p: int, sq: int, amount: int, ev: EventLog) -> None:
+    ev.append(("tax", p, (sq, amount)))
     charge(s, p, fee_creditor(s), amount, ev)
 
 
-def draw(s: State, p: int, deck: int, ev: list[Event]) -> None:
+def draw(s: State, p: int, deck: int, ev: EventLog) -> None:
     d = s.decks[deck]
     ci = d.pop(0)
     card = C.DECKS[s.rules.decks][deck][ci]
-    ev.append(_new(Event, ("card", p, (deck, ci))))
+    ev.append(("card", p, (deck, ci)))
     effect = card[0]
     if effect == C.JAIL_FREE:
         s.jail_cards[p][deck] += 1
@@ -180,9 +179,9 @@ def draw(s: State, p: int, deck: int, ev: list[Event]) -> None:
         amount = card[1]
         if amount > 0:
             collect(s, p, amount)
-            ev.append(_new(Event, ("collect", p, (amount,))))
+            ev.append(("collect", p, (amount,)))
         else:
-            ev.append(_new(Event, ("pay", p, (fee_creditor(s), -amount))))
+            ev.append(("pay", p, (fee_creditor(s), -amount)))
             charge(s, p, fee_creditor(s), -amount, ev)
     elif effect == C.ADVANCE:
         move(s, p, (card[1] - pos) % 40 or 40, ev)
@@ -209,17 +208,17 @@ def draw(s: State, p: int, deck: int, ev: list[Event]) -> None:
                     houses += b
         amount = houses * card[1] + hotels * card[2]
         if amount:
-            ev.append(_new(Event, ("pay", p, (fee_creditor(s), amount))))
+            ev.append(("pay", p, (fee_creditor(s), amount)))
             charge(s, p, fee_creditor(s), amount, ev)
     elif effect == C.PAY_EACH:
         for q in range(s.n):
             if q != p and s.alive[q]:
-                ev.append(_new(Event, ("pay", p, (q, card[1]))))
+                ev.append(("pay", p, (q, card[1])))
                 charge(s, p, q, card[1], ev)
     elif effect == C.COLLECT_EACH:
         for q in range(s.n):
             if q != p and s.alive[q]:
-                ev.append(_new(Event, ("pay", q, (p, card[1]))))
+                ev.append(("pay", q, (p, card[1])))
                 charge(s, q, p, card[1], ev)
     elif effect == C.FINE_OR_CHANCE:
         s.phase = P_CHOICE

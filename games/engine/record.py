@@ -8,7 +8,7 @@ from typing import Any
 from .actions import Action, action_from_dict
 from .codec import to_dict
 from .errors import CodecError
-from .events import Event
+from .events import Event, EventLog, as_events
 from .game import as_ruleset, new_game, step
 from .rules import Ruleset
 from .state import SCHEMA_VERSION, State
@@ -35,10 +35,12 @@ def replay(record: dict[str, Any], events: list[Event] | None = None) -> State:
         actions = [action_from_dict(a) for a in record["actions"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise CodecError(f"Unreadable game record: {exc}") from exc
-    ev: list[Event] = [] if events is None else events
-    s = new_game(rules, players, seed, ev)
+    log: EventLog = []
+    s = new_game(rules, players, seed, events)
     for a in actions:
-        step(s, a, ev)
+        step(s, a, log)
+    if events is not None:
+        events.extend(as_events(log))
     return s
 
 

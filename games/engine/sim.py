@@ -8,7 +8,7 @@ from typing import Any
 
 from .actions import Action
 from .bots import make_bot, next_actor
-from .events import Event
+from .events import EventLog
 from .game import new_game, step
 from .invariants import check_invariants
 from .rng import next_u64, seed_state
@@ -46,17 +46,24 @@ def play_game(
     names = [f"{bot}-{i + 1}" for i in range(players)]
     s = new_game(rules, names, seed)
     bots = [make_bot(bot, jail_policy, seed * 31 + i) for i in range(players)]
-    ev: list[Event] = []
+    ev: EventLog = []
     actions: list[Action] = []
     violations: list[str] = []
     turns = 0
     budget = max_turns * 200 + 1000
+    acts = [b.act for b in bots]
+    _step = step
     while s.phase != P_OVER and s.turn_no < max_turns:
-        p = next_actor(s)
-        a = bots[p].act(s, p)
+        # next_actor, inlined for the common case of nothing open out of turn
+        if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
+            p = next_actor(s)
+        else:
+            p = s.turn
+        a = acts[p](s, p)
         prev, prev_no = s.turn, s.turn_no
-        step(s, a, ev)
-        ev.clear()
+        _step(s, a, ev)
+        if ev:
+            ev.clear()
         if record:
             actions.append(a)
         if s.turn_no != prev_no:

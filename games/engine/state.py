@@ -95,7 +95,7 @@ class State:
     jail_cards: list[list[int]]  # per player: [chance cards, chest cards]
     owner: list[int]  # per square; -1 unowned / not a property
     mortgaged: list[bool]
-    fresh: list[bool]  # mortgaged, changed hands, 10% already paid this time
+    fresh: list[int]  # squares: mortgaged, just changed hands, 10% paid (until a throw)
     bld: list[int]  # 0..4 houses, 5 = hotel
     bank_houses: int
     bank_hotels: int
@@ -205,7 +205,7 @@ def blank_state(rules: Ruleset, names: list[str], seed: int) -> State:
     s.jail_cards = [[0, 0] for _ in range(n)]
     s.owner = [-1] * NUM_SQUARES
     s.mortgaged = [False] * NUM_SQUARES
-    s.fresh = [False] * NUM_SQUARES
+    s.fresh = []
     s.bld = [0] * NUM_SQUARES
     s.bank_houses = TOTAL_HOUSES
     s.bank_hotels = TOTAL_HOTELS

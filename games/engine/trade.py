@@ -11,7 +11,7 @@ from .actions import Terms
 from .board import GROUP, IS_PROPERTY, MORTGAGE, ten_percent
 from .buildings import group_has_buildings
 from .core import transfer
-from .events import Event
+from .events import Event, EventLog
 from .money import give_property
 from .state import State
 
@@ -64,7 +64,7 @@ def find(s: State, trade_id: int) -> tuple[int, int, int, Terms] | None:
     return None
 
 
-def propose(s: State, frm: int, to: int, terms: Terms, ev: list[Event]) -> int:
+def propose(s: State, frm: int, to: int, terms: Terms, ev: EventLog) -> int:
     tid = s.next_id
     s.next_id += 1
     s.trades.append((tid, frm, to, terms))
@@ -76,7 +76,7 @@ def close(s: State, trade_id: int) -> None:
     s.trades = [t for t in s.trades if t[0] != trade_id]
 
 
-def accept(s: State, trade_id: int, ev: list[Event]) -> None:
+def accept(s: State, trade_id: int, ev: EventLog) -> None:
     t = find(s, trade_id)
     assert t is not None
     tid, frm, to, terms = t

@@ -127,7 +127,7 @@ def test_mortgaged_property_costs_the_new_owner_ten_percent_at_once() -> None:
     s, ev = act(s, A.ACCEPT_TRADE, player=1, target=tid)
     assert s.cash[1] == 1500 - 10 - 20 and "interest" in kinds(ev)
     # Later (after a throw) lifting costs principal + another 10%.
-    s.fresh[39] = False
+    s.fresh.clear()
     s, _ = act(s, A.UNMORTGAGE, player=1, square=39)
     assert s.cash[1] == 1470 - 220
 
