@@ -166,6 +166,8 @@ class HeuristicBot(Bot):
         # Actions are immutable: the frequent ones are made once per seat.
         self._roll = [Action(A.ROLL, p) for p in range(8)]
         self._end = [Action(A.END_TURN, p) for p in range(8)]
+        self._groups_key: tuple[int, ...] = ()
+        self._groups: list[tuple[int, ...]] = []
 
     def act(self, s: State, p: int) -> Action:
         if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
@@ -259,10 +261,16 @@ class HeuristicBot(Bot):
         if cash > self.cushion + 50:
             own = s.owner
             best = -1
-            for g in range(8):
-                members = GROUP_MEMBERS[g]
-                if own[members[0]] != p or own[members[-1]] != p or own[members[1]] != p:
-                    continue
+            # Complete groups change rarely: cache them per owner layout.
+            key = (p, *own)
+            if key != self._groups_key:
+                self._groups_key = key
+                self._groups = [
+                    members
+                    for members in GROUP_MEMBERS[:8]
+                    if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
+                ]
+            for members in self._groups:
                 for sq in members:
                     if cash - HOUSE_COST[sq] >= self.cushion and not build_error(s, p, sq):
                         best = sq
