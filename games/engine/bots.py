@@ -188,7 +188,8 @@ class HeuristicBot(Bot):
             return self._bid(s, p, au)
         for c in s.claims:
             if c[1] == p:
-                return Action(A.CLAIM_RENT, p, target=c[0])
+                # tuple.__new__ skips the named tuple's slower keyword __new__.
+                return tuple.__new__(Action, (A.CLAIM_RENT, p, -1, 0, c[0], None))
         for t in s.trades:
             if t[2] == p:
                 ok = self._trade_ok(s, p, t[1], t[3]) and is_legal(
