@@ -166,9 +166,12 @@ def sell_group_error(s: State, p: int, g: int) -> str:
     if not owns_group(s, p, g) or not group_has_buildings(s, g):
         return "You have no buildings on that group."
     if s.rules.sell_group_at_once == "hotels":
-        for m in members:
-            if s.bld[m] != HOTEL:
-                return "Only a group of hotels may be sold at once; sell houses one by one."
+        hotels = [m for m in members if s.bld[m] == HOTEL]
+        # A hotel the bank cannot break down (too few houses) may always go
+        # with the rest of its group, or the owner could be stuck.
+        stuck = bool(hotels) and s.bank_houses < s.rules.houses_per_hotel
+        if len(hotels) != len(members) and not stuck:
+            return "Only a group of hotels may be sold at once; sell houses one by one."
     return ""
 
 

@@ -8,7 +8,7 @@ from .cards import DECKS, JAIL_FREE
 from .core import advance_turn, charge, finish, owed, transfer
 from .events import Event, EventLog
 from .rules import END_FIRST_BANKRUPTCY, END_SECOND_BANKRUPTCY
-from .state import BANK, POT, State
+from .state import BANK, P_OVER, POT, State
 
 
 def pay_debts(s: State, p: int, ev: EventLog) -> None:
@@ -58,7 +58,7 @@ def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
             if s.bld[sq] and s.owner[sq] == p:
                 if not buildings.sell_error(s, p, sq):
                     buildings.sell(s, p, sq, ev)
-                else:
+                else:  # a hotel the bank cannot break down: the group goes at once
                     buildings.sell_group(s, p, GROUP[sq], ev)
                 sold = True
                 break
@@ -153,6 +153,8 @@ def bankrupt(s: State, p: int, ev: EventLog) -> None:
         return
     if s.turn == p:
         advance_turn(s, ev)
+        if s.phase != P_OVER:
+            ev.append(("turn_start", s.turn, (s.turn_no,)))
     auction.start_queued(s, ev)
 
 

@@ -177,3 +177,12 @@ def test_uk_builds_only_in_own_turn() -> None:
     s.turn = 1
     s = build(s, 6)
     assert s.bld[6] == 1
+
+
+def test_a_hotel_the_bank_cannot_break_down_may_go_with_its_group() -> None:
+    """Rule: hotel = five houses (003); without houses in the bank the group is sold at once."""
+    s = build(monopoly(players=3), *([6, 8, 9] * 4), 6)
+    use_up_houses(s, 2, 32 - 8)
+    assert s.bank_houses < 4
+    s, _ = act(s, A.SELL_GROUP_BUILDINGS, target=1)
+    assert s.bld[6] == s.bld[8] == s.bld[9] == 0
