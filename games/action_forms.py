@@ -1,0 +1,610 @@
+"""The action panel: legal actions as form descriptors, and posted forms
+back into action dicts.
+
+``panel`` turns exactly ``engine.legal_actions`` (plus trade offers, which
+the engine does not enumerate) into small forms. ``parse_action`` reads one
+posted form defensively: anything unreadable raises ``FormError`` with a
+message fit for the player, before the services see it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import QueryDict
+
+from games import engine
+from games.engine import actions as A
+from games.engine import board
+from games.engine.buildings import build_kind, group_has_buildings, unmortgage_cost
+from games.engine.cards import DECK_NAMES
+from games.engine.core import owed
+from games.engine.state import A_HOTEL
+from games.presenters import (
+    GROUP_COLOURS,
+    fine_or_chance_amount,
+    group_name,
+    money,
+    square_name,
+)
+
+MAX_AMOUNT = 10_000_000
+
+SQUARE_KINDS = frozenset({A.PLACE_BUILDING, A.BUILD, A.SELL_BUILDING, A.MORTGAGE, A.UNMORTGAGE})
+TARGET_KINDS = frozenset(
+    {
+        A.USE_JAIL_CARD,
+        A.SELL_GROUP_BUILDINGS,
+        A.PROPOSE_TRADE,
+        A.ACCEPT_TRADE,
+        A.REJECT_TRADE,
+        A.WITHDRAW_TRADE,
+        A.COUNTER_TRADE,
+        A.CLAIM_RENT,
+        A.EXPIRE_CLAIM,
+    }
+)
+TERMS_KINDS = frozenset({A.PROPOSE_TRADE, A.COUNTER_TRADE})
+# Resigning has its own view (services.resign also marks the seat).
+RESIGN = getattr(A, "RESIGN", "resign")
+# Server-only actions never come from a form.
+PLAYER_KINDS = A.ALL_KINDS - {A.END_NOW, RESIGN}
+
+MANAGE_KINDS = frozenset({A.BUILD, A.SELL_BUILDING, A.MORTGAGE, A.UNMORTGAGE})
+TRADE_ANSWER_KINDS = frozenset({A.ACCEPT_TRADE, A.REJECT_TRADE, A.WITHDRAW_TRADE})
+
+# The order decisions appear in: what blocks the game first, ending the turn last.
+_DECISION_ORDER = (
+    A.PAY_DEBT,
+    A.AUTO_SETTLE,
+    A.DECLARE_BANKRUPTCY,
+    A.PLACE_BUILDING,
+    A.FORFEIT_BUILDING,
+    A.BID,
+    A.PASS_BID,
+    # A claim can lapse with the next throw: claim before rolling.
+    A.CLAIM_RENT,
+    A.EXPIRE_CLAIM,
+    A.ROLL,
+    A.PAY_JAIL_FINE,
+    A.USE_JAIL_CARD,
+    A.BUY,
+    A.DECLINE,
+    A.INCOME_TAX_FLAT,
+    A.INCOME_TAX_PERCENT,
+    A.PAY_TEN,
+    A.TAKE_CHANCE,
+    A.END_TURN,
+)
+
+
+class FormError(ValueError):
+    """A posted form that cannot become an action; ``message`` says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class NumberField:
+    name: str
+    label: str
+    min: int
+    max: int
+    value: int
+
+
+@dataclass
+class ActionForm:
+    kind: str
+    label: str
+    params: dict[str, int] = field(default_factory=dict)
+    style: str = "secondary"  # primary | secondary | danger
+    note: str = ""
+    number: NumberField | None = None
+    confirm: str = ""  # if set, the button sits behind a "are you sure" disclosure
+
+    @property
+    def uid(self) -> str:
+        """Unique within the panel, for element ids."""
+        return "-".join([self.kind, *(f"{k}{v}" for k, v in sorted(self.params.items()))])
+
+
+@dataclass
+class TradeSide:
+    """One side of a trade form: what ``name`` could put in."""
+
+    prefix: str  # "give" or "take"
+    name: str
+    properties: list[dict[str, Any]]
+    cash_max: int
+    cash_label: str
+    cash_value: int
+    cards: list[dict[str, Any]]
+
+
+@dataclass
+class TradeForm:
+    kind: str  # propose_trade or counter_trade
+    target: int  # seat (propose) or trade id (counter)
+    partner: str
+    partner_seat: int
+    form_id: str
+    give: TradeSide
+    take: TradeSide
+    currency: str
+    open: bool = False  # shown unfolded, e.g. after a refused offer
+
+
+@dataclass
+class Panel:
+    seat: int | None = None
+    decision: list[ActionForm] = field(default_factory=list)
+    debt_note: str = ""
+    properties: list[dict[str, Any]] = field(default_factory=list)
+    group_sales: list[ActionForm] = field(default_factory=list)
+    incoming: list[dict[str, Any]] = field(default_factory=list)
+    outgoing: list[dict[str, Any]] = field(default_factory=list)
+    proposals: list[TradeForm] = field(default_factory=list)
+    can_resign: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.decision
+            or self.properties
+            or self.group_sales
+            or self.incoming
+            or self.outgoing
+            or self.proposals
+        )
+
+    @property
+    def has_trade(self) -> bool:
+        return bool(self.incoming or self.outgoing or self.proposals)
+
+
+# --- legal actions -> forms -----------------------------------------------------
+
+
+def panel(s: engine.State | None, seat: int | None) -> Panel:
+    """The forms the player in ``seat`` may submit now; empty for spectators."""
+    if s is None or seat is None or not 0 <= seat < s.n or not s.alive[seat] or s.finished:
+        return Panel(seat=seat)
+    legal = engine.legal_actions(s, seat)
+    out = Panel(seat=seat)
+    decisions: list[engine.Action] = []
+    by_square: dict[int, list[ActionForm]] = {}
+    answers: dict[int, list[ActionForm]] = {}
+    bid_done = False
+    for a in legal:
+        if a.kind == RESIGN:
+            out.can_resign = True
+        elif a.kind in MANAGE_KINDS:
+            by_square.setdefault(a.square, []).append(_manage_form(s, a))
+        elif a.kind == A.SELL_GROUP_BUILDINGS:
+            out.group_sales.append(_group_sale_form(s, a))
+        elif a.kind in TRADE_ANSWER_KINDS:
+            answers.setdefault(a.target, []).append(_answer_form(a))
+        elif a.kind == A.BID:
+            if not bid_done:
+                decisions.append(a)
+                bid_done = True
+        else:
+            decisions.append(a)
+    order = {kind: i for i, kind in enumerate(_DECISION_ORDER)}
+    decisions.sort(key=lambda a: order.get(a.kind, len(order) - 1))
+    out.decision = [_decision_form(s, a) for a in decisions]
+    if any(a.kind == A.PAY_DEBT or a.kind == A.AUTO_SETTLE for a in decisions):
+        out.debt_note = (
+            f"You owe {money(s.rules, owed(s, seat))} and have "
+            f"{money(s.rules, s.cash[seat])}. Sell buildings or mortgage property "
+            "below, then pay; or let the bank settle it automatically."
+        )
+    out.properties = [_property_row(s, sq, forms) for sq, forms in sorted(by_square.items())]
+    _trades(s, seat, out, answers)
+    return out
+
+
+def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
+    rules = s.rules
+    p = a.player
+    k = a.kind
+    if k == A.ROLL:
+        if s.in_jail[p]:
+            return ActionForm(k, "Roll for doubles", style="primary")
+        again = s.doubles > 0
+        return ActionForm(k, "Roll again" if again else "Roll the dice", style="primary")
+    if k == A.PAY_JAIL_FINE:
+        return ActionForm(k, f"Pay the {money(rules, rules.jail_fine)} fine")
+    if k == A.USE_JAIL_CARD:
+        deck = DECK_NAMES[a.target] if a.target in (0, 1) else "any"
+        return ActionForm(
+            k, f"Use a Get Out of Jail Free card ({deck})", params={"target": a.target}
+        )
+    if k == A.BUY:
+        sq = s.pending_sq
+        return ActionForm(
+            k,
+            f"Buy {square_name(rules, sq)} for {money(rules, board.PRICE[sq])}",
+            style="primary",
+        )
+    if k == A.DECLINE:
+        label = "Don't buy: auction it" if rules.auctions else "Don't buy"
+        return ActionForm(k, label)
+    if k == A.INCOME_TAX_FLAT:
+        return ActionForm(k, f"Pay {money(rules, rules.income_tax)} Income Tax")
+    if k == A.INCOME_TAX_PERCENT:
+        return ActionForm(
+            k, "Pay 10% of my total worth", note="Your worth is shown only after you choose."
+        )
+    if k == A.PAY_TEN:
+        return ActionForm(k, f"Pay the {money(rules, fine_or_chance_amount(rules))} fine")
+    if k == A.TAKE_CHANCE:
+        return ActionForm(k, "Take a Chance")
+    if k == A.END_TURN:
+        return ActionForm(k, "End turn", style="primary")
+    if k == A.BID:
+        au = s.auction
+        assert au is not None
+        low = au[2] + 1
+        return ActionForm(
+            k,
+            "Bid",
+            style="primary",
+            number=NumberField(
+                "amount", f"Your bid ({rules.currency})", low, s.cash[p], min(low, s.cash[p])
+            ),
+            note=f"From {money(rules, low)} up to your cash, {money(rules, s.cash[p])}.",
+        )
+    if k == A.PASS_BID:
+        return ActionForm(k, "Pass (leave the auction)")
+    if k == A.PLACE_BUILDING:
+        item = "hotel" if s.placement and s.placement[1] == A_HOTEL else "house"
+        return ActionForm(
+            k, f"Place the {item} on {square_name(rules, a.square)}", params={"square": a.square}
+        )
+    if k == A.FORFEIT_BUILDING:
+        refund = s.placement[2] if s.placement else 0
+        return ActionForm(
+            k, "Forfeit the building", note=f"The bank refunds {money(rules, refund)}."
+        )
+    if k == A.PAY_DEBT:
+        return ActionForm(k, f"Pay {money(rules, owed(s, p))} owed", style="primary")
+    if k == A.AUTO_SETTLE:
+        return ActionForm(
+            k,
+            "Settle automatically",
+            note="The bank sells buildings and mortgages property until you can pay, "
+            "or declares you bankrupt.",
+        )
+    if k == A.DECLARE_BANKRUPTCY:
+        return ActionForm(
+            k,
+            "Declare bankruptcy",
+            style="danger",
+            confirm="You leave the game and your assets go to your creditor.",
+        )
+    if k in (A.CLAIM_RENT, A.EXPIRE_CLAIM):
+        claim = next((c for c in s.claims if c[0] == a.target), None)
+        if claim is None:
+            return ActionForm(k, k.replace("_", " ").capitalize(), params={"target": a.target})
+        amount = money(rules, claim[4])
+        payer = s.names[claim[2]]
+        where = square_name(rules, claim[3])
+        if k == A.CLAIM_RENT:
+            return ActionForm(
+                k,
+                f"Claim {amount} rent from {payer}",
+                params={"target": a.target},
+                style="primary",
+                note=f"For {where}.",
+            )
+        return ActionForm(k, f"Waive {payer}'s rent for {where}", params={"target": a.target})
+    # An action kind this page does not know yet: still offer it, plainly.
+    params = {"square": a.square} if a.square >= 0 else {}
+    if a.target >= 0:
+        params["target"] = a.target
+    return ActionForm(k, k.replace("_", " ").capitalize(), params=params)
+
+
+def _manage_form(s: engine.State, a: engine.Action) -> ActionForm:
+    rules = s.rules
+    sq = a.square
+    params = {"square": sq}
+    if a.kind == A.BUILD:
+        item = "hotel" if build_kind(s, sq) == A_HOTEL else "house"
+        return ActionForm(
+            a.kind, f"Build a {item} ({money(rules, board.HOUSE_COST[sq])})", params=params
+        )
+    if a.kind == A.SELL_BUILDING:
+        item = "hotel" if s.bld[sq] == board.HOTEL else "house"
+        return ActionForm(
+            a.kind,
+            f"Sell a {item} (+{money(rules, board.HOUSE_COST[sq] // 2)})",
+            params=params,
+        )
+    if a.kind == A.MORTGAGE:
+        return ActionForm(a.kind, f"Mortgage (+{money(rules, board.MORTGAGE[sq])})", params=params)
+    return ActionForm(
+        a.kind, f"Lift mortgage ({money(rules, unmortgage_cost(s, sq))})", params=params
+    )
+
+
+def _property_row(s: engine.State, sq: int, forms: list[ActionForm]) -> dict[str, Any]:
+    order = {A.BUILD: 0, A.SELL_BUILDING: 1, A.UNMORTGAGE: 2, A.MORTGAGE: 3}
+    forms.sort(key=lambda f: order.get(f.kind, 9))
+    g = board.GROUP[sq]
+    b = s.bld[sq]
+    if s.mortgaged[sq]:
+        status = "mortgaged"
+    elif b == board.HOTEL:
+        status = "hotel"
+    elif b:
+        status = f"{b} house{'s' if b > 1 else ''}"
+    else:
+        status = ""
+    return {
+        "square": sq,
+        "name": square_name(s.rules, sq),
+        "colour": GROUP_COLOURS[g],
+        "group": group_name(s.rules, g),
+        "status": status,
+        "forms": forms,
+    }
+
+
+def _group_sale_form(s: engine.State, a: engine.Action) -> ActionForm:
+    return ActionForm(
+        a.kind,
+        f"Sell all buildings on the {group_name(s.rules, a.target)} group",
+        params={"target": a.target},
+        note="Sold back to the bank at half price, evenly.",
+    )
+
+
+def _answer_form(a: engine.Action) -> ActionForm:
+    if a.kind == A.ACCEPT_TRADE:
+        return ActionForm(a.kind, "Accept", params={"target": a.target}, style="primary")
+    if a.kind == A.REJECT_TRADE:
+        return ActionForm(a.kind, "Reject", params={"target": a.target})
+    return ActionForm(a.kind, "Withdraw offer", params={"target": a.target})
+
+
+# --- trades -----------------------------------------------------------------------
+
+
+def tradable(s: engine.State, p: int) -> list[int]:
+    """Properties of ``p`` that may change hands: no buildings in their group."""
+    return [
+        sq
+        for sq in board.PROPERTIES
+        if s.owner[sq] == p
+        and (board.GROUP[sq] >= 8 or not group_has_buildings(s, board.GROUP[sq]))
+    ]
+
+
+def describe_terms(s: engine.State, frm: int, to: int, t: engine.Terms) -> dict[str, Any]:
+    """A trade in words, from the proposer's side."""
+    return {
+        "from": s.names[frm],
+        "to": s.names[to],
+        "gives": _items(s, t.give_props, t.give_cash, t.give_cards),
+        "takes": _items(s, t.take_props, t.take_cash, t.take_cards),
+    }
+
+
+def _items(s: engine.State, props: tuple[int, ...], cash: int, cards: tuple[int, int]) -> list[str]:
+    out = []
+    for sq in props:
+        name = square_name(s.rules, sq)
+        out.append(f"{name} (mortgaged)" if s.mortgaged[sq] else name)
+    if cash:
+        out.append(money(s.rules, cash))
+    for deck in (0, 1):
+        if cards[deck]:
+            n = cards[deck]
+            out.append(f"{n} Get Out of Jail Free card{'s' if n > 1 else ''} ({DECK_NAMES[deck]})")
+    return out or ["nothing"]
+
+
+def _side(
+    s: engine.State, prefix: str, p: int, props: tuple[int, ...], cash: int, cards: tuple[int, int]
+) -> TradeSide:
+    return TradeSide(
+        prefix=prefix,
+        name=s.names[p],
+        properties=[
+            {
+                "square": sq,
+                "name": square_name(s.rules, sq),
+                "colour": GROUP_COLOURS[board.GROUP[sq]],
+                "mortgaged": s.mortgaged[sq],
+                "checked": sq in props,
+            }
+            for sq in tradable(s, p)
+        ],
+        cash_max=s.cash[p],
+        cash_label=money(s.rules, s.cash[p]),
+        cash_value=cash,
+        cards=[
+            {
+                "deck": deck,
+                "name": DECK_NAMES[deck],
+                "max": s.jail_cards[p][deck],
+                "value": cards[deck],
+                "field": f"{prefix}_cards_{deck}",
+            }
+            for deck in (0, 1)
+            if s.jail_cards[p][deck]
+        ],
+    )
+
+
+def trade_form(
+    s: engine.State,
+    me: int,
+    partner: int,
+    kind: str = A.PROPOSE_TRADE,
+    target: int | None = None,
+    terms: engine.Terms | None = None,
+) -> TradeForm:
+    t = terms or engine.Terms()
+    target = partner if target is None else target
+    return TradeForm(
+        kind=kind,
+        target=target,
+        partner=s.names[partner],
+        partner_seat=partner,
+        form_id=f"{kind}-{target}",
+        give=_side(s, "give", me, t.give_props, t.give_cash, t.give_cards),
+        take=_side(s, "take", partner, t.take_props, t.take_cash, t.take_cards),
+        currency=s.rules.currency,
+    )
+
+
+def can_propose(s: engine.State, me: int, partner: int) -> bool:
+    """Whether any offer to ``partner`` could be legal now: probe the engine
+    with the smallest offers the two players could make."""
+    probes = []
+    mine, theirs = tradable(s, me), tradable(s, partner)
+    if mine:
+        probes.append(engine.Terms(give_props=(mine[0],)))
+    if theirs:
+        probes.append(engine.Terms(take_props=(theirs[0],)))
+    if s.cash[me] > 0:
+        probes.append(engine.Terms(give_cash=1))
+    if s.cash[partner] > 0:
+        probes.append(engine.Terms(take_cash=1))
+    for deck in (0, 1):
+        if s.jail_cards[me][deck]:
+            probes.append(engine.Terms(give_cards=(1, 0) if deck == 0 else (0, 1)))
+    return any(
+        engine.is_legal(s, engine.Action(A.PROPOSE_TRADE, me, target=partner, terms=t))
+        for t in probes
+    )
+
+
+def _trades(s: engine.State, me: int, out: Panel, answers: dict[int, list[ActionForm]]) -> None:
+    trading = engine.can_trade(s, me)
+    for tid, frm, to, terms in s.trades:
+        if to == me:
+            forms = answers.get(tid, [])
+            offer = {
+                "id": tid,
+                "terms": describe_terms(s, frm, to, terms),
+                "forms": forms,
+                "blocked": "",
+                "counter": None,
+            }
+            if not any(f.kind == A.ACCEPT_TRADE for f in forms):
+                offer["blocked"] = _accept_problem(s, tid)
+            if trading:
+                offer["counter"] = trade_form(
+                    s, me, frm, kind=A.COUNTER_TRADE, target=tid, terms=terms.flipped()
+                )
+            out.incoming.append(offer)
+        elif frm == me:
+            out.outgoing.append(
+                {
+                    "id": tid,
+                    "terms": describe_terms(s, frm, to, terms),
+                    "forms": answers.get(tid, []),
+                }
+            )
+    if trading:
+        out.proposals = [
+            trade_form(s, me, q)
+            for q in range(s.n)
+            if q != me and s.alive[q] and can_propose(s, me, q)
+        ]
+
+
+def _accept_problem(s: engine.State, tid: int) -> str:
+    from games.engine.trade import find, terms_error
+
+    t = find(s, tid)
+    if t is None:
+        return "This offer is no longer open."
+    return terms_error(s, t[1], t[2], t[3], accepting=True) or "You cannot accept this offer now."
+
+
+# --- posted form -> action dict --------------------------------------------------
+
+
+def parse_version(data: QueryDict) -> int:
+    raw = (data.get("expected_version") or "").strip()
+    if not _is_number(raw):
+        raise FormError("This form is missing the game version; reload the page and try again.")
+    return int(raw)
+
+
+def parse_action(data: QueryDict) -> dict[str, Any]:
+    """One posted action form as an action dict for ``services.submit_action``."""
+    kind = (data.get("kind") or "").strip()
+    if kind not in PLAYER_KINDS:
+        raise FormError("That is not an action you can take here.")
+    action: dict[str, Any] = {"kind": kind}
+    if kind in SQUARE_KINDS:
+        action["square"] = _int(data, "square", "The square", 0, board.NUM_SQUARES - 1)
+    if kind in TARGET_KINDS:
+        action["target"] = _int(data, "target", "The choice", 0, MAX_AMOUNT)
+    if kind == A.BID:
+        action["amount"] = _int(data, "amount", "Your bid", 1, MAX_AMOUNT)
+    if kind in TERMS_KINDS:
+        action["terms"] = parse_terms(data)
+    return action
+
+
+def parse_terms(data: QueryDict) -> dict[str, Any]:
+    give_props = _squares(data, "give_props")
+    take_props = _squares(data, "take_props")
+    if set(give_props) & set(take_props):
+        raise FormError("A property cannot be on both sides of a trade.")
+    return {
+        "give_props": give_props,
+        "take_props": take_props,
+        "give_cash": _int(data, "give_cash", "The cash you give", 0, MAX_AMOUNT, default=0),
+        "take_cash": _int(data, "take_cash", "The cash you ask for", 0, MAX_AMOUNT, default=0),
+        "give_cards": [
+            _int(data, f"give_cards_{d}", "The cards you give", 0, 16, default=0) for d in (0, 1)
+        ],
+        "take_cards": [
+            _int(data, f"take_cards_{d}", "The cards you ask for", 0, 16, default=0) for d in (0, 1)
+        ],
+    }
+
+
+def _squares(data: QueryDict, name: str) -> list[int]:
+    out: list[int] = []
+    for raw in data.getlist(name):
+        raw = raw.strip()
+        sq = int(raw) if _is_number(raw) else -1
+        if not 0 <= sq < board.NUM_SQUARES or not board.IS_PROPERTY[sq]:
+            raise FormError("Choose properties from the lists shown.")
+        if sq not in out:
+            out.append(sq)
+    return out
+
+
+def _is_number(raw: str) -> bool:
+    # str.isdigit alone accepts characters like "²" that int() rejects.
+    return raw.isascii() and raw.isdigit() and len(raw) <= 12
+
+
+def _int(
+    data: QueryDict, name: str, what: str, lo: int, hi: int, default: int | None = None
+) -> int:
+    raw = (data.get(name) or "").strip().replace(",", "").lstrip("$£").strip()
+    if not raw:
+        if default is not None:
+            return default
+        raise FormError(f"{what} is missing.")
+    if not _is_number(raw):
+        raise FormError(f"{what} must be a whole number, like 120.")
+    value = int(raw)
+    if not lo <= value <= hi:
+        raise FormError(f"{what} must be between {lo:,} and {hi:,}.")
+    return value

@@ -1,0 +1,225 @@
+"""The in-play game page and its actions.
+
+Thin views: ``access_game_for_viewer`` fetches and authorises, the action
+forms module reads the post, ``services`` does the work, and the regions are
+rendered from the named partials of ``games/game.html``. Domain errors come
+back as a message in the action panel with their status (409, 422, 403);
+without htmx, as a ``messages`` error after a redirect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+
+from games import engine, presenters, services
+from games.action_forms import FormError, Panel, panel, parse_action, parse_version, trade_form
+from games.engine import actions as A
+from games.models import Game, Seat
+from games.switches import PRESET_LABELS
+
+TEMPLATE = "games/game.html"
+# Regions in the order they are sent; ``actions`` is the htmx target itself.
+OOB_REGIONS = ("status", "board", "pending", "players", "log")
+STALE_MESSAGE = "The game moved on before your action arrived, so nothing was done. Here is the current position."
+
+
+def access_game_for_viewer(request: HttpRequest, public_id: str) -> tuple[Game, Seat | None]:
+    """The game and the viewer's seat (None for spectators).
+
+    Public games are open to everyone; a private game is only found by
+    those seated in it, so its existence does not leak."""
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None or game.state is None:
+        raise Http404("There is no such game.")
+    seat = presenters.viewer_seat(game, request.user)
+    if not game.is_public and seat is None:
+        raise Http404("There is no such game.")
+    return game, seat
+
+
+def urls(game: Game) -> dict[str, str]:
+    base = game.get_absolute_url()
+    return {
+        "page": base,
+        "act": f"{base}act",
+        "resign": f"{base}resign",
+        "regions": f"{base}regions",
+    }
+
+
+def region_context(
+    game: Game,
+    seat: Seat | None,
+    *,
+    action_panel: Panel | None = None,
+    error: str = "",
+    focus: bool = False,
+) -> dict[str, Any]:
+    state = presenters.load_state(game)
+    assert state is not None
+    viewer = seat.number if seat is not None else None
+    playing = seat is not None and seat.status == Seat.Status.PLAYING
+    if action_panel is None:
+        action_panel = panel(state, viewer if playing else None)
+    return {
+        "game": game,
+        "state": state,
+        "rules": state.rules,
+        "urls": urls(game),
+        "seat": seat,
+        "viewer": viewer,
+        "playing": playing and game.status == Game.Status.ACTIVE,
+        "finished": state.finished,
+        "turn_line": presenters.turn_line(state),
+        "preset_label": PRESET_LABELS.get(game.preset, game.preset),
+        "ranking": presenters.ranking(game, state),
+        "board_svg": presenters.board_markup(state, game),
+        "dice": state.dice if any(state.dice) else None,
+        "players": presenters.players(game, state, viewer),
+        "pending": presenters.pending(state, viewer),
+        "log": presenters.log(game, state, viewer),
+        "panel": action_panel,
+        "error": error,
+        "focus": focus,
+    }
+
+
+def render_regions(
+    request: HttpRequest, context: dict[str, Any], *, with_actions: bool = True
+) -> str:
+    """The action panel (the swap target) followed by the other regions as
+    out-of-band swaps."""
+    parts = []
+    if with_actions:
+        parts.append(render_to_string(f"{TEMPLATE}#actions", context, request))
+    oob = {**context, "oob": True}
+    parts += [render_to_string(f"{TEMPLATE}#{name}", oob, request) for name in OOB_REGIONS]
+    return "".join(parts)
+
+
+def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The full page of an active or finished game (the lead's
+    ``/games/<public_id>/`` view calls this once the game has started)."""
+    game, seat = access_game_for_viewer(request, public_id)
+    return render(request, TEMPLATE, region_context(game, seat))
+
+
+@require_GET
+def game_regions(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Every region as an out-of-band fragment, for a client resyncing.
+    ``?since=<version>`` answers 204 when nothing changed."""
+    game, seat = access_game_for_viewer(request, public_id)
+    since = request.GET.get("since", "")
+    if since.isascii() and since.isdigit() and int(since) == game.version:
+        return HttpResponse(status=204)
+    context = {**region_context(game, seat), "oob": True}
+    body = render_to_string(f"{TEMPLATE}#actions", context, request) + render_regions(
+        request, context, with_actions=False
+    )
+    return HttpResponse(body)
+
+
+@require_POST
+def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
+    game, seat = access_game_for_viewer(request, public_id)
+    if seat is None:
+        return _failed(request, game, seat, "Only players in this game can act.", 403)
+    try:
+        version = parse_version(request.POST)
+        action = parse_action(request.POST)
+    except FormError as exc:
+        return _failed(request, game, seat, exc.message, 422)
+    try:
+        services.submit_action(
+            public_id=game.public_id, user=request.user, action=action, expected_version=version
+        )
+    except services.VersionConflict:
+        return _failed(request, game, seat, STALE_MESSAGE, 409, action=action)
+    except services.GameNotFound:
+        raise Http404("There is no such game.") from None
+    except services.GameError as exc:
+        return _failed(request, game, seat, exc.message, exc.status, action=action)
+    return _done(request, game)
+
+
+@require_POST
+def game_resign(request: HttpRequest, public_id: str) -> HttpResponse:
+    game, seat = access_game_for_viewer(request, public_id)
+    if seat is None:
+        return _failed(request, game, seat, "Only players in this game can resign.", 403)
+    if not hasattr(engine, "RESIGN"):
+        # services.resign needs the engine's resign action, which is not there yet.
+        return _failed(request, game, seat, "Resigning is not available yet.", 422)
+    try:
+        version = parse_version(request.POST)
+        services.resign(public_id=game.public_id, user=request.user, expected_version=version)
+    except FormError as exc:
+        return _failed(request, game, seat, exc.message, 422)
+    except services.VersionConflict:
+        return _failed(request, game, seat, STALE_MESSAGE, 409)
+    except services.GameNotFound:
+        raise Http404("There is no such game.") from None
+    except services.GameError as exc:
+        return _failed(request, game, seat, exc.message, exc.status)
+    if not getattr(request, "htmx", False):
+        messages.info(request, "You resigned from this game.")
+    return _done(request, game)
+
+
+def _done(request: HttpRequest, game: Game) -> HttpResponse:
+    if not request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseRedirect(game.get_absolute_url())
+    game.refresh_from_db()
+    seat = presenters.viewer_seat(game, request.user)
+    return HttpResponse(render_regions(request, region_context(game, seat, focus=True)))
+
+
+def _failed(
+    request: HttpRequest,
+    game: Game,
+    seat: Seat | None,
+    message: str,
+    status: int,
+    action: dict[str, Any] | None = None,
+) -> HttpResponse:
+    if not request.htmx:  # type: ignore[attr-defined]
+        messages.error(request, message)
+        return HttpResponseRedirect(game.get_absolute_url())
+    game.refresh_from_db()
+    seat = presenters.viewer_seat(game, request.user) if seat is not None else None
+    context = region_context(game, seat, error=message, focus=True)
+    _keep_trade_input(context, action)
+    return HttpResponse(render_regions(request, context), status=status)
+
+
+def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) -> None:
+    """After a refused trade, show the player's offer again, open, so that
+    nothing they typed is lost."""
+    if not action or action["kind"] not in (A.PROPOSE_TRADE, A.COUNTER_TRADE):
+        return
+    state: engine.State = context["state"]
+    action_panel: Panel = context["panel"]
+    me = context["viewer"]
+    try:
+        terms = engine.terms_from_dict(action["terms"])
+    except engine.EngineError:
+        return
+    if action["kind"] == A.PROPOSE_TRADE:
+        for i, form in enumerate(action_panel.proposals):
+            if form.target == action["target"]:
+                action_panel.proposals[i] = trade_form(state, me, form.target, terms=terms)
+                action_panel.proposals[i].open = True
+        return
+    for offer in action_panel.incoming:
+        if offer["id"] == action["target"] and offer["counter"] is not None:
+            partner = offer["counter"].partner_seat
+            offer["counter"] = trade_form(
+                state, me, partner, kind=A.COUNTER_TRADE, target=offer["id"], terms=terms
+            )
+            offer["counter"].open = True

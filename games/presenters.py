@@ -1,0 +1,461 @@
+"""Game state as plain dicts and strings for the play page's templates.
+
+Nothing here writes; every function reads a ``Game`` (and its engine state)
+and returns data a template can show without further logic.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from games import engine
+from games.engine import board
+from games.engine.buildings import owns_group
+from games.engine.cards import DECK_NAMES, DECKS, FINE_OR_CHANCE
+from games.engine.core import owed
+from games.engine.legal import (
+    D_BID,
+    D_BUY,
+    D_CLAIM,
+    D_DEBT,
+    D_END_TURN,
+    D_FINE_OR_CHANCE,
+    D_INCOME_TAX,
+    D_JAIL,
+    D_PLACE,
+    D_ROLL,
+    D_TRADE,
+)
+from games.models import Game, GameEvent, Seat
+
+logger = logging.getLogger(__name__)
+
+LOG_LIMIT = 100
+
+# Used until games.board_svg (which owns the seat colours) is importable.
+_FALLBACK_SEAT_COLOURS = (
+    "#d1495b", "#2e86de", "#1b998b", "#f0a202", "#7b4ea3", "#e2711d", "#3d5a80", "#6a994e",
+)  # fmt: skip
+
+# As printed on the board (the same as games.board_svg's), then railroads and utilities.
+GROUP_COLOURS = (
+    "#8B4A2B",  # brown
+    "#AAD8F2",  # light blue
+    "#D93A96",  # pink
+    "#F7941D",  # orange
+    "#E0262B",  # red
+    "#FEF200",  # yellow
+    "#1FA456",  # green
+    "#0B5AA8",  # dark blue
+    "#3B3B3B",  # railroads / stations
+    "#9AA5B1",  # utilities
+)
+
+_AUCTION_ITEMS = ("property", "house", "hotel")
+
+
+def seat_colours() -> tuple[str, ...]:
+    try:
+        from games.board_svg import SEAT_COLOURS
+    except ImportError:
+        return _FALLBACK_SEAT_COLOURS
+    return tuple(SEAT_COLOURS)
+
+
+def seat_text_colour(number: int) -> str:
+    try:
+        from games.board_svg import seat_text_colour as text_colour
+    except ImportError:
+        return "#ffffff"
+    return text_colour(number)
+
+
+def money(rules: engine.Ruleset, amount: int) -> str:
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{rules.currency}{abs(amount):,}"
+
+
+def fine_or_chance_amount(rules: engine.Ruleset) -> int:
+    """The fine of the UK "pay a fine or take a Chance" card."""
+    return next((c[1] for c in DECKS[rules.decks][1] if c[0] == FINE_OR_CHANCE), 10)
+
+
+def square_name(rules: engine.Ruleset, sq: int) -> str:
+    return board.square_name(sq, rules.uk)
+
+
+def group_name(rules: engine.Ruleset, group: int) -> str:
+    return (board.UK_GROUP_NAMES if rules.uk else board.US_GROUP_NAMES)[group]
+
+
+def load_state(game: Game) -> engine.State | None:
+    return engine.from_dict(game.state) if game.state else None
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat as the page shows it: name, link and colour."""
+
+    number: int
+    name: str
+    colour: str
+    text_colour: str
+    is_bot: bool
+    bot_label: str
+    profile_url: str
+    status: str
+    status_label: str
+    final_rank: int | None
+    final_net_worth: int | None
+
+
+def seat_views(game: Game) -> list[SeatView]:
+    colours = seat_colours()
+    out = []
+    for seat in game.seats.select_related("user").order_by("number"):
+        out.append(
+            SeatView(
+                number=seat.number,
+                name=seat.name,
+                colour=colours[seat.number % len(colours)],
+                text_colour=seat_text_colour(seat.number),
+                is_bot=seat.is_bot,
+                bot_label=seat.get_bot_kind_display() if seat.is_bot else "",
+                profile_url=f"/u/{seat.user.username}/" if seat.user is not None else "",
+                status=seat.status,
+                status_label=seat.get_status_display(),
+                final_rank=seat.final_rank,
+                final_net_worth=seat.final_net_worth,
+            )
+        )
+    return out
+
+
+def viewer_seat(game: Game, user: Any) -> Seat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return game.seats.filter(user=user).first()
+
+
+# --- players ------------------------------------------------------------------
+
+
+def property_groups(s: engine.State, player: int) -> list[dict[str, Any]]:
+    """The player's properties by colour group, in board order."""
+    out = []
+    for g in range(board.NUM_GROUPS):
+        owned = [sq for sq in board.GROUP_MEMBERS[g] if s.owner[sq] == player]
+        if not owned:
+            continue
+        props = []
+        for sq in owned:
+            b = s.bld[sq]
+            props.append(
+                {
+                    "square": sq,
+                    "name": square_name(s.rules, sq),
+                    "mortgaged": s.mortgaged[sq],
+                    "houses": b if b != board.HOTEL else 0,
+                    "house_marks": "■" * b if b != board.HOTEL else "",
+                    "hotel": b == board.HOTEL,
+                }
+            )
+        out.append(
+            {
+                "group": g,
+                "name": group_name(s.rules, g),
+                "colour": GROUP_COLOURS[g],
+                "complete": owns_group(s, player, g),
+                "size": len(board.GROUP_MEMBERS[g]),
+                "properties": props,
+            }
+        )
+    return out
+
+
+def players(game: Game, s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
+    rules = s.rules
+    finished = s.finished
+    out = []
+    for seat in seat_views(game):
+        p = seat.number
+        if p >= s.n:
+            continue
+        cards = s.jail_cards[p]
+        jail_cards = [f"{DECK_NAMES[deck]}" for deck in (0, 1) for _ in range(cards[deck])]
+        out.append(
+            {
+                "seat": seat,
+                "number": p,
+                "is_viewer": p == viewer,
+                "cash": money(rules, s.cash[p]),
+                "cash_value": s.cash[p],
+                "is_turn": not finished and s.alive[p] and p == s.turn,
+                "in_jail": s.alive[p] and s.in_jail[p],
+                "alive": s.alive[p],
+                "out_label": _out_label(seat, s, p),
+                "square": square_name(rules, s.pos[p]),
+                "jail_cards": jail_cards,
+                "groups": property_groups(s, p),
+                "final_rank": seat.final_rank if finished else None,
+                "final_net_worth": (
+                    money(rules, seat.final_net_worth)
+                    if finished and seat.final_net_worth is not None
+                    else ""
+                ),
+            }
+        )
+    return out
+
+
+def _out_label(seat: SeatView, s: engine.State, p: int) -> str:
+    if seat.status == Seat.Status.RESIGNED:
+        return "Resigned"
+    if not s.alive[p]:
+        return "Bankrupt"
+    return ""
+
+
+def ranking(game: Game, s: engine.State) -> list[dict[str, Any]]:
+    """Final places, best first (empty until the game is over)."""
+    if not s.finished:
+        return []
+    rows = [seat for seat in seat_views(game) if seat.final_rank is not None]
+    rows.sort(key=lambda seat: seat.final_rank or 0)
+    return [
+        {
+            "rank": seat.final_rank,
+            "seat": seat,
+            "net_worth": money(s.rules, seat.final_net_worth or 0),
+            "out": not s.alive[seat.number],
+        }
+        for seat in rows
+    ]
+
+
+END_REASONS = {
+    "last_player": "one player is left",
+    "first_bankruptcy": "the first bankruptcy",
+    "second_bankruptcy": "the second bankruptcy",
+    "time": "time ran out",
+}
+
+
+def end_reason(s: engine.State) -> str:
+    return END_REASONS.get(s.end_reason, s.end_reason.replace("_", " "))
+
+
+# --- pending decisions --------------------------------------------------------
+
+
+def pending(s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
+    """Who must decide what now, one plain sentence each.
+
+    Bidders in one auction share one line; every line says whose move it is
+    so the viewer's own lines can be marked."""
+    out: list[dict[str, Any]] = []
+    bidders: list[int] = []
+    for d in engine.pending_decisions(s):
+        if d.kind == D_BID:
+            bidders.append(d.player)
+            continue
+        out.append(
+            {
+                "players": [d.player],
+                "text": _pending_text(s, d),
+                "blocking": d.blocking,
+                "mine": d.player == viewer,
+            }
+        )
+    if bidders and s.auction is not None:
+        out.insert(
+            0,
+            {
+                "players": bidders,
+                "text": _auction_text(s, bidders),
+                "blocking": True,
+                "mine": viewer in bidders,
+            },
+        )
+    return out
+
+
+def _auction_text(s: engine.State, bidders: list[int]) -> str:
+    au = s.auction
+    assert au is not None
+    kind, sq, high, high_bidder = au[0], au[1], au[2], au[3]
+    what = square_name(s.rules, sq) if kind == 0 else f"a {_AUCTION_ITEMS[kind]}"
+    who = _join([s.names[p] for p in bidders])
+    verb = "may bid" if len(bidders) > 1 else "may bid or pass"
+    if high_bidder >= 0:
+        bid = f"high bid {money(s.rules, high)} by {s.names[high_bidder]}"
+    else:
+        bid = "no bids yet"
+    return f"Auction for {what}: {who} {verb}; {bid}."
+
+
+def _pending_text(s: engine.State, d: engine.Pending) -> str:
+    rules = s.rules
+    name = s.names[d.player]
+    if d.kind == D_ROLL:
+        again = " again (doubles)" if s.doubles else ""
+        return f"{name} must roll the dice{again}."
+    if d.kind == D_JAIL:
+        return f"{name} is in Jail: pay the fine, use a card, or roll for doubles."
+    if d.kind == D_BUY:
+        return (
+            f"{name} must decide whether to buy {square_name(rules, d.ref)} "
+            f"for {money(rules, board.PRICE[d.ref])}."
+        )
+    if d.kind == D_INCOME_TAX:
+        return (
+            f"{name} must choose how to pay Income Tax: "
+            f"{money(rules, rules.income_tax)} or 10% of total worth."
+        )
+    if d.kind == D_FINE_OR_CHANCE:
+        fine = money(rules, fine_or_chance_amount(rules))
+        return f"{name} must choose: pay a {fine} fine or take a Chance."
+    if d.kind == D_END_TURN:
+        return f"{name} may build, trade or mortgage, then must end the turn."
+    if d.kind == D_PLACE:
+        pl = s.placement
+        item = _AUCTION_ITEMS[pl[1]] if pl else "building"
+        return f"{name} must place the {item} won at auction, or forfeit it."
+    if d.kind == D_TRADE:
+        for t in s.trades:
+            if t[0] == d.ref:
+                return f"{name} must answer {s.names[t[1]]}'s trade offer (#{t[0]})."
+        return f"{name} must answer a trade offer."
+    if d.kind == D_CLAIM:
+        for c in s.claims:
+            if c[0] == d.ref:
+                return (
+                    f"{name} may claim {money(rules, c[4])} rent from {s.names[c[2]]} "
+                    f"for {square_name(rules, c[3])}."
+                )
+        return f"{name} may claim rent."
+    if d.kind == D_DEBT:
+        return (
+            f"{name} owes {money(rules, owed(s, d.player))} and must raise funds, "
+            "pay, or declare bankruptcy."
+        )
+    return f"{name} must decide ({d.kind.replace('_', ' ')})."
+
+
+def _join(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def turn_line(s: engine.State) -> str:
+    if s.finished:
+        if s.winner >= 0:
+            return f"Game over: {s.names[s.winner]} wins ({end_reason(s)})."
+        return f"Game over ({end_reason(s)})."
+    return f"Turn {s.turn_no + 1}: {s.names[s.turn]} to play."
+
+
+# --- log ------------------------------------------------------------------------
+
+
+def log(
+    game: Game, s: engine.State, viewer: int | None, limit: int = LOG_LIMIT
+) -> list[dict[str, Any]]:
+    """The newest ``limit`` readable events, grouped by turn, newest first.
+
+    Private events are shown only to their seat. ``action`` and ``start``
+    rows record what was asked, not what happened, and are left out."""
+    query = GameEvent.objects.filter(game=game).exclude(kind__in=("action", "start"))
+    audience = Q(audience_seat__isnull=True)
+    if viewer is not None:
+        audience |= Q(audience_seat=viewer)
+    rows = list(query.filter(audience).order_by("-seq", "-index")[:limit])
+    rows.reverse()
+    if not rows:
+        return []
+    # The turn in progress when the window opens.
+    opening = (
+        query.filter(kind="turn_start", seq__lt=rows[0].seq).order_by("-seq", "-index").first()
+    )
+    turn = _turn_of(opening.payload) if opening else -1
+    groups: list[dict[str, Any]] = []
+    for row in rows:
+        if row.kind == "turn_start":
+            turn = _turn_of(row.payload)
+        try:
+            text = engine.render_event(engine.event_from_dict(row.payload), s.rules, s.names)
+        except (KeyError, TypeError, ValueError, IndexError):
+            text = row.kind.replace("_", " ")
+        if not groups or groups[-1]["turn"] != turn:
+            label = f"Turn {turn + 1}" if turn >= 0 else "Setting up"
+            groups.append({"turn": turn, "label": label, "lines": []})
+        groups[-1]["lines"].append(
+            {
+                "text": text,
+                "kind": row.kind,
+                "seq": row.seq,
+                "private": row.audience_seat is not None,
+            }
+        )
+    groups.reverse()
+    for group in groups:
+        group["lines"].reverse()
+    return groups
+
+
+def _turn_of(payload: dict[str, Any]) -> int:
+    try:
+        return int(payload.get("turn_no", 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+# --- board ------------------------------------------------------------------------
+
+
+def board_markup(s: engine.State, game: Game) -> SafeString:
+    """The SVG board, or a plain list of positions until games.board_svg lands.
+
+    Tokens keep the board's default labels (seat numbers), which match the
+    numbered tokens of the players region."""
+    try:
+        from games.board_svg import render_board
+    except ImportError:
+        return _placeholder_board(s)
+    try:
+        svg = render_board(s, highlight_squares=set(_highlight_squares(s)))
+    except Exception:
+        # A drawing bug must not take the whole game page (and its actions) down.
+        logger.exception("Could not draw the board of game %s", game.public_id)
+        return _placeholder_board(s)
+    return mark_safe(svg)  # render_board escapes every text it writes
+
+
+def _highlight_squares(s: engine.State) -> list[int]:
+    squares = []
+    if s.pending_sq >= 0:
+        squares.append(s.pending_sq)
+    if s.auction is not None and s.auction[0] == 0 and s.auction[1] >= 0:
+        squares.append(s.auction[1])
+    return squares
+
+
+def _placeholder_board(s: engine.State) -> SafeString:
+    items = [
+        format_html("<li>{} is on {}</li>", s.names[p], square_name(s.rules, s.pos[p]))
+        for p in range(s.n)
+        if s.alive[p]
+    ]
+    dice = ""
+    if any(s.dice):
+        dice = format_html("<p>Last throw: {} and {}</p>", s.dice[0], s.dice[1])
+    return format_html(
+        '<div class="board-placeholder"><ul>{}</ul>{}</div>', mark_safe("".join(items)), dice
+    )

@@ -1,0 +1,80 @@
+"""Shared fixtures for the site's game tests: people, started games and a
+way to script the engine state in test setup."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from accounts.models import User
+from games import engine, services
+from games.models import Game
+
+
+@pytest.fixture(autouse=True)
+def no_bot_tasks() -> Iterator[Any]:
+    """Bot moves are Celery tasks; tests drive bots explicitly instead."""
+    with mock.patch("games.services.hooks.schedule_bots") as scheduled:
+        yield scheduled
+
+
+def _user(username: str) -> User:
+    return User.objects.create_user(username, f"{username}@example.com", f"pw-{username}-123")
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return _user("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return _user("bob")
+
+
+@pytest.fixture
+def charlie(db: None) -> User:
+    """Has no seat in the games below: a spectator."""
+    return _user("charlie")
+
+
+def _started(host: User, *others: User, is_public: bool = True, bots: int = 0) -> Game:
+    game = services.create_game(
+        host=host, max_seats=len(others) + bots + 1, bot_delay_ms=0, is_public=is_public
+    )
+    for user in others:
+        services.join_game(public_id=game.public_id, user=user, invite_token=game.invite_token)
+    for _ in range(bots):
+        services.add_bot(public_id=game.public_id, user=host)
+    services.start_game(public_id=game.public_id, user=host)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def duel(alice: User, bob: User) -> Game:
+    """Alice (seat 0) against Bob (seat 1), public, started."""
+    return _started(alice, bob)
+
+
+@pytest.fixture
+def private_duel(alice: User, bob: User) -> Game:
+    return _started(alice, bob, is_public=False)
+
+
+@pytest.fixture
+def edit_state() -> Callable[..., engine.State]:
+    """``edit_state(game, change)``: load the engine state, let ``change``
+    script it (turn, dice, decks, cash...), and save it. Test setup only."""
+
+    def edit(game: Game, change: Callable[[engine.State], Any]) -> engine.State:
+        state = engine.from_dict(game.state)
+        change(state)
+        game.state = engine.to_dict(state)
+        game.save(update_fields=["state"])
+        return state
+
+    return edit

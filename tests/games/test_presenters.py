@@ -1,0 +1,342 @@
+"""State into words and plain data for the play page, and legal actions
+into form descriptors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from games import action_forms, engine, presenters
+from games.engine import actions as A
+from games.engine.testing import card_index
+from games.models import Game, GameEvent, Seat
+
+
+def fresh(preset: str = "us-2003", players: int = 3) -> engine.State:
+    names = ["Alice", "Bob", "Carol", "Dan"][:players]
+    s = engine.new_game(engine.ruleset(preset), names, seed=7)
+    s.turn = 0
+    return s
+
+
+def after(s: engine.State, *actions: engine.Action) -> engine.State:
+    for action in actions:
+        s, _ = engine.apply(s, action)
+    return s
+
+
+def texts(s: engine.State, viewer: int | None = None) -> list[str]:
+    return [line["text"] for line in presenters.pending(s, viewer)]
+
+
+# --- money and names ------------------------------------------------------------
+
+
+def test_money_uses_the_editions_currency_and_thousands() -> None:
+    assert presenters.money(engine.ruleset("us-2003"), 1500) == "$1,500"
+    assert presenters.money(engine.ruleset("uk"), 60) == "£60"
+    assert presenters.money(engine.ruleset("uk"), -5) == "-£5"
+
+
+def test_square_and_group_names_follow_the_edition() -> None:
+    assert presenters.square_name(engine.ruleset("uk"), 39) == "Mayfair"
+    assert presenters.square_name(engine.ruleset("us-2003"), 39) == "Boardwalk"
+    assert presenters.group_name(engine.ruleset("uk"), 8) == "stations"
+
+
+# --- pending decisions -------------------------------------------------------------
+
+
+def test_pending_roll_and_jail() -> None:
+    s = fresh()
+    assert texts(s) == ["Alice must roll the dice."]
+    s.in_jail[0] = True
+    assert texts(s) == ["Alice is in Jail: pay the fine, use a card, or roll for doubles."]
+
+
+def test_pending_buy_names_the_square_and_price() -> None:
+    s = fresh()
+    engine.force_dice(s, (1, 2))
+    s = after(s, engine.Action(A.ROLL, 0))
+    assert texts(s) == ["Alice must decide whether to buy Baltic Avenue for $60."]
+
+
+def test_pending_auction_is_one_line_with_the_high_bid() -> None:
+    s = fresh()
+    engine.force_dice(s, (1, 2))
+    s = after(s, engine.Action(A.ROLL, 0), engine.Action(A.DECLINE, 0))
+    assert texts(s)[0] == "Auction for Baltic Avenue: Alice, Bob and Carol may bid; no bids yet."
+    s = after(s, engine.Action(A.BID, 1, amount=20))
+    lines = presenters.pending(s, viewer=0)
+    assert lines[0]["text"] == (
+        "Auction for Baltic Avenue: Alice and Carol may bid; high bid $20 by Bob."
+    )
+    assert lines[0]["mine"] and not presenters.pending(s, viewer=1)[0]["mine"]
+
+
+def test_pending_income_tax_does_not_show_the_worth() -> None:
+    s = fresh()
+    engine.force_dice(s, (1, 3))
+    s = after(s, engine.Action(A.ROLL, 0))
+    assert texts(s) == ["Alice must choose how to pay Income Tax: $200 or 10% of total worth."]
+
+
+def test_pending_fine_or_chance_in_the_uk() -> None:
+    s = fresh("uk")
+    idx = card_index(s, 1, "fine_or_chance")
+    s.decks[1] = [idx] + [c for c in s.decks[1] if c != idx]
+    engine.force_dice(s, (1, 1))
+    s = after(s, engine.Action(A.ROLL, 0))
+    assert texts(s) == ["Alice must choose: pay a £10 fine or take a Chance."]
+
+
+def test_pending_trade_claim_and_debt() -> None:
+    s = fresh()
+    s.owner[3] = 1
+    engine.force_dice(s, (1, 2))
+    s = after(
+        s,
+        engine.Action(A.ROLL, 0),
+        engine.Action(A.PROPOSE_TRADE, 0, target=2, terms=engine.Terms(give_cash=10)),
+    )
+    lines = texts(s)
+    assert "Carol must answer Alice's trade offer (#2)." in lines
+    assert "Bob may claim $4 rent from Alice for Baltic Avenue." in lines
+    s.debts.append([0, 1, 500])
+    assert texts(s)[0] == "Alice owes $500 and must raise funds, pay, or declare bankruptcy."
+
+
+def test_turn_line() -> None:
+    s = fresh()
+    assert presenters.turn_line(s) == "Turn 1: Alice to play."
+
+
+# --- property and players -------------------------------------------------------------
+
+
+def test_property_groups_mark_sets_buildings_and_mortgages() -> None:
+    s = fresh()
+    s.owner[1] = s.owner[3] = s.owner[5] = s.owner[39] = 0
+    s.bld[1], s.bld[3] = 2, 5
+    s.mortgaged[5] = True
+    groups = presenters.property_groups(s, 0)
+    assert [g["name"] for g in groups] == ["brown", "dark blue", "railroads"]
+    brown = groups[0]
+    assert brown["complete"] and brown["properties"][0]["houses"] == 2
+    assert brown["properties"][0]["house_marks"] == "■■"
+    assert brown["properties"][1]["hotel"] and brown["properties"][1]["houses"] == 0
+    assert not groups[1]["complete"]
+    assert groups[2]["properties"][0]["mortgaged"]
+
+
+@pytest.mark.django_db
+def test_players_show_cash_turn_jail_cards_and_links(
+    duel: Game, edit_state: Callable[..., engine.State]
+) -> None:
+    def setup(s: engine.State) -> None:
+        s.turn = 1
+        s.in_jail[1] = True
+        s.decks[0].remove(card_index(s, 0, "jail_free"))
+        s.jail_cards[1][0] = 1
+        s.cash[0] = 1234
+
+    s = edit_state(duel, setup)
+    alice, bob = presenters.players(duel, s, viewer=0)
+    assert alice["cash"] == "$1,234" and alice["is_viewer"] and not alice["is_turn"]
+    assert alice["seat"].profile_url == "/u/alice/"
+    assert bob["is_turn"] and bob["in_jail"] and bob["jail_cards"] == ["Chance"]
+
+
+@pytest.mark.django_db
+def test_a_bot_seat_has_no_profile_link(alice: Any) -> None:
+    from games import services
+
+    game = services.create_game(host=alice, max_seats=2, bot_delay_ms=0)
+    services.add_bot(public_id=game.public_id, user=alice)
+    services.start_game(public_id=game.public_id, user=alice)
+    game.refresh_from_db()
+    seats = presenters.seat_views(game)
+    assert seats[1].is_bot and seats[1].profile_url == "" and seats[1].bot_label
+    assert seats[0].colour != seats[1].colour
+
+
+@pytest.mark.django_db
+def test_ranking_lists_places_and_worths_when_over(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    assert presenters.ranking(duel, s) == []
+    s.phase = 5  # over
+    s.alive[1] = False
+    Seat.objects.filter(game=duel, number=0).update(final_rank=1, final_net_worth=2500)
+    Seat.objects.filter(game=duel, number=1).update(final_rank=2, final_net_worth=0)
+    rows = presenters.ranking(duel, s)
+    assert [(r["rank"], r["seat"].name, r["net_worth"], r["out"]) for r in rows] == [
+        (1, "alice", "$2,500", False),
+        (2, "bob", "$0", True),
+    ]
+
+
+# --- log ------------------------------------------------------------------------------
+
+
+def event(game: Game, seq: int, index: int, audience: int | None = None, **payload: Any) -> None:
+    GameEvent.objects.create(
+        game=game,
+        seq=seq,
+        index=index,
+        kind=payload["kind"],
+        payload=payload,
+        audience_seat=audience,
+    )
+
+
+@pytest.mark.django_db
+def test_log_is_grouped_by_turn_newest_first_and_private_to_its_seat(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    v = duel.version
+    event(duel, v + 1, 0, kind="action", player=0)
+    event(duel, v + 1, 1, kind="dice", player=0, d1=2, d2=3)
+    event(duel, v + 2, 0, kind="turn_start", player=1, turn_no=1)
+    event(duel, v + 2, 1, audience=1, kind="collect", player=1, amount=7)
+    public = presenters.log(duel, s, viewer=None)
+    assert [g["label"] for g in public] == ["Turn 2", "Turn 1", "Setting up"]
+    assert public[1]["lines"][0]["text"] == f"{s.names[0]} rolls 2 and 3."
+    assert all("collects" not in line["text"] for g in public for line in g["lines"])
+    assert all(line["kind"] != "action" for g in public for line in g["lines"])
+    mine = presenters.log(duel, s, viewer=1)
+    assert mine[0]["lines"][0]["text"] == f"{s.names[1]} collects $7."
+    assert mine[0]["lines"][0]["private"]
+
+
+@pytest.mark.django_db
+def test_log_keeps_the_last_hundred(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    for i in range(150):
+        event(duel, duel.version + 1 + i, 0, kind="collect", player=0, amount=i)
+    groups = presenters.log(duel, s, viewer=None)
+    assert sum(len(g["lines"]) for g in groups) == presenters.LOG_LIMIT
+    assert groups[0]["label"] == "Turn 1"  # the turn in play when the window opens
+
+
+# --- board ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_board_falls_back_to_a_list_when_drawing_fails(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    with mock.patch("games.board_svg.render_board", side_effect=RuntimeError("boom")):
+        html = presenters.board_markup(s, duel)
+    assert "board-placeholder" in html and "is on GO" in html
+
+
+# --- the action panel --------------------------------------------------------------------
+
+
+def test_the_panel_holds_exactly_the_legal_actions() -> None:
+    s = fresh()
+    s.owner[39] = 0
+    panel = action_forms.panel(s, 0)
+    kinds = [f.kind for f in panel.decision]
+    kinds += [f.kind for row in panel.properties for f in row["forms"]]
+    legal = [a.kind for a in engine.legal_actions(s, 0) if a.kind != action_forms.RESIGN]
+    assert sorted(kinds) == sorted(legal) == sorted([A.ROLL, A.MORTGAGE])
+    assert [p.partner for p in panel.proposals] == ["Bob", "Carol"]
+
+
+def test_the_panel_is_empty_for_spectators_and_the_bankrupt() -> None:
+    s = fresh()
+    assert action_forms.panel(s, None).empty
+    s.alive[2] = False
+    assert action_forms.panel(s, 2).empty
+
+
+def test_one_bid_form_from_just_above_the_high_bid_to_all_cash() -> None:
+    s = fresh()
+    engine.force_dice(s, (1, 2))
+    s = after(s, engine.Action(A.ROLL, 0), engine.Action(A.DECLINE, 0))
+    s = after(s, engine.Action(A.BID, 0, amount=30))
+    panel = action_forms.panel(s, 1)
+    (bid,) = [f for f in panel.decision if f.kind == A.BID]
+    assert bid.number is not None and (bid.number.min, bid.number.max) == (31, 1500)
+    assert [f.kind for f in panel.decision] == [A.BID, A.PASS_BID]
+
+
+def test_a_counter_offer_is_prefilled_with_the_terms_turned_round() -> None:
+    s = fresh()
+    s.owner[1], s.owner[39] = 0, 1
+    terms = engine.Terms(give_props=(1,), take_props=(39,), give_cash=50)
+    s = after(s, engine.Action(A.PROPOSE_TRADE, 0, target=1, terms=terms))
+    panel = action_forms.panel(s, 1)
+    (offer,) = panel.incoming
+    assert offer["terms"]["gives"] == ["Mediterranean Avenue", "$50"]
+    counter = offer["counter"]
+    assert counter.kind == A.COUNTER_TRADE and counter.target == offer["id"]
+    assert [p["square"] for p in counter.give.properties if p["checked"]] == [39]
+    assert [p["square"] for p in counter.take.properties if p["checked"]] == [1]
+    assert counter.take.cash_value == 50
+    assert [f.kind for f in offer["forms"]] == [A.ACCEPT_TRADE, A.REJECT_TRADE]
+    assert [f.kind for f in action_forms.panel(s, 0).outgoing[0]["forms"]] == [A.WITHDRAW_TRADE]
+
+
+def test_property_with_buildings_in_its_group_is_not_tradable() -> None:
+    s = fresh()
+    s.owner[1] = s.owner[3] = s.owner[5] = 0
+    s.bld[1] = 1
+    assert action_forms.tradable(s, 0) == [5]
+
+
+class _Post(dict[str, Any]):
+    """Just enough of a QueryDict."""
+
+    def getlist(self, key: str) -> list[str]:
+        value = self.get(key, [])
+        return value if isinstance(value, list) else [value]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"kind": "end_now"}, "not an action you can take"),
+        ({"kind": "resign"}, "not an action you can take"),
+        ({"kind": "bid", "amount": "12.5"}, "Your bid must be a whole number"),
+        ({"kind": "bid"}, "Your bid is missing"),
+        ({"kind": "build", "square": "40"}, "The square must be between 0 and 39"),
+        ({"kind": "propose_trade", "target": "1", "give_props": ["0"]}, "Choose properties"),
+        (
+            {"kind": "propose_trade", "target": "1", "give_props": ["5"], "take_props": ["5"]},
+            "both sides",
+        ),
+        ({"kind": "propose_trade", "target": "1", "give_cash": "-3"}, "whole number"),
+    ],
+)
+def test_parse_action_refuses_bad_input_with_a_reason(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(action_forms.FormError, match=message):
+        action_forms.parse_action(_Post(data))  # type: ignore[arg-type]
+
+
+def test_parse_action_reads_a_trade() -> None:
+    data = _Post(
+        kind="propose_trade",
+        target="2",
+        give_props=["1", "3"],
+        take_cash="$1,200",
+        give_cards_0="1",
+    )
+    assert action_forms.parse_action(data) == {  # type: ignore[arg-type]
+        "kind": "propose_trade",
+        "target": 2,
+        "terms": {
+            "give_props": [1, 3],
+            "take_props": [],
+            "give_cash": 0,
+            "take_cash": 1200,
+            "give_cards": [1, 0],
+            "take_cards": [0, 0],
+        },
+    }
