@@ -171,10 +171,27 @@ class HeuristicBot(Bot):
 
     def act(self, s: State, p: int) -> Action:
         if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
-            return self._out_of_turn(s, p)
-        return self._turn(s, p)
+            a = self._out_of_turn(s, p)
+            if a is not None:
+                return a
+        phase = s.phase
+        if phase == P_ROLL:
+            if s.in_jail[p] and self.jail_policy == "pay":
+                return self._leave_jail(s, p)
+            return self._roll[p]
+        if phase == P_END:
+            return self._manage(s, p)
+        return self._decide(s, p, phase)
 
-    def _out_of_turn(self, s: State, p: int) -> Action:
+    def _leave_jail(self, s: State, p: int) -> Action:
+        cards = s.jail_cards[p]
+        if cards[0] or cards[1]:
+            return Action(A.USE_JAIL_CARD, p, target=0 if cards[0] else 1)
+        if jail_fine_allowed(s, p) and s.cash[p] >= s.rules.jail_fine:
+            return Action(A.PAY_JAIL_FINE, p)
+        return self._roll[p]
+
+    def _out_of_turn(self, s: State, p: int) -> Action | None:
         if s.debts and in_debt(s, p):
             return Action(A.AUTO_SETTLE, p)
         if s.placement is not None and s.placement[0] == p:
@@ -196,18 +213,9 @@ class HeuristicBot(Bot):
                     s, Action(A.ACCEPT_TRADE, p, target=t[0])
                 )
                 return Action(A.ACCEPT_TRADE if ok else A.REJECT_TRADE, p, target=t[0])
-        return self._turn(s, p)
+        return None
 
-    def _turn(self, s: State, p: int) -> Action:
-        phase = s.phase
-        if phase == P_ROLL:
-            if s.in_jail[p] and self.jail_policy == "pay":
-                cards = s.jail_cards[p]
-                if cards[0] or cards[1]:
-                    return Action(A.USE_JAIL_CARD, p, target=0 if cards[0] else 1)
-                if jail_fine_allowed(s, p) and s.cash[p] >= s.rules.jail_fine:
-                    return Action(A.PAY_JAIL_FINE, p)
-            return self._roll[p]
+    def _decide(self, s: State, p: int, phase: int) -> Action:
         if phase == P_BUY:
             sq = s.pending_sq
             price = PRICE[sq]
