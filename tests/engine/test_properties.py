@@ -121,3 +121,18 @@ def test_every_listed_action_applies_and_illegal_ones_change_nothing(
             raise AssertionError(f"{a} applied but was not listed as legal")
     assert to_dict(s) == snapshot
     del which
+
+
+@settings(max_examples=30, deadline=None)
+@given(play)
+def test_every_pending_decision_has_a_legal_timeout_action(
+    args: tuple[str, int, int, list[int]],
+) -> None:
+    """The server can always resolve a deadline with ``timeout_action``."""
+    from games.engine import is_legal, pending_decisions, timeout_action
+
+    preset, players, seed, picks = args
+    s, _ = random_play(preset, players, seed, picks)
+    for d in pending_decisions(s):
+        a = timeout_action(s, d.player)
+        assert is_legal(s, a), (d, a)
