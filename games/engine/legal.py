@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 from . import actions as A
 from .board import PROPERTIES, SITES
-from .core import in_debt
+from .core import blocked, in_debt
 from .game import is_legal
 from .state import P_BUY, P_CHOICE, P_END, P_OVER, P_ROLL, P_TAX, SYSTEM, State
 
@@ -164,7 +164,7 @@ def timeout_action(s: State, player: int) -> A.Action:
     au = s.auction
     if au is not None and au[5 + player] and au[3] != player:
         return act(A.PASS_BID, player)
-    if player == s.turn and s.phase != P_OVER:
+    if player == s.turn and s.phase != P_OVER and not blocked(s):
         if s.phase == P_ROLL:
             return act(A.ROLL, player)
         if s.phase == P_BUY:

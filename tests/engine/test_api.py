@@ -159,3 +159,15 @@ def test_new_game_is_deterministic_for_a_seed() -> None:
     a = new_game("us-2003", ["a", "b", "c"], 5)
     b = new_game("us-2003", ["a", "b", "c"], 5)
     assert a == b and to_dict(a) == to_dict(b)
+
+
+def test_timeout_during_an_auction_answers_the_trade_not_the_turn() -> None:
+    """The turn player's default waits while an auction is open (found by fuzzing)."""
+    s = game(players=3)
+    deal(s, 2, 1)
+    force_dice(s, (1, 2))
+    s, _ = act(s, A.ROLL)
+    s, _ = act(s, A.DECLINE)
+    s, _ = act(s, A.BID, player=0, amount=10)
+    s, _ = act(s, A.PROPOSE_TRADE, player=2, target=0, terms=A.Terms(give_props=(1,)))
+    assert timeout_action(s, 0).kind == A.REJECT_TRADE
