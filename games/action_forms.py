@@ -105,6 +105,9 @@ class ActionForm:
     note: str = ""
     number: NumberField | None = None
     confirm: str = ""  # if set, the button sits behind a "are you sure" disclosure
+    # Read out with the label where the button is seen in context only,
+    # e.g. "Mortgage" beside a property name.
+    context: str = ""
 
     @property
     def uid(self) -> str:
@@ -311,6 +314,12 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
 
 
 def _manage_form(s: engine.State, a: engine.Action) -> ActionForm:
+    form = _manage_form_for(s, a)
+    form.context = square_name(s.rules, a.square)
+    return form
+
+
+def _manage_form_for(s: engine.State, a: engine.Action) -> ActionForm:
     rules = s.rules
     sq = a.square
     params = {"square": sq}
@@ -366,11 +375,13 @@ def _group_sale_form(s: engine.State, a: engine.Action) -> ActionForm:
 
 
 def _answer_form(a: engine.Action) -> ActionForm:
+    params = {"target": a.target}
+    context = f"trade offer #{a.target}"
     if a.kind == A.ACCEPT_TRADE:
-        return ActionForm(a.kind, "Accept", params={"target": a.target}, style="primary")
+        return ActionForm(a.kind, "Accept", params, style="primary", context=context)
     if a.kind == A.REJECT_TRADE:
-        return ActionForm(a.kind, "Reject", params={"target": a.target})
-    return ActionForm(a.kind, "Withdraw offer", params={"target": a.target})
+        return ActionForm(a.kind, "Reject", params, context=context)
+    return ActionForm(a.kind, "Withdraw offer", params, context=context)
 
 
 # --- trades -----------------------------------------------------------------------

@@ -14,9 +14,10 @@ from games import engine, services
 from games.models import Game
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def no_bot_tasks() -> Iterator[Any]:
-    """Bot moves are Celery tasks; tests drive bots explicitly instead."""
+    """Bot moves are Celery tasks; tests that use this drive bots explicitly.
+    Not autouse: tests with a real worker need the real scheduling."""
     with mock.patch("games.services.hooks.schedule_bots") as scheduled:
         yield scheduled
 

@@ -16,7 +16,11 @@ from games.engine import actions as A
 from games.engine.testing import card_index
 from games.models import Game, Seat
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.games.play_urls")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.urls("tests.games.play_urls"),
+    pytest.mark.usefixtures("no_bot_tasks"),
+]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 REGION_IDS = ("status", "board", "pending", "players", "log", "actions")

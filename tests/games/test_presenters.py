@@ -14,6 +14,8 @@ from games.engine import actions as A
 from games.engine.testing import card_index
 from games.models import Game, GameEvent, Seat
 
+pytestmark = pytest.mark.usefixtures("no_bot_tasks")
+
 
 def fresh(preset: str = "us-2003", players: int = 3) -> engine.State:
     names = ["Alice", "Bob", "Carol", "Dan"][:players]
