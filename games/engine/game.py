@@ -578,8 +578,28 @@ def _run_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
         ev.append(("turn_start", s.turn, (s.turn_no,)))
 
 
+def _run_claim_rent(s: State, a: A.Action, ev: EventLog) -> None:
+    claims = s.claims
+    tid = a.target
+    for i, c in enumerate(claims):
+        if c[0] == tid:
+            if c[1] != a.player:
+                break
+            del claims[i]
+            payer, owner = c[2], c[1]
+            ev.append(("rent", payer, (owner, c[3], c[4])))
+            charge(s, payer, owner, c[4], ev)
+            return
+    _c_claim(s, a)  # raises the precise error
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 # The most frequent kinds validate inside one function (one call fewer).
-_FUSED: dict[str, _Do] = {A.ROLL: _run_roll, A.END_TURN: _run_end_turn}
+_FUSED: dict[str, _Do] = {
+    A.ROLL: _run_roll,
+    A.END_TURN: _run_end_turn,
+    A.CLAIM_RENT: _run_claim_rent,
+}
 
 _SYSTEM_KINDS = frozenset({A.END_NOW, A.EXPIRE_CLAIM})
 # kind -> (check, do, is a system action that skips the seat check)
