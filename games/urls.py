@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import play_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -15,4 +15,7 @@ urlpatterns = [
     path("games/<str:public_id>/bots/add", views.add_bot, name="game_add_bot"),
     path("games/<str:public_id>/bots/remove", views.remove_bot, name="game_remove_bot"),
     path("games/<str:public_id>/start", views.start, name="game_start"),
+    path("games/<str:public_id>/act", play_views.game_act, name="game_act"),
+    path("games/<str:public_id>/resign", play_views.game_resign, name="game_resign"),
+    path("games/<str:public_id>/regions", play_views.game_regions, name="game_regions"),
 ]
