@@ -37,6 +37,10 @@ chromium:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get install -y -q chromium >/dev/null || { $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }; }
 
+# Player-turns per second of the pure engine (4-player us-2003, heuristic bots).
+bench-engine: install
+	$(PY) manage.py simulate --games 200 --players 4 --seed 1 --ruleset us-2003 --bot heuristic --jail-policy pay --max-turns 1000 --json
+
 # Re-pin after changing pyproject.toml's dependencies.
 lock:
 	$(PY) -m pip install --quiet -e ".[dev]" && $(PY) -m pip uninstall -y -q async-monopoly
