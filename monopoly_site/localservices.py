@@ -166,6 +166,9 @@ def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
     RUN_DIR.mkdir(exist_ok=True)
     db_url = env.get("DATABASE_URL") or CI_POSTGRES_URL
     if db_url.startswith("postgres") and postgres_answers(db_url):
+        # Each run gets its own test database, so runs side by side (two
+        # checkouts, or a developer beside an agent) never drop each other's.
+        db_url = f"{db_url.rstrip('/')}_{os.getpid()}"
         env["DATABASE_URL"] = db_url
         say(f"Database: PostgreSQL at {db_url}")
     elif ci:
