@@ -7,11 +7,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.forms import SettingsForm
 from accounts.models import User
+from accounts.profile import profile_context
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    context = {"player": player, **profile_context(player)}
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

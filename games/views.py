@@ -234,8 +234,3 @@ def watch(request: HttpRequest) -> HttpResponse:
         .order_by("-updated_at")[:50]
     )
     return render(request, "games/watch.html", {"games": games, "preset_labels": PRESET_LABELS})
-
-
-@require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/leaderboard.html")

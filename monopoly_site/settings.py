@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "notifications",
+    "ratings",
 ]
 
 MIDDLEWARE = [

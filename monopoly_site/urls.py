@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from monopoly_site import views
+from ratings import views as rating_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,4 +13,5 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
 ]

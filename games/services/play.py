@@ -13,6 +13,7 @@ from games.ranking import final_ranking
 from games.services.errors import IllegalMove, InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import access_seat, check_version, lock_game
+from ratings.services import rate_game
 
 
 def load_state(game: Game) -> engine.State:
@@ -117,6 +118,8 @@ def _finish(game: Game, state: engine.State) -> None:
         elif seat.status == Seat.Status.PLAYING:
             seat.status = Seat.Status.BANKRUPT if not state.alive[player] else Seat.Status.FINISHED
         seat.save(update_fields=["final_rank", "final_net_worth", "status"])
+    # In the same transaction, so a finished game is rated exactly once.
+    rate_game(game)
 
 
 # --- bots ---------------------------------------------------------------------

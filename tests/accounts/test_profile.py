@@ -15,7 +15,7 @@ def test_profile_shows_display_name_and_rating(client: Client, alice: User) -> N
     body = response.content.decode()
     assert "Alice A." in body
     assert "@alice" in body
-    assert "1500" in body
+    assert "No rated games" in body
 
 
 def test_profile_of_unknown_user_is_404(client: Client) -> None:

@@ -1,0 +1,79 @@
+"""What the profile page shows, gathered in a fixed number of queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q
+
+from games import engine
+from games.models import Game, Seat
+from monopoly_site.charts import line_chart
+from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
+
+POOL_COLOURS = {Pool.REGULAR: "#0072B2", Pool.SHORT: "#E69F00"}
+
+
+def profile_context(player: Any) -> dict[str, Any]:
+    seats = Seat.objects.filter(user=player)
+    counts = seats.aggregate(
+        played=Count("pk", filter=Q(game__status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])),
+        finished=Count(
+            "pk", filter=Q(game__status=Game.Status.FINISHED) & ~Q(status=Seat.Status.RESIGNED)
+        ),
+        won=Count("pk", filter=Q(game__status=Game.Status.FINISHED, final_rank=1)),
+    )
+    ratings = {r.pool: r for r in PlayerRating.objects.filter(user=player)}
+    history = list(
+        RatingChange.objects.filter(user=player)
+        .order_by("created_at")
+        .values_list("pool", "mu_after", "sigma_after")
+    )
+    series = []
+    for pool, label in Pool.choices:
+        points = [DISPLAY_BASE] + [
+            DISPLAY_BASE + 40 * (mu - 3 * sigma) for p, mu, sigma in history if p == pool
+        ]
+        if len(points) > 1:
+            series.append((label, POOL_COLOURS[pool], points))
+    changes = {
+        c.game_id: c for c in RatingChange.objects.filter(user=player, game__in=_recent_ids(player))
+    }
+    return {
+        "counts": counts,
+        "ratings": [(label, ratings.get(pool)) for pool, label in Pool.choices],
+        "rating_chart": line_chart(series, title="Rating history", x_label="Rated games")
+        if series
+        else "",
+        "current_games": _current_games(player),
+        "recent_games": [
+            {"seat": seat, "change": changes.get(seat.game_id), "players": seat.players}
+            for seat in seats.filter(game__status=Game.Status.FINISHED)
+            .select_related("game")
+            .annotate(players=Count("game__seats"))
+            .order_by("-game__finished_at")[:20]
+        ],
+    }
+
+
+def _recent_ids(player: Any) -> Any:
+    return (
+        Seat.objects.filter(user=player, game__status=Game.Status.FINISHED)
+        .order_by("-game__finished_at")
+        .values("game_id")[:20]
+    )
+
+
+def _current_games(player: Any) -> list[dict[str, Any]]:
+    rows = []
+    seats = (
+        Seat.objects.filter(user=player, game__status=Game.Status.ACTIVE)
+        .select_related("game")
+        .order_by("-game__updated_at")[:20]
+    )
+    for seat in seats:
+        state = engine.from_dict(seat.game.state)
+        rows.append(
+            {"game": seat.game, "turn_name": state.names[state.turn], "turn_no": state.turn_no}
+        )
+    return rows

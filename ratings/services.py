@@ -1,0 +1,64 @@
+"""Rating updates when a game ends. Called by games.services inside the
+transaction that finishes the game, so a game is rated exactly once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from ratings.models import PlayerRating, Pool, RatingChange
+
+SHORT_PRESETS = {"short-2003", "short-classic", "time-limit"}
+_MODEL = PlackettLuce()
+
+
+def pool_for(preset: str, switches: dict[str, Any]) -> str:
+    end = switches.get("end_condition")
+    if preset in SHORT_PRESETS or (end and end != "last_player"):
+        return Pool.SHORT
+    return Pool.REGULAR
+
+
+def is_rated(seats: list[Any]) -> bool:
+    """Games with bots are unrated; so are games with fewer than two people."""
+    return all(seat.user_id is not None for seat in seats) and len(seats) >= 2
+
+
+def rate_game(game: Any) -> list[RatingChange]:
+    """Update every seated person's rating from the seats' final ranks.
+    Seats with equal ranks tie. Returns the changes (none if unrated)."""
+    seats = list(game.seats.all())
+    if not is_rated(seats) or any(seat.final_rank is None for seat in seats):
+        return []
+    pool = pool_for(game.preset, game.switches)
+    now = timezone.now()
+    with transaction.atomic():
+        if RatingChange.objects.filter(game=game).exists():
+            return []
+        ratings = []
+        for seat in seats:
+            rating, _ = PlayerRating.objects.select_for_update().get_or_create(
+                user_id=seat.user_id, pool=pool
+            )
+            ratings.append(rating)
+        teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+        new = _MODEL.rate(teams, ranks=[float(seat.final_rank) for seat in seats])
+        changes = []
+        for seat, rating, (updated,) in zip(seats, ratings, new, strict=True):
+            changes.append(
+                RatingChange(
+                    user_id=seat.user_id, game=game, pool=pool, rank=seat.final_rank,
+                    mu_before=rating.mu, sigma_before=rating.sigma,
+                    mu_after=updated.mu, sigma_after=updated.sigma,
+                )
+            )  # fmt: skip
+            rating.mu, rating.sigma = updated.mu, updated.sigma
+            rating.ordinal = updated.mu - 3 * updated.sigma
+            rating.games += 1
+            rating.last_game_at = now
+            rating.save(update_fields=["mu", "sigma", "ordinal", "games", "last_game_at"])
+        RatingChange.objects.bulk_create(changes)
+    return changes

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from ratings.leaderboard import own_rank, ranked
+from ratings.models import Pool
+
+PAGE_SIZE = 50
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    pool = request.GET.get("pool", Pool.REGULAR)
+    if pool not in Pool.values:
+        pool = Pool.REGULAR
+    page = Paginator(ranked(pool).select_related("user"), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    rank, mine = own_rank(pool, request.user)
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "pool": pool,
+            "pools": Pool.choices,
+            "page": page,
+            "first_rank": page.start_index(),
+            "my_rank": rank,
+            "my_rating": mine,
+            "my_rank_on_page": rank is not None and page.start_index() <= rank <= page.end_index(),
+            "my_page": (rank - 1) // PAGE_SIZE + 1 if rank else None,
+        },
+    )
