@@ -21,6 +21,16 @@ class User(AbstractUser):
         default=True, help_text="Email me when a game is waiting for my move."
     )
     time_zone = models.CharField(max_length=64, default="UTC")
+    notify_reminders = models.BooleanField(
+        default=True, help_text="Remind me when 80% of a decision's time has passed."
+    )
+    notify_in_site = models.BooleanField(default=True, help_text="Show notifications on the site.")
+    notify_digest = models.BooleanField(
+        default=False, help_text="Email me a daily digest of games awaiting me."
+    )
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
     rating = models.FloatField(default=DEFAULT_RATING)
     rating_deviation = models.FloatField(default=DEFAULT_RATING_DEVIATION)
     rating_volatility = models.FloatField(default=DEFAULT_RATING_VOLATILITY)

@@ -52,6 +52,18 @@ class Game(models.Model):
     auto_start = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(default=DEFAULT_TURN_SECONDS)
     bot_delay_ms = models.PositiveIntegerField(default=1000)
+    # Timers (issue 6). A time bank of 0 means a plain per-move timer.
+    time_bank_seconds = models.PositiveIntegerField(default=0)
+    time_bank_increment_seconds = models.PositiveIntegerField(default=0)
+    claim_window_seconds = models.PositiveIntegerField(default=6 * 3600)
+    bid_window_seconds = models.PositiveIntegerField(default=3600)
+    trade_expiry_seconds = models.PositiveIntegerField(default=24 * 3600)
+    takeover_after = models.PositiveSmallIntegerField(
+        default=3, help_text="Timeouts in a row before a bot takes the seat; 0 never."
+    )
+    time_limit_seconds = models.PositiveIntegerField(
+        default=0, help_text="Time-limit games end this long after the start; 0 means no limit."
+    )
     end_reason = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -105,6 +117,13 @@ class Seat(models.Model):
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     final_net_worth = models.IntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Timers: a run of timeouts hands the seat to a bot until the player reclaims it.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    timeouts_total = models.PositiveIntegerField(default=0)
+    takeovers_total = models.PositiveIntegerField(default=0)
+    taken_over = models.BooleanField(default=False)
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True)
+    standing_orders = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -155,3 +174,34 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq}.{self.index} {self.kind}"
+
+
+class Deadline(models.Model):
+    """When one pending decision times out. The sweep reads these rows; the
+    game row's version is the compare-and-set guard when one is resolved."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deadlines")
+    player = models.SmallIntegerField(help_text="Engine player (seat number); -1 is the system.")
+    kind = models.CharField(max_length=32)
+    ref = models.CharField(max_length=64, blank=True)
+    version = models.PositiveIntegerField(help_text="Game version when this was last set.")
+    started_at = models.DateTimeField()
+    due_at = models.DateTimeField()
+    remind_at = models.DateTimeField(null=True, blank=True)
+    reminded = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["due_at"], name="deadline_due_idx"),
+            models.Index(
+                fields=["remind_at"], name="deadline_remind_idx", condition=Q(reminded=False)
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player", "kind", "ref"], name="deadline_decision_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.kind}({self.player}) due {self.due_at:%Y-%m-%d %H:%M:%S}"

@@ -1,0 +1,117 @@
+"""Standing orders: a player's intent stated in advance, as a pure function.
+
+``standing_action(state, player, orders)`` returns the action the orders
+give for the player's pending decisions, or None. The services apply it
+through the same write path as a click and log it "(standing order)".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import engine
+from games.engine import actions as A
+from games.engine import board
+
+AUCTION_CHOICES = ("", "pass", "printed", "upto")
+JAIL_CHOICES = ("", "card", "pay", "roll")
+DEFAULTS: dict[str, Any] = {
+    "claim_rent": False,
+    "buy_min_cash_left": None,
+    "auction": "",
+    "auction_max": 0,
+    "jail": "",
+    "auto_roll": False,
+}
+
+
+def clean(orders: Any) -> dict[str, Any]:
+    """The stored orders with defaults filled in and junk dropped."""
+    out = dict(DEFAULTS)
+    if not isinstance(orders, dict):
+        return out
+    out["claim_rent"] = bool(orders.get("claim_rent"))
+    out["auto_roll"] = bool(orders.get("auto_roll"))
+    x = orders.get("buy_min_cash_left")
+    out["buy_min_cash_left"] = int(x) if isinstance(x, int) and x >= 0 else None
+    if orders.get("auction") in AUCTION_CHOICES:
+        out["auction"] = orders["auction"]
+    x = orders.get("auction_max")
+    out["auction_max"] = int(x) if isinstance(x, int) and x >= 0 else 0
+    if orders.get("jail") in JAIL_CHOICES:
+        out["jail"] = orders["jail"]
+    return out
+
+
+def any_set(orders: dict[str, Any]) -> bool:
+    return clean(orders) != DEFAULTS
+
+
+def standing_action(state: engine.State, player: int, orders: Any) -> engine.Action | None:
+    o = clean(orders)
+    if o == DEFAULTS:
+        return None
+    mine = [p for p in engine.pending_decisions(state) if p.player == player]
+    if not mine:
+        return None
+    legal = engine.legal_actions(state, player)
+
+    def find(kind: str, **match: int) -> engine.Action | None:
+        for a in legal:
+            if a.kind == kind and all(getattr(a, k) == v for k, v in match.items()):
+                return a
+        return None
+
+    for d in mine:
+        if d.kind == "claim_rent" and o["claim_rent"]:
+            a = find(A.CLAIM_RENT, target=d.ref)
+            if a:
+                return a
+        if d.kind == "buy" and o["buy_min_cash_left"] is not None:
+            price = board.PRICE[d.ref]
+            if state.cash[player] - price >= o["buy_min_cash_left"]:
+                a = find(A.BUY)
+                if a:
+                    return a
+        if d.kind == "bid" and o["auction"]:
+            a = _auction_action(state, player, o, find)
+            if a:
+                return a
+        if d.kind == "jail" and o["jail"]:
+            a = _jail_action(o["jail"], find)
+            if a:
+                return a
+    if o["auto_roll"] and [d.kind for d in mine] == ["roll"]:
+        return find(A.ROLL)
+    return None
+
+
+def _auction_action(state: engine.State, player: int, o: dict[str, Any], find: Any) -> Any:
+    if o["auction"] == "pass":
+        return find(A.PASS_BID)
+    au = state.auction
+    if au is None:
+        return None
+    # Only property auctions have a printed price; buildings are bid by hand.
+    if o["auction"] == "printed":
+        limit = board.PRICE[au[1]] if au[0] == 0 else 0
+    else:
+        limit = o["auction_max"]
+    lowest = au[2] + 1
+    if lowest <= min(limit, state.cash[player]):
+        return engine.Action(A.BID, player, amount=lowest)
+    return find(A.PASS_BID)
+
+
+def _jail_action(choice: str, find: Any) -> Any:
+    if choice == "card":
+        return find(A.USE_JAIL_CARD, target=0) or find(A.USE_JAIL_CARD, target=1)
+    if choice == "pay":
+        return find(A.PAY_JAIL_FINE)
+    return find(A.ROLL)
+
+
+def describe(action: engine.Action) -> str:
+    if action.kind == A.BID:
+        return f"bid {action.amount}"
+    return action.kind.replace("_", " ")
