@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import play_views, views
+from games import play_views, replay_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -14,6 +14,8 @@ urlpatterns = [
     path("games/<str:public_id>/bots/add", views.add_bot, name="game_add_bot"),
     path("games/<str:public_id>/bots/remove", views.remove_bot, name="game_remove_bot"),
     path("games/<str:public_id>/start", views.start, name="game_start"),
+    path("games/<str:public_id>/replay/", replay_views.replay, name="game_replay"),
+    path("games/<str:public_id>/record.json", replay_views.record_json, name="game_record"),
     path("games/<str:public_id>/act", play_views.game_act, name="game_act"),
     path("games/<str:public_id>/resign", play_views.game_resign, name="game_resign"),
     path("games/<str:public_id>/regions", play_views.game_regions, name="game_regions"),

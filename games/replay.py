@@ -1,0 +1,118 @@
+"""Rebuilding a stored game: any step, net worth over time, landing counts.
+
+Every position is recomputed from the stored seed and actions, the same way
+the engine's game records replay, so the replay cannot drift from play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from games import engine
+from games.board_svg import SEAT_COLOURS, square_box
+from games.engine.board import NUM_SQUARES, square_name
+from games.engine.core import total_worth
+from games.models import Game, GameEvent
+
+JAIL_KEY = 40  # heat-map slot for "in jail", beside the 40 squares
+
+
+@dataclass
+class Replay:
+    game: Game
+    names: list[str]
+    actions: list[engine.Action]
+
+    @property
+    def steps(self) -> int:
+        return len(self.actions)
+
+    def state_at(self, step: int) -> engine.State:
+        """The position after ``step`` actions (0 is the start; the game's version is step + 1)."""
+        state = engine.new_game(self.rules, self.names, self.game.seed)
+        log: list[Any] = []
+        for action in self.actions[:step]:
+            engine.step(state, action, log)
+        return state
+
+    @property
+    def rules(self) -> engine.Ruleset:
+        return engine.ruleset(self.game.preset, **self.game.switches)
+
+    def turn_starts(self) -> tuple[list[int], list[list[int]]]:
+        """(step at which each turn starts, net worth of every player at each)."""
+        state = engine.new_game(self.rules, self.names, self.game.seed)
+        steps, worths = [0], [[total_worth(state, p) for p in range(state.n)]]
+        log: list[Any] = []
+        turn_no = state.turn_no
+        for index, action in enumerate(self.actions, start=1):
+            engine.step(state, action, log)
+            if state.turn_no != turn_no or index == len(self.actions):
+                turn_no = state.turn_no
+                steps.append(index)
+                worths.append(
+                    [total_worth(state, p) if state.alive[p] else 0 for p in range(state.n)]
+                )
+        return steps, worths
+
+    def record(self) -> dict[str, Any]:
+        return engine.make_record(self.rules, self.names, self.game.seed, self.actions)
+
+
+def load_replay(game: Game) -> Replay:
+    payloads = GameEvent.objects.filter(game=game, kind="action").order_by("seq")
+    actions = [engine.action_from_dict(p) for p in payloads.values_list("payload", flat=True)]
+    # Names never change after the start, so the stored state's are the start's.
+    return Replay(game=game, names=list(game.state["names"]), actions=actions)
+
+
+def landing_counts(game: Game) -> list[int]:
+    """How often a move ended on each square, plus turns sent to jail (index 40)."""
+    counts = [0] * (NUM_SQUARES + 1)
+    for payload in GameEvent.objects.filter(game=game, kind="move").values_list(
+        "payload", flat=True
+    ):
+        target = payload.get("to")
+        if isinstance(target, int) and 0 <= target < NUM_SQUARES:
+            counts[target] += 1
+    counts[JAIL_KEY] = GameEvent.objects.filter(game=game, kind="jail").count()
+    return counts
+
+
+def heat_map_svg(counts: list[int], *, uk: bool) -> str:
+    """The board's 40 squares shaded by how often a move ended there."""
+    peak = max(counts[:NUM_SQUARES]) or 1
+    total = sum(counts[:NUM_SQUARES]) or 1
+    parts = [
+        '<svg class="heat-map" viewBox="0 0 960 960" width="100%" role="img" '
+        'aria-labelledby="heat-title" xmlns="http://www.w3.org/2000/svg">',
+        '<title id="heat-title">Where moves ended: darker squares were landed on more often</title>',
+        '<rect x="0" y="0" width="960" height="960" fill="#f4f8f1"/>',
+    ]
+    for sq in range(NUM_SQUARES):
+        x, y, w, h, _ = square_box(sq)
+        share = counts[sq] / peak
+        # Light yellow to deep red, so the ramp reads without relying on hue alone.
+        red, green, blue = 255, round(240 - 190 * share), round(200 - 180 * share)
+        name = square_name(sq, uk)
+        pct = 100 * counts[sq] / total
+        parts.append(
+            f'<g class="heat-sq" id="heat-{sq}"><title>{escape(name)}: {counts[sq]} landings '
+            f'({pct:.1f}%)</title><rect x="{x}" y="{y}" width="{w}" height="{h}" '
+            f'fill="rgb({red},{green},{blue})" stroke="#2b2b28" stroke-width="1"/>'
+            f'<text x="{x + w / 2}" y="{y + h / 2 + 6}" text-anchor="middle" font-size="18" '
+            f'font-weight="700" fill="#1d1d1b">{counts[sq]}</text></g>'
+        )
+    parts.append(
+        f'<text x="480" y="470" text-anchor="middle" font-size="28" font-weight="700" '
+        f'fill="#1d1d1b">Landings</text><text x="480" y="510" text-anchor="middle" '
+        f'font-size="20" fill="#4a4a45">{sum(counts[:NUM_SQUARES])} moves, '
+        f"{counts[JAIL_KEY]} sent to jail</text></svg>"
+    )
+    return "".join(parts)
+
+
+def seat_colour(player: int) -> str:
+    return SEAT_COLOURS[player % len(SEAT_COLOURS)]

@@ -1,0 +1,85 @@
+"""Replay viewer and game record export."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from games import engine
+from games.board_svg import render_board
+from games.models import Game
+from games.replay import heat_map_svg, landing_counts, load_replay, seat_colour
+from games.views import access_game_for_viewer
+from monopoly_site.charts import line_chart
+
+
+def _started_game(request: HttpRequest, public_id: str) -> Game:
+    game = access_game_for_viewer(request, public_id)
+    if game.state is None:
+        raise Http404("This game has not started yet.")
+    return game
+
+
+def _int_param(request: HttpRequest, name: str) -> int | None:
+    try:
+        return int(request.GET[name])
+    except (KeyError, ValueError):
+        return None
+
+
+@require_GET
+def replay(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _started_game(request, public_id)
+    rep = load_replay(game)
+    turn_steps, worths = rep.turn_starts()
+    step = _int_param(request, "step")
+    turn = _int_param(request, "turn")
+    if turn is not None:
+        step = turn_steps[max(0, min(turn, len(turn_steps) - 1))]
+    step = rep.steps if step is None else max(0, min(step, rep.steps))
+    state = rep.state_at(step)
+    rules = state.rules
+    version = step + 1
+    lines = [
+        engine.render_event(engine.event_from_dict(payload), rules, state.names)
+        for payload in game.events.filter(seq=version, audience_seat__isnull=True)
+        .exclude(kind__in=["action", "start"])
+        .values_list("payload", flat=True)
+    ]
+    series = [
+        (name, seat_colour(p), [row[p] for row in worths]) for p, name in enumerate(state.names)
+    ]
+    # mark_safe below: render_board, line_chart and heat_map_svg escape every text they draw.
+    context = {
+        "game": game,
+        "step": step,
+        "steps": rep.steps,
+        "turn_no": state.turn_no,
+        "turns": len(turn_steps) - 1,
+        "board": mark_safe(render_board(state)),
+        "players": [
+            {
+                "name": name,
+                "colour": seat_colour(p),
+                "cash": state.cash[p],
+                "alive": state.alive[p],
+                "in_jail": state.in_jail[p],
+            }
+            for p, name in enumerate(state.names)
+        ],
+        "currency": rules.currency,
+        "lines": lines,
+        "worth_chart": mark_safe(line_chart(series, title="Net worth by turn", x_label="Turn")),
+        "heat_map": mark_safe(heat_map_svg(landing_counts(game), uk=rules.uk)),
+    }
+    return render(request, "games/replay.html", context)
+
+
+@require_GET
+def record_json(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _started_game(request, public_id)
+    response = JsonResponse(load_replay(game).record(), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="monopoly-{game.public_id}.json"'
+    return response
