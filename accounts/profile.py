@@ -11,7 +11,7 @@ from games.models import Game, Seat
 from monopoly_site.charts import line_chart
 from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 
-POOL_COLOURS = {Pool.REGULAR: "#0072B2", Pool.SHORT: "#E69F00"}
+POOL_COLOURS: dict[str, str] = {Pool.REGULAR: "#0072B2", Pool.SHORT: "#E69F00"}
 
 
 def profile_context(player: Any) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def _current_games(player: Any) -> list[dict[str, Any]]:
         .order_by("-game__updated_at")[:20]
     )
     for seat in seats:
-        state = engine.from_dict(seat.game.state)
+        state = engine.from_dict(seat.game.state or {})
         rows.append(
             {"game": seat.game, "turn_name": state.names[state.turn], "turn_no": state.turn_no}
         )

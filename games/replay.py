@@ -65,7 +65,7 @@ def load_replay(game: Game) -> Replay:
     payloads = GameEvent.objects.filter(game=game, kind="action").order_by("seq")
     actions = [engine.action_from_dict(p) for p in payloads.values_list("payload", flat=True)]
     # Names never change after the start, so the stored state's are the start's.
-    return Replay(game=game, names=list(game.state["names"]), actions=actions)
+    return Replay(game=game, names=list((game.state or {})["names"]), actions=actions)
 
 
 def landing_counts(game: Game) -> list[int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from games.models import Game, Seat
@@ -22,7 +24,7 @@ def lock_game(*, public_id: str | None = None, pk: int | None = None) -> Game:
         raise GameNotFound("There is no such game.") from None
 
 
-def access_seat(game: Game, user: object) -> Seat:
+def access_seat(game: Game, user: Any) -> Seat:
     """The playing seat of ``user`` in ``game``, or ``NotAllowed``."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to play.")

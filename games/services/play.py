@@ -17,6 +17,8 @@ from ratings.services import rate_game
 
 
 def load_state(game: Game) -> engine.State:
+    if game.state is None:
+        raise InvalidRequest("This game has not started.")
     return engine.from_dict(game.state)
 
 
