@@ -151,6 +151,9 @@ def run_site(env: dict[str, str]) -> int:
         say(f"Serving on http://{host}:{port}/ (web, worker and beat); Ctrl-C stops all three.")
         honcho = shutil.which("honcho", path=str(VENV_BIN)) or "honcho"
         process = subprocess.Popen([honcho, "start", "-f", str(BASE_DIR / "Procfile")], env=env)
+        # A SIGTERM aimed at this process (not the terminal's process group)
+        # must still stop web, worker and beat: pass it on to honcho.
+        signal.signal(signal.SIGTERM, lambda *_: process.send_signal(signal.SIGINT))
         try:
             return process.wait()
         except KeyboardInterrupt:
