@@ -56,3 +56,6 @@ class EmailThrottle(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="email_throttle_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game_id}: {self.last_sent_at}"

@@ -13,6 +13,7 @@ from games.services.errors import InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import lock_game
 from games.services.play import bots_due, record_events
+from games.services.timers import sync_deadlines
 
 BOT_KINDS = {Seat.BotKind.RANDOM, Seat.BotKind.HEURISTIC}
 
@@ -178,6 +179,7 @@ def _start(game: Game) -> None:
         game=game, seq=game.version, index=0, kind="start", payload={"seed": game.seed}
     )
     record_events(game, events, first_index=1)
+    sync_deadlines(game, state, actor=None)
     after_commit(game.pk, game.version, bots_due=bots_due(game, state))
 
 

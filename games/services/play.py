@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
@@ -13,6 +14,9 @@ from games.ranking import final_ranking
 from games.services.errors import IllegalMove, InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import access_seat, check_version, lock_game
+from games.services.timers import charge_time_bank, reset_timeouts, sync_deadlines
+from games.standing_orders import describe as describe_order
+from games.standing_orders import standing_action
 from ratings.services import rate_game
 
 
@@ -54,6 +58,7 @@ def submit_action(
         check_version(game, expected_version)
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You are no longer playing in this game.")
+        reset_timeouts(game, seat.number)
         return _apply(game, check_action(action, seat.number), actor=seat.number)
 
 
@@ -71,12 +76,59 @@ def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[e
         return events
 
 
-def apply_system_action(game: Game, action: engine.Action) -> list[engine.Event]:
-    """For timers and bots: the caller holds the lock and checked the version."""
-    return _apply(game, action, actor=action.player)
+def apply_system_action(
+    game: Game,
+    action: engine.Action,
+    *,
+    note: dict[str, Any] | None = None,
+    actor: int | None = None,
+) -> list[engine.Event]:
+    """For timers and bots: the caller holds the lock and checked the version.
+    ``note`` is logged with the move (e.g. why the timer acted)."""
+    return _apply(game, action, actor=action.player if actor is None else actor, note=note)
 
 
-def _apply(game: Game, action: engine.Action, *, actor: int) -> list[engine.Event]:
+# Standing orders answering each other (two auto-bidders) stop after this
+# many moves in one transaction; the rest waits for the next move or timer.
+MAX_STANDING_ORDER_MOVES = 400
+
+
+def _apply(
+    game: Game, action: engine.Action, *, actor: int, note: dict[str, Any] | None = None
+) -> list[engine.Event]:
+    """Apply the action, then any standing orders it brings into play, each
+    as its own version with its own events; schedule once, after commit."""
+    new_state, events = _apply_one(game, action, actor=actor, note=note)
+    for _ in range(MAX_STANDING_ORDER_MOVES):
+        fired = _standing_order(game, new_state)
+        if fired is None:
+            break
+        player, order = fired
+        text = f"{new_state.names[player]}: {describe_order(order)} (standing order)."
+        order_note = {"text": text, "source": "standing_order", "player": player}
+        new_state, _ = _apply_one(game, order, actor=player, note=order_note)
+    after_commit(game.pk, game.version, bots_due=bots_due(game, new_state))
+    return events
+
+
+def _standing_order(game: Game, state: engine.State) -> tuple[int, engine.Action] | None:
+    if state.finished:
+        return None
+    orders = (
+        game.seats.filter(status=Seat.Status.PLAYING, user__isnull=False, taken_over=False)
+        .exclude(standing_orders={})
+        .values_list("number", "standing_orders")
+    )
+    for player, order in orders:
+        action = standing_action(state, player, order)
+        if action is not None:
+            return player, action
+    return None
+
+
+def _apply_one(
+    game: Game, action: engine.Action, *, actor: int, note: dict[str, Any] | None
+) -> tuple[engine.State, list[engine.Event]]:
     state = load_state(game)
     try:
         new_state, events = engine.apply(state, action)
@@ -94,9 +146,15 @@ def _apply(game: Game, action: engine.Action, *, actor: int) -> list[engine.Even
     GameEvent.objects.create(
         game=game, seq=game.version, index=0, kind="action", payload=action.to_dict()
     )
-    record_events(game, events, first_index=1)
-    after_commit(game.pk, game.version, bots_due=bots_due(game, new_state))
-    return events
+    first = 1
+    if note:
+        GameEvent.objects.create(game=game, seq=game.version, index=1, kind="note", payload=note)
+        first = 2
+    record_events(game, events, first_index=first)
+    # The deadlines of the new pending decisions are written with the move.
+    charge_time_bank(game, actor)
+    sync_deadlines(game, new_state, actor=actor, action_kind=action.kind)
+    return new_state, events
 
 
 def _mark_bankrupt_seats(game: Game, state: engine.State) -> None:
@@ -128,11 +186,13 @@ def _finish(game: Game, state: engine.State) -> None:
 
 
 def bot_seats(game: Game) -> dict[int, str]:
-    return dict(
-        game.seats.filter(user__isnull=True, status=Seat.Status.PLAYING).values_list(
-            "number", "bot_kind"
-        )
+    """Bot seats, and human seats a bot took over after repeated timeouts."""
+    seats = game.seats.filter(status=Seat.Status.PLAYING).filter(
+        Q(user__isnull=True) | Q(taken_over=True)
     )
+    return {
+        n: kind or Seat.BotKind.HEURISTIC for n, kind in seats.values_list("number", "bot_kind")
+    }
 
 
 def bots_due(game: Game, state: engine.State) -> bool:

@@ -1,0 +1,407 @@
+"""Deadlines: storing them with each write, and resolving them when they pass.
+
+The database holds the truth: one ``Deadline`` row per pending decision,
+rewritten in the same transaction as the move that changed the decisions.
+Two things fire ``expire_decision``: an ETA task enqueued on commit for a
+near deadline, and the beat sweep for everything overdue. Both pass the game
+version they saw; the game row lock plus that version is the compare-and-set,
+so a duplicate, a late firing or a player acting at the last instant leaves
+exactly one outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import deadlines as dl
+from games import engine
+from games.engine import actions as A
+from games.models import Deadline, Game, Seat
+from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
+from games.services.locking import access_seat, lock_game
+
+logger = logging.getLogger(__name__)
+
+TIME_LIMIT = "time_limit"
+
+
+def sync_deadlines(
+    game: Game,
+    state: engine.State,
+    *,
+    actor: int | None,
+    action_kind: str = "",
+    now: datetime | None = None,
+) -> None:
+    """Make the deadline rows match the pending decisions of ``state``.
+
+    A decision still open keeps its clock unless it is new to the player who
+    just acted (their next move) or an auction bid extended the window; the
+    claim, trade and time-limit windows keep theirs until they close.
+    Called inside the write's transaction with the game row locked."""
+    now = now or timezone.now()
+    existing = {(d.player, d.kind, d.ref): d for d in game.deadlines.all()}
+    if state.finished or game.status != Game.Status.ACTIVE:
+        if existing:
+            game.deadlines.all().delete()
+        return
+    timer = dl.TimerSettings.of(game)
+    seats = {s.number: s for s in game.seats.select_related("user")}
+    wanted: dict[tuple[int, str, str], int] = {}
+    for p in engine.pending_decisions(state):
+        wanted[(p.player, p.kind, str(p.ref))] = p.player
+    if game.time_limit_seconds and game.started_at:
+        wanted[(engine.SYSTEM, TIME_LIMIT, "")] = engine.SYSTEM
+    stale = [d.pk for key, d in existing.items() if key not in wanted]
+    if stale:
+        Deadline.objects.filter(pk__in=stale).delete()
+    keep: list[int] = []
+    fresh: list[Deadline] = []
+    replace: list[int] = []
+    for key, player in wanted.items():
+        _, kind, ref = key
+        old = existing.get(key)
+        if old is not None and _keeps_clock(kind, player, actor, action_kind):
+            keep.append(old.pk)
+            continue
+        if old is not None:
+            replace.append(old.pk)
+        fresh.append(_new_deadline(game, timer, seats.get(player), player, kind, ref, now))
+    if keep:
+        Deadline.objects.filter(pk__in=keep).update(version=game.version)
+    if replace:
+        Deadline.objects.filter(pk__in=replace).delete()
+    if fresh:
+        Deadline.objects.bulk_create(fresh)
+
+
+def _keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:
+    if kind in dl.WINDOW_KINDS:
+        return True
+    if kind == "bid":
+        return action_kind != A.BID
+    return player != actor
+
+
+def _new_deadline(
+    game: Game,
+    timer: dl.TimerSettings,
+    seat: Seat | None,
+    player: int,
+    kind: str,
+    ref: str,
+    now: datetime,
+) -> Deadline:
+    if kind == TIME_LIMIT:
+        start = game.started_at or now
+        due = dl.due_at(start, game.time_limit_seconds)
+        return Deadline(
+            game=game, player=player, kind=kind, ref=ref, version=game.version,
+            started_at=start, due_at=due, remind_at=None, reminded=True,
+        )  # fmt: skip
+    user = seat.user if seat is not None else None
+    vacation = user.vacation_until if user is not None else None
+    start = dl.start_of_clock(now, vacation)
+    bank = seat.bank_seconds if seat is not None else None
+    due = dl.due_at(start, dl.allowance(timer, kind, bank))
+    human = user is not None and not (seat is not None and seat.taken_over)
+    return Deadline(
+        game=game, player=player, kind=kind, ref=ref, version=game.version,
+        started_at=start, due_at=due,
+        remind_at=dl.remind_at(start, due) if human else None, reminded=not human,
+    )  # fmt: skip
+
+
+def charge_time_bank(game: Game, actor: int, now: datetime | None = None) -> None:
+    """Spend the actor's thinking time from their bank (a time-bank game)."""
+    if not game.time_bank_seconds or actor < 0:
+        return
+    now = now or timezone.now()
+    timer = dl.TimerSettings.of(game)
+    started = (
+        game.deadlines.filter(player=actor)
+        .exclude(kind__in=dl.WINDOW_KINDS)
+        .order_by("started_at")
+        .values_list("started_at", flat=True)
+        .first()
+    )
+    used = max(0.0, (now - started).total_seconds()) if started else 0.0
+    seat = game.seats.filter(number=actor).first()
+    if seat is None:
+        return
+    seat.bank_seconds = dl.bank_after_move(timer, seat.bank_seconds, used)
+    seat.save(update_fields=["bank_seconds"])
+
+
+# --- resolving ------------------------------------------------------------------
+
+
+def timeout_for(state: engine.State, deadline: Deadline) -> engine.Action:
+    """The default for this very decision. The engine's ``timeout_action``
+    answers per player, so the windows that name their own claim or trade
+    are built here to close exactly that one."""
+    if deadline.kind == TIME_LIMIT:
+        return engine.Action(A.END_NOW, engine.SYSTEM)
+    if deadline.kind == "claim_rent":
+        return engine.Action(A.EXPIRE_CLAIM, engine.SYSTEM, target=int(deadline.ref))
+    if deadline.kind == "trade_response":
+        return engine.Action(A.REJECT_TRADE, deadline.player, target=int(deadline.ref))
+    if deadline.kind == "bid":
+        return engine.Action(A.PASS_BID, deadline.player)
+    return engine.timeout_action(state, deadline.player)
+
+
+def expire_decision(game_id: int, expected_version: int, now: datetime | None = None) -> bool:
+    """Apply the default for the earliest overdue decision of the game, if the
+    game is still at ``expected_version``. Returns whether anything changed."""
+    from games.services.play import apply_system_action, load_state
+
+    with transaction.atomic():
+        try:
+            game = lock_game(pk=game_id)
+        except GameNotFound:
+            return False
+        if game.version != expected_version or game.status != Game.Status.ACTIVE:
+            return False
+        now = now or timezone.now()
+        deadline = game.deadlines.filter(due_at__lte=now).order_by("due_at", "pk").first()
+        if deadline is None:
+            return False
+        state = load_state(game)
+        action = timeout_for(state, deadline)
+        if not engine.is_legal(state, action):
+            # The decision is gone (e.g. an engine throw-limit closed the
+            # claim): recompute the rows and let the next firing decide.
+            logger.warning("Deadline %s of game %s has no legal default", deadline.pk, game_id)
+            deadline.delete()
+            return False
+        note = _timeout_note(state, deadline, action)
+        payload = {
+            "text": note,
+            "source": "timeout",
+            "deadline": deadline.pk,
+            "kind": deadline.kind,
+            "player": deadline.player,
+            "due_at": deadline.due_at.isoformat(),
+        }
+        takeover = False
+        if deadline.kind not in dl.NON_BLOCKING_KINDS and deadline.player >= 0:
+            takeover = _count_timeout(game, deadline.player)
+        apply_system_action(game, action, note=payload, actor=deadline.player)
+        _notify_timeout(game, state, deadline, takeover)
+        return True
+
+
+def _timeout_note(state: engine.State, d: Deadline, action: engine.Action) -> str:
+    if d.kind == TIME_LIMIT:
+        return "The time limit was reached (timer)."
+    name = state.names[d.player] if 0 <= d.player < state.n else "The system"
+    if d.kind == "claim_rent":
+        return f"{name}'s rent claim window closed; the rent is forfeited (timer)."
+    return f"{name} ran out of time: {action.kind.replace('_', ' ')} (timer)."
+
+
+def _count_timeout(game: Game, player: int) -> bool:
+    """Count a timeout; return whether a bot now takes the seat."""
+    seat = game.seats.filter(number=player, user__isnull=False).first()
+    if seat is None or seat.taken_over:
+        return False
+    seat.timeouts_in_row += 1
+    seat.timeouts_total += 1
+    fields = ["timeouts_in_row", "timeouts_total"]
+    takeover = bool(game.takeover_after) and seat.timeouts_in_row >= game.takeover_after
+    if takeover:
+        seat.taken_over = True
+        seat.takeovers_total += 1
+        fields += ["taken_over", "takeovers_total"]
+    seat.save(update_fields=fields)
+    return takeover
+
+
+def reset_timeouts(game: Game, player: int) -> None:
+    """A move by the player themself ends their run of timeouts."""
+    game.seats.filter(number=player, timeouts_in_row__gt=0).update(timeouts_in_row=0)
+
+
+def _notify_timeout(game: Game, state: engine.State, d: Deadline, takeover: bool) -> None:
+    from notifications import services as notify
+
+    if d.kind == "claim_rent":
+        seat = game.seats.filter(number=d.player, user__isnull=False).first()
+        if seat is not None:
+            notify.on_commit(
+                seat.user_id, game.pk, "claim_expired",
+                "Your rent claim window closed; the rent was forfeited.",
+                dedupe_key=f"claim:{game.pk}:{d.ref}:{d.pk}",
+            )  # fmt: skip
+        return
+    if takeover:
+        seat = game.seats.filter(number=d.player).first()
+        if seat is not None and seat.user_id:
+            notify.on_commit(
+                seat.user_id, game.pk, "takeover",
+                f"After {game.takeover_after} timeouts in a row a bot is playing your seat. "
+                "Reclaim it from the game page.",
+            )  # fmt: skip
+
+
+@transaction.atomic
+def reclaim_seat(*, public_id: str, user: Any) -> Seat:
+    """The player takes their seat back from the bot."""
+    from games.services.hooks import after_commit
+
+    game = lock_game(public_id=public_id)
+    seat = access_seat(game, user)
+    if game.status != Game.Status.ACTIVE or seat.status != Seat.Status.PLAYING:
+        raise InvalidRequest("This game is not in play.")
+    if not seat.taken_over:
+        raise InvalidRequest("Your seat is not being played by a bot.")
+    seat.taken_over = False
+    seat.timeouts_in_row = 0
+    seat.save(update_fields=["taken_over", "timeouts_in_row"])
+    game.save(update_fields=["updated_at"])
+    # Give the returning player a fresh clock with reminders.
+    game.deadlines.filter(player=seat.number).delete()
+    sync_deadlines(game, engine.from_dict(game.state), actor=seat.number)
+    after_commit(game.pk, game.version, bots_due=False)
+    return seat
+
+
+# --- the sweep ------------------------------------------------------------------
+
+
+def overdue_query(now: datetime, limit: int) -> Any:
+    """The sweep's query; it must stay an index range scan on ``due_at``."""
+    return (
+        Deadline.objects.filter(due_at__lte=now)
+        .order_by("due_at")
+        .values_list("game_id", "version")[:limit]
+    )
+
+
+def overdue_games(now: datetime | None = None, limit: int = 2000) -> list[tuple[int, int]]:
+    now = now or timezone.now()
+    seen: dict[tuple[int, int], None] = {}
+    for game_id, version in overdue_query(now, limit):
+        seen.setdefault((game_id, version), None)
+    return list(seen)
+
+
+def reminders_due(now: datetime | None = None, limit: int = 500) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        Deadline.objects.filter(reminded=False, remind_at__lte=now)
+        .order_by("remind_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def claim_reminder(deadline_id: int) -> Deadline | None:
+    """Compare-and-set: only the caller that flips ``reminded`` sends it."""
+    if not Deadline.objects.filter(pk=deadline_id, reminded=False).update(reminded=True):
+        return None
+    return Deadline.objects.select_related("game").filter(pk=deadline_id).first()
+
+
+# --- vacation -------------------------------------------------------------------
+
+
+def vacation_days_left(user: Any, now: datetime | None = None) -> int:
+    now = now or timezone.now()
+    return dl.vacation_days_left(
+        per_year=settings.VACATION_DAYS_PER_YEAR,
+        used=user.vacation_days_used,
+        used_year=user.vacation_year,
+        year=now.year,
+    )
+
+
+def _user_deadlines(user: Any) -> Any:
+    seats = Seat.objects.filter(
+        user=user, status=Seat.Status.PLAYING, game__status=Game.Status.ACTIVE
+    ).values_list("game_id", "number")
+    match = Q(pk__in=[])
+    for game_id, number in seats:
+        match |= Q(game_id=game_id, player=number)
+    return Deadline.objects.filter(match).exclude(kind__in=(TIME_LIMIT,))
+
+
+@transaction.atomic
+def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> datetime:
+    """Pause the user's deadlines in every game for ``days`` days. Only their
+    own clocks move, so an opponent's time is never shortened."""
+    from accounts.models import User
+
+    now = now or timezone.now()
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.vacation_until and user.vacation_until > now:
+        raise InvalidRequest("You are already on vacation.")
+    if days < 1:
+        raise InvalidRequest("Take at least one day.")
+    left = vacation_days_left(user, now)
+    if days > left:
+        raise NotAllowed(f"You have {left} vacation days left this year.")
+    until = now + timedelta(days=days)
+    if user.vacation_year != now.year:
+        user.vacation_year, user.vacation_days_used = now.year, 0
+    user.vacation_days_used += days
+    user.vacation_until = until
+    user.save(update_fields=["vacation_until", "vacation_year", "vacation_days_used"])
+    _shift_deadlines(user, lambda due: dl.paused(due, now, until))
+    return until
+
+
+@transaction.atomic
+def end_vacation(*, user: Any, now: datetime | None = None) -> None:
+    """Come back early: the unused whole days are returned."""
+    from accounts.models import User
+
+    now = now or timezone.now()
+    user = User.objects.select_for_update().get(pk=user.pk)
+    until = user.vacation_until
+    if until is None or until <= now:
+        raise InvalidRequest("You are not on vacation.")
+    unused = int((until - now).total_seconds() // 86400)
+    if user.vacation_year == now.year:
+        user.vacation_days_used = max(0, user.vacation_days_used - unused)
+    user.vacation_until = None
+    user.save(update_fields=["vacation_until", "vacation_days_used"])
+    _shift_deadlines(user, lambda due: dl.resumed(due, now, until))
+
+
+def _shift_deadlines(user: Any, shift: Any) -> None:
+    # Lock the games in a fixed order (by id) so this never deadlocks with a move.
+    rows = list(_user_deadlines(user).order_by("game_id", "pk"))
+    game_ids = sorted({d.game_id for d in rows})
+    list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk"))
+    for d in rows:
+        new_due = shift(d.due_at)
+        if new_due == d.due_at:
+            continue
+        delta = new_due - d.due_at
+        d.due_at = new_due
+        d.started_at += delta
+        if d.remind_at is not None:
+            d.remind_at += delta
+        d.save(update_fields=["due_at", "started_at", "remind_at"])
+
+
+def near_deadlines(game_id: int, version: int, now: datetime | None = None) -> list[datetime]:
+    """Due times of this version's deadlines inside the ETA horizon: at most
+    the first, since resolving it moves the version and reschedules."""
+    now = now or timezone.now()
+    horizon = now + timedelta(seconds=settings.TIMER_ETA_HORIZON_SECONDS)
+    first = (
+        Deadline.objects.filter(game_id=game_id, version=version, due_at__lte=horizon)
+        .order_by("due_at")
+        .values_list("due_at", flat=True)
+        .first()
+    )
+    return [first] if first is not None else []
