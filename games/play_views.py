@@ -53,6 +53,25 @@ def urls(game: Game) -> dict[str, str]:
     }
 
 
+def shared_context(game: Game) -> dict[str, Any]:
+    """What every viewer sees alike: enough for the ``status`` and ``board``
+    regions. The broadcast renders these once per version."""
+    state = presenters.load_state(game)
+    assert state is not None
+    return {
+        "game": game,
+        "state": state,
+        "rules": state.rules,
+        "urls": urls(game),
+        "finished": state.finished,
+        "turn_line": presenters.turn_line(state),
+        "preset_label": PRESET_LABELS.get(game.preset, game.preset),
+        "ranking": presenters.ranking(game, state),
+        "board_svg": presenters.board_markup(state, game),
+        "dice": state.dice if any(state.dice) else None,
+    }
+
+
 def region_context(
     game: Game,
     seat: Seat | None,
@@ -60,27 +79,20 @@ def region_context(
     action_panel: Panel | None = None,
     error: str = "",
     focus: bool = False,
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    state = presenters.load_state(game)
-    assert state is not None
+    if shared is None:
+        shared = shared_context(game)
+    state = shared["state"]
     viewer = seat.number if seat is not None else None
     playing = seat is not None and seat.status == Seat.Status.PLAYING
     if action_panel is None:
         action_panel = panel(state, viewer if playing else None)
     return {
-        "game": game,
-        "state": state,
-        "rules": state.rules,
-        "urls": urls(game),
+        **shared,
         "seat": seat,
         "viewer": viewer,
         "playing": playing and game.status == Game.Status.ACTIVE,
-        "finished": state.finished,
-        "turn_line": presenters.turn_line(state),
-        "preset_label": PRESET_LABELS.get(game.preset, game.preset),
-        "ranking": presenters.ranking(game, state),
-        "board_svg": presenters.board_markup(state, game),
-        "dice": state.dice if any(state.dice) else None,
         "players": presenters.players(game, state, viewer),
         "pending": presenters.pending(state, viewer),
         "log": presenters.log(game, state, viewer),

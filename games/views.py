@@ -56,23 +56,28 @@ def _create_form_context(form: CreateGameForm, preset: str) -> dict[str, Any]:
     return {"form": form, "switch_rows": switch_rows(preset), "preset": preset}
 
 
-@require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def open_game_rows() -> list[dict[str, Any]]:
+    """The lobby's open-games table (also pushed live by ``games.broadcast``)."""
     open_games = (
         Game.objects.filter(status=Game.Status.LOBBY, is_public=True)
         .select_related("host")
         .annotate(taken=Count("seats"))
         .order_by("-created_at")[:50]
     )
+    return [
+        {
+            "game": g,
+            "preset_label": PRESET_LABELS.get(g.preset, g.preset),
+            "timer": timer_label(g.turn_seconds),
+        }
+        for g in open_games
+    ]
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
-        "open_games": [
-            {
-                "game": g,
-                "preset_label": PRESET_LABELS.get(g.preset, g.preset),
-                "timer": timer_label(g.turn_seconds),
-            }
-            for g in open_games
-        ],
+        "open_games": open_game_rows(),
         "your_games": _your_games(request.user) if request.user.is_authenticated else [],
     }
     if request.user.is_authenticated:
@@ -226,11 +231,17 @@ def start(request: HttpRequest, public_id: str) -> HttpResponse:
     )  # fmt: skip
 
 
-@require_GET
-def watch(request: HttpRequest) -> HttpResponse:
-    games = (
+def watch_games() -> list[Game]:
+    """Public games in play (also pushed live by ``games.broadcast``)."""
+    return list(
         Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
         .annotate(players=Count("seats", filter=Q(seats__status=Seat.Status.PLAYING)))
         .order_by("-updated_at")[:50]
     )
-    return render(request, "games/watch.html", {"games": games, "preset_labels": PRESET_LABELS})
+
+
+@require_GET
+def watch(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "games/watch.html", {"games": watch_games(), "preset_labels": PRESET_LABELS}
+    )

@@ -1,7 +1,9 @@
-"""WebSocket routes; the live-updates work adds the game consumers here."""
+"""WebSocket routes of every app."""
 
 from __future__ import annotations
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from games.routing import websocket_urlpatterns as game_routes
+
+websocket_urlpatterns: list[Any] = [*game_routes]

@@ -39,7 +39,15 @@ def schedule_timers(game_id: int, version: int) -> None:
 
 
 def broadcast_game(game_id: int, version: int) -> None:
-    """Push the changed regions; the live-updates work fills this in."""
+    """Push the changed regions to every socket allowed to see them."""
+    from games import broadcast
+
+    try:
+        broadcast.broadcast_game(game_id, version)
+    except Exception:
+        # The write has committed; a failed push must not turn it into an
+        # error page. Clients resync on their next reconnect or gap.
+        logger.exception("Could not broadcast game %s at version %s", game_id, version)
 
 
 def schedule_bots(game_id: int, version: int) -> None:

@@ -1,0 +1,206 @@
+"""Push the regions of the play page, the lobby and the watch list to the
+sockets listening for them. Called on commit only (``services.hooks``).
+
+Per game version the public regions (``status``, ``board``) are rendered once
+for the game's group, the spectators' view of ``pending``, ``players`` and
+``log`` once for the spectators' group, and each seat's own view, with its
+action panel and incoming offers, once for that seat's group. So a spectator
+never receives seat-private content and a player never another seat's panel.
+
+Every game push is framed as ``<!--push N-->`` (``<!--snapshot N-->`` on
+connect or resync) so that the client can drop stale versions and notice a
+gap; chat, presence and lobby pushes are framed ``<!--live-->``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+
+from games import presenters
+from games.models import Game, Seat
+
+logger = logging.getLogger(__name__)
+
+TEMPLATE = "games/game.html"
+PUBLIC_REGIONS = ("status", "board")
+AUDIENCE_REGIONS = ("pending", "players", "log")
+SEAT_REGIONS = (*AUDIENCE_REGIONS, "actions")
+LOBBY_GROUP = "lobby"
+WATCH_GROUP = "watch"
+# Rendered without a request: the forms' CSRF token rides in the page's
+# hx-headers instead, so tell {% csrf_token %} not to look for one.
+NO_CSRF = {"csrf_token": "NOTPROVIDED", "oob": True}
+
+
+def game_group(game_pk: int) -> str:
+    return f"game-{game_pk}"
+
+
+def spectators_group(game_pk: int) -> str:
+    return f"game-{game_pk}-spectators"
+
+
+def players_group(game_pk: int) -> str:
+    return f"game-{game_pk}-players"
+
+
+def seat_group(game_pk: int, number: int) -> str:
+    return f"game-{game_pk}-seat-{number}"
+
+
+def groups_for(game_pk: int, seat: int | None) -> list[str]:
+    if seat is None:
+        return [game_group(game_pk), spectators_group(game_pk)]
+    return [game_group(game_pk), players_group(game_pk), seat_group(game_pk, seat)]
+
+
+def live_message(html: str) -> dict[str, Any]:
+    return {"type": "live.push", "html": "<!--live-->" + html}
+
+
+def _game_message(part: str, version: int, html: str) -> dict[str, Any]:
+    return {"type": "game.push", "part": part, "version": version, "html": html}
+
+
+def _render(names: tuple[str, ...], context: dict[str, Any]) -> str:
+    return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in names)
+
+
+def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each (group, message), in order, in one hop to the event loop."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
+    async_to_sync(send_all)()
+
+
+# --- who may listen -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listener:
+    game_pk: int
+    seat: int | None
+    is_public: bool
+
+
+def access_listener(public_id: str, user: Any) -> Listener | None:
+    """The same rule as the page: public games for everyone, private games
+    only for their seated players. None means refuse."""
+    game = Game.objects.filter(public_id=public_id).only("pk", "is_public", "state").first()
+    if game is None or game.state is None:
+        return None
+    seat = presenters.viewer_seat(game, user)
+    if not game.is_public and seat is None:
+        return None
+    return Listener(game.pk, seat.number if seat is not None else None, game.is_public)
+
+
+# --- rendering ------------------------------------------------------------------
+
+
+def _seat(game: Game, number: int | None) -> Seat | None:
+    if number is None:
+        return None
+    return game.seats.select_related("user").filter(number=number).first()
+
+
+def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str]:
+    """Every region as this listener sees it, with the chat it may read."""
+    from games.play_views import region_context, shared_context
+    from live.chat import chat_context
+
+    game = Game.objects.get(pk=game_pk)
+    seat = _seat(game, seat_number)
+    shared = {**shared_context(game), **NO_CSRF}
+    context = region_context(game, seat, shared=shared)
+    names = PUBLIC_REGIONS + (SEAT_REGIONS if seat is not None else AUDIENCE_REGIONS)
+    html = _render(names, context)
+    html += render_to_string("live/chat.html", {**chat_context(game, seat, user), **NO_CSRF})
+    return game.version, f"<!--snapshot {game.version}-->{html}"
+
+
+def game_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
+    from games.play_views import region_context, shared_context
+
+    version = game.version
+    frame = f"<!--push {version}-->"
+    shared = {**shared_context(game), **NO_CSRF}
+    out = [
+        (
+            game_group(game.pk),
+            _game_message("public", version, frame + _render(PUBLIC_REGIONS, shared)),
+        ),
+        (
+            spectators_group(game.pk),
+            _game_message(
+                "audience",
+                version,
+                frame + _render(AUDIENCE_REGIONS, region_context(game, None, shared=shared)),
+            ),
+        ),
+    ]
+    for seat in game.seats.select_related("user").filter(user__isnull=False):
+        context = region_context(game, seat, shared=shared)
+        out.append(
+            (
+                seat_group(game.pk, seat.number),
+                _game_message("audience", version, frame + _render(SEAT_REGIONS, context)),
+            )
+        )
+    return out
+
+
+def lobby_html() -> str:
+    from games.views import open_game_rows
+
+    return render_to_string(
+        "games/lobby.html#open_games", {"open_games": open_game_rows(), **NO_CSRF}
+    )
+
+
+def watch_html() -> str:
+    from games.switches import PRESET_LABELS
+    from games.views import watch_games
+
+    return render_to_string(
+        "games/watch.html#watch_games",
+        {"games": watch_games(), "preset_labels": PRESET_LABELS, **NO_CSRF},
+    )
+
+
+def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
+    """The open-games list changes while a game fills, and when it starts or
+    is abandoned; the watch list when a game starts or ends."""
+    if not game.is_public:
+        return []
+    started = game.status == Game.Status.ACTIVE and game.version == 1
+    out = []
+    if game.status in (Game.Status.LOBBY, Game.Status.ABANDONED) or started:
+        out.append((LOBBY_GROUP, live_message(lobby_html())))
+    if started or game.status == Game.Status.FINISHED:
+        out.append((WATCH_GROUP, live_message(watch_html())))
+    return out
+
+
+def broadcast_game(game_id: int, version: int) -> None:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return
+    messages: list[tuple[str, dict[str, Any]]] = []
+    # A newer commit has its own broadcast coming; this one is already stale.
+    if game.state is not None and game.version == version:
+        messages += game_pushes(game)
+    messages += lobby_pushes(game)
+    send(messages)

@@ -1,0 +1,178 @@
+"""Read-only WebSocket consumers: they authorise, join groups and forward.
+
+Nothing here writes a game: moves go over HTTP to ``games.services``. The
+only frames a client may send are ``{"type": "resync"}`` (answered with a
+fresh snapshot) and ``{"type": "ping"}``; anything else closes that socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from games import broadcast
+from live import presence
+
+logger = logging.getLogger(__name__)
+
+MAX_FRAME = 256  # bytes; the longest legal frame is a few dozen
+CLOSE_REFUSED = 4403
+CLOSE_BAD_FRAME = 4400
+
+
+def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
+    """The frame's type if it is one we accept, else None."""
+    if bytes_data is not None or text_data is None or len(text_data) > MAX_FRAME:
+        return None
+    try:
+        frame = json.loads(text_data)
+    except ValueError:
+        return None
+    if not isinstance(frame, dict) or frame.get("type") not in ("resync", "ping"):
+        return None
+    return str(frame["type"])
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """``/ws/games/<public_id>/``: the game's regions, chat and presence."""
+
+    listener: broadcast.Listener | None = None
+    heartbeat: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        public_id = self.scope["url_route"]["kwargs"]["public_id"]
+        user = self.scope.get("user")
+        self.listener = await database_sync_to_async(broadcast.access_listener)(public_id, user)
+        if self.listener is None:
+            await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
+            return
+        # Subscribe before taking the snapshot, so that no push falls between
+        # the two; pushes not newer than the snapshot are dropped below.
+        self.groups = broadcast.groups_for(self.listener.game_pk, self.listener.seat)
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        self.versions: dict[str, int] = {}
+        await self.send_snapshot()
+        self.presence_entry = presence.member(
+            presence.person_for(self.scope), self.listener.seat, self.channel_name
+        )
+        self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
+        await self.update_presence(
+            await presence.touch(self.listener.game_pk, self.presence_entry), always_self=True
+        )
+        self.heartbeat = asyncio.create_task(self.beat())
+
+    async def disconnect(self, code: int) -> None:
+        if self.listener is None:
+            return
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.heartbeat
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        with contextlib.suppress(Exception):
+            summary = await presence.leave(self.listener.game_pk, self.presence_entry)
+            await self.update_presence(summary)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        kind = _parse_frame(text_data, bytes_data)
+        if kind is None:
+            await self.close(code=CLOSE_BAD_FRAME)
+        elif kind == "resync":
+            await self.send_snapshot()
+
+    async def send_snapshot(self) -> None:
+        assert self.listener is not None
+        version, html = await database_sync_to_async(broadcast.snapshot)(
+            self.listener.game_pk, self.listener.seat, self.scope.get("user")
+        )
+        self.versions = {"public": version, "audience": version}
+        await self.send(text_data=html)
+
+    # --- group messages -------------------------------------------------------
+
+    async def game_push(self, event: dict[str, Any]) -> None:
+        part = event["part"]
+        if event["version"] <= self.versions.get(part, -1):
+            return  # already in the snapshot, or a duplicate
+        self.versions[part] = event["version"]
+        await self.send(text_data=event["html"])
+
+    async def live_push(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
+
+    # --- presence -------------------------------------------------------------
+
+    async def beat(self) -> None:
+        assert self.listener is not None
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            try:
+                summary = await presence.touch(self.listener.game_pk, self.presence_entry)
+                await self.update_presence(summary)
+            except Exception:
+                logger.exception("presence heartbeat failed")
+
+    async def update_presence(self, summary: presence.Summary, always_self: bool = False) -> None:
+        assert self.listener is not None
+        html = "<!--live-->" + render_to_string(
+            "live/presence.html",
+            {
+                "oob": True,
+                "watching": summary.watching,
+                "seats": [
+                    {**row, "online": row["number"] in summary.online_seats}
+                    for row in self.seat_names
+                ],
+            },
+        )
+        if await presence.changed(self.listener.game_pk, summary):
+            await self.channel_layer.group_send(
+                broadcast.game_group(self.listener.game_pk), {"type": "live.push", "html": html}
+            )
+        elif always_self:
+            await self.send(text_data=html)
+
+
+def _seat_rows(game_pk: int) -> list[dict[str, Any]]:
+    from games.models import Seat
+    from games.presenters import seat_colours
+
+    colours = seat_colours()
+    return [
+        {"number": seat.number, "name": seat.name, "colour": colours[seat.number % len(colours)]}
+        for seat in Seat.objects.filter(game_id=game_pk, user__isnull=False).select_related("user")
+    ]
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """``/ws/lobby/`` and ``/ws/watch/``: the open-games and watch lists."""
+
+    async def connect(self) -> None:
+        room = self.scope["url_route"]["kwargs"]["room"]
+        self.group = broadcast.LOBBY_GROUP if room == "lobby" else broadcast.WATCH_GROUP
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # A reconnecting page may have missed pushes: send the list afresh.
+        render = broadcast.lobby_html if room == "lobby" else broadcast.watch_html
+        html = await database_sync_to_async(render)()
+        await self.send(text_data="<!--live-->" + html)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if _parse_frame(text_data, bytes_data) is None:
+            await self.close(code=CLOSE_BAD_FRAME)
+
+    async def live_push(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])

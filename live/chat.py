@@ -1,0 +1,132 @@
+"""Game chat: who may read and write which room, and posting a message.
+
+``do_post_message`` is the only writer. It stores the message and pushes it,
+once the transaction commits, to exactly the sockets allowed to read it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.template.loader import render_to_string
+
+from games.models import Game, Seat
+from live.models import MAX_LENGTH, ChatMessage
+
+Room = ChatMessage.Room
+HISTORY = 50
+RATE_COUNT = 5  # messages...
+RATE_SECONDS = 10  # ...per this many seconds, per person and game
+
+
+class ChatError(Exception):
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def is_finished(game: Game) -> bool:
+    return game.status in (Game.Status.FINISHED, Game.Status.ABANDONED)
+
+
+def readable_rooms(game: Game, seat: Seat | None) -> list[str]:
+    """Players read their room; spectators theirs, and the players only once
+    the game is over."""
+    if seat is None:
+        return [Room.SPECTATORS] if game.is_public else []
+    rooms = [Room.PLAYERS]
+    if is_finished(game) and game.is_public:
+        rooms.append(Room.SPECTATORS)
+    return rooms
+
+
+def can_post(game: Game, seat: Seat | None, user: Any, room: str) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if room == Room.PLAYERS:
+        return seat is not None
+    return room == Room.SPECTATORS and seat is None and game.is_public
+
+
+def check_body(raw: str) -> str:
+    body = " ".join((raw or "").split())
+    if not body:
+        raise ChatError("Write something first.")
+    if len(body) > MAX_LENGTH:
+        raise ChatError(f"Keep it under {MAX_LENGTH} characters.")
+    return body
+
+
+def check_rate(game: Game, user: Any) -> None:
+    key = f"live:chat-rate:{game.pk}:{user.pk}"
+    cache.add(key, 0, timeout=RATE_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=RATE_SECONDS)
+        count = 1
+    if count > RATE_COUNT:
+        raise ChatError("You are sending messages too quickly; wait a few seconds.", 429)
+
+
+def room_group(game: Game, room: str) -> str:
+    from games import broadcast
+
+    if room == Room.PLAYERS:
+        return broadcast.players_group(game.pk)
+    # Once the game is over the players may read the spectators' room too.
+    if is_finished(game):
+        return broadcast.game_group(game.pk)
+    return broadcast.spectators_group(game.pk)
+
+
+def do_post_message(
+    *, game: Game, seat: Seat | None, user: Any, room: str, body: str
+) -> ChatMessage:
+    if room not in Room.values or not can_post(game, seat, user, room):
+        raise ChatError("You cannot write in this chat.", 403)
+    body = check_body(body)
+    check_rate(game, user)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(game=game, room=room, author=user, body=body)
+        transaction.on_commit(lambda: push_message(game, message))
+    return message
+
+
+def push_message(game: Game, message: ChatMessage) -> None:
+    from games import broadcast
+
+    html = render_to_string("live/chat_append.html", {"message": message, "room": message.room})
+    broadcast.send([(room_group(game, message.room), broadcast.live_message(html))])
+
+
+def history(game: Game, room: str) -> list[ChatMessage]:
+    recent = (
+        ChatMessage.objects.filter(game=game, room=room)
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:HISTORY]
+    )
+    return list(reversed(recent))
+
+
+def chat_context(game: Game, seat: Seat | None, user: Any) -> dict[str, Any]:
+    rooms = []
+    for room in readable_rooms(game, seat):
+        rooms.append(
+            {
+                "name": room,
+                "label": "Players' chat" if room == Room.PLAYERS else "Spectators' chat",
+                "messages": history(game, room),
+                "can_post": can_post(game, seat, user, room),
+                "url": f"{game.get_absolute_url()}chat/{room}",
+            }
+        )
+    return {
+        "rooms": rooms,
+        "max_length": MAX_LENGTH,
+        "logged_in": getattr(user, "is_authenticated", False),
+        "login_url": f"/accounts/login/?next={game.get_absolute_url()}",
+    }

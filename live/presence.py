@@ -1,0 +1,113 @@
+"""Who is looking at a game, counted in people rather than tabs.
+
+Each open socket keeps one entry in a Redis sorted set per game, scored by
+the time it expires. A socket's heartbeat pushes its expiry forward; a socket
+whose process died simply stops doing so, and the next reader drops it. So
+the count heals itself without any clean-up job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+from django.conf import settings
+
+HEARTBEAT_SECONDS = 20
+TTL_SECONDS = 3 * HEARTBEAT_SECONDS  # survives two lost heartbeats
+
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _redis() -> aioredis.Redis:
+    # A client (and its pool) belongs to one event loop.
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None:
+        client = aioredis.Redis.from_url(settings.REDIS_URL)
+        _clients[loop] = client
+    return client
+
+
+def _key(game_pk: int) -> str:
+    return f"{settings.REDIS_PREFIX}:live:presence:{game_pk}"
+
+
+def person_for(scope: dict[str, Any]) -> str:
+    """One id per person: the user, or for anonymous visitors their CSRF
+    cookie (shared by all tabs of one browser), hashed; failing both, the
+    connection itself."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return f"u{user.pk}"
+    cookie = (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+    if cookie:
+        return "a" + hashlib.sha256(cookie.encode()).hexdigest()[:16]
+    return ""
+
+
+@dataclass(frozen=True)
+class Summary:
+    online_seats: frozenset[int]
+    watching: int
+
+    def encode(self) -> str:
+        return ",".join(map(str, sorted(self.online_seats))) + f"/{self.watching}"
+
+
+def member(person: str, seat: int | None, channel_name: str) -> str:
+    return f"{person or channel_name}|{'-' if seat is None else seat}|{channel_name}"
+
+
+def _summarise(members: list[bytes]) -> Summary:
+    seats: set[int] = set()
+    watchers: set[str] = set()
+    for raw in members:
+        person, seat, _channel = raw.decode().split("|", 2)
+        if seat == "-":
+            watchers.add(person)
+        else:
+            seats.add(int(seat))
+    return Summary(frozenset(seats), len(watchers))
+
+
+async def touch(game_pk: int, entry: str) -> Summary:
+    """Add or refresh one socket's entry; return who is here now."""
+    now = time.time()
+    key = _key(game_pk)
+    async with _redis().pipeline(transaction=False) as pipe:
+        pipe.zadd(key, {entry: now + TTL_SECONDS})
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zrange(key, 0, -1)
+        pipe.expire(key, TTL_SECONDS * 2)
+        results = await pipe.execute()
+    return _summarise(results[2])
+
+
+async def leave(game_pk: int, entry: str) -> Summary:
+    now = time.time()
+    key = _key(game_pk)
+    async with _redis().pipeline(transaction=False) as pipe:
+        pipe.zrem(key, entry)
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zrange(key, 0, -1)
+        results = await pipe.execute()
+    return _summarise(results[2])
+
+
+async def changed(game_pk: int, summary: Summary) -> bool:
+    """Whether this summary differs from the last one announced, so that
+    only a real change is pushed, and only once across all processes."""
+    key = _key(game_pk) + ":shown"
+    async with _redis().pipeline(transaction=False) as pipe:
+        pipe.getset(key, summary.encode())
+        pipe.expire(key, TTL_SECONDS * 2)
+        old, _ = await pipe.execute()
+    return bool(old is None or old.decode() != summary.encode())

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from live import views
+
+urlpatterns = [
+    path("games/<str:public_id>/chat/<str:room>", views.post_message, name="live_chat_post"),
+]

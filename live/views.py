@@ -1,0 +1,30 @@
+"""Posting to a game's chat. Reading happens through the page and the socket."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.views.decorators.http import require_POST
+
+from games.play_views import access_game_for_viewer
+from live.chat import ChatError, do_post_message
+
+
+@login_required
+@require_POST
+def post_message(request: HttpRequest, public_id: str, room: str) -> HttpResponse:
+    game, seat = access_game_for_viewer(request, public_id)
+    try:
+        do_post_message(
+            game=game, seat=seat, user=request.user, room=room, body=request.POST.get("body", "")
+        )
+    except ChatError as exc:
+        if not request.htmx:  # type: ignore[attr-defined]
+            messages.error(request, exc.message)
+            return HttpResponseRedirect(game.get_absolute_url())
+        # 422 so that the page's htmx config swaps the message in.
+        return HttpResponse(exc.message, status=422 if exc.status == 429 else exc.status)
+    if not request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseRedirect(game.get_absolute_url())
+    return HttpResponse("")

@@ -1,0 +1,91 @@
+// Live updates over the htmx WebSocket extension (hx-ext="ws,live").
+//
+// The server frames each message: "<!--push N-->" for the regions of game
+// version N, "<!--snapshot N-->" for every region (sent on each connect and
+// on request), "<!--live-->" for chat, presence and lobby lists. A region is
+// swapped in only when it is newer than what the page shows, so stale and
+// duplicate pushes are dropped; a push that skips a version asks for a fresh
+// snapshot instead. The socket reconnects by itself after any close, with
+// jittered backoff, and every reconnect brings a snapshot.
+(function () {
+  "use strict";
+  var FRAME = /^<!--(push|snapshot|live)(?: (\d+))?-->/;
+  var REFUSED = [4400, 4403]; // our own "do not come back" codes
+  var EXT_RETRIES = [1006, 1011, 1012, 1013]; // the extension retries these itself
+  var api = null;
+  var sockets = new WeakMap(); // socket element -> socket wrapper
+  var retries = new WeakMap();
+
+  function regionVersion(id) {
+    var el = id && document.getElementById(id);
+    if (!el || !el.hasAttribute("data-version")) return -1;
+    return parseInt(el.getAttribute("data-version"), 10);
+  }
+
+  function shownVersion(root) {
+    var max = -1;
+    root.querySelectorAll("[data-version]").forEach(function (el) {
+      max = Math.max(max, parseInt(el.getAttribute("data-version"), 10) || 0);
+    });
+    return max;
+  }
+
+  function resync(elt) {
+    var socket = sockets.get(elt);
+    if (socket) {
+      socket.send(JSON.stringify({ type: "resync" }));
+    } else if (elt.dataset.regions) {
+      htmx.ajax("GET", elt.dataset.regions, { source: elt, swap: "none" });
+    }
+  }
+
+  htmx.defineExtension("live", {
+    init: function (apiRef) {
+      api = apiRef;
+    },
+    transformResponse: function (text, xhr, elt) {
+      if (xhr) return text; // an ordinary htmx response, not a push
+      var match = FRAME.exec(text);
+      if (!match || match[1] === "live") return text;
+      var version = parseInt(match[2], 10);
+      var root = elt.closest("[ws-connect]") || document;
+      var shown = shownVersion(root);
+      if (match[1] === "push" && shown >= 0 && version > shown + 1) {
+        resync(elt); // we missed a version: ask for everything afresh
+        return "";
+      }
+      var tpl = document.createElement("template");
+      tpl.innerHTML = text;
+      Array.prototype.slice.call(tpl.content.children).forEach(function (child) {
+        if (child.hasAttribute("data-version") && regionVersion(child.id) >= version) {
+          child.remove(); // the page already shows this version (or newer)
+        }
+      });
+      return tpl.innerHTML;
+    },
+  });
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    sockets.set(event.target, event.detail.socketWrapper);
+    retries.set(event.target, 0);
+    event.target.classList.remove("is-offline");
+  });
+
+  document.addEventListener("htmx:wsClose", function (event) {
+    var elt = event.target;
+    var code = event.detail.event.code;
+    sockets.delete(elt);
+    elt.classList.add("is-offline");
+    if (!document.body.contains(elt) || REFUSED.indexOf(code) >= 0) return;
+    if (EXT_RETRIES.indexOf(code) >= 0) return;
+    // A clean close (Daphne's 24-hour limit, a restart, a proxy): come back.
+    var tries = retries.get(elt) || 0;
+    retries.set(elt, tries + 1);
+    var delay = Math.random() * 1000 * Math.pow(2, Math.min(tries, 5));
+    setTimeout(function () {
+      if (document.body.contains(elt) && !sockets.has(elt)) {
+        event.detail.socketWrapper.reconnect();
+      }
+    }, delay);
+  });
+})();

@@ -1,0 +1,76 @@
+"""Helpers for driving the consumers in-process with WebsocketCommunicator.
+
+There is no pytest-asyncio here: each test writes its scenario as a coroutine
+and runs it with ``run``. The channel layer is the real Redis one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games import engine, services
+from games.models import Game
+from monopoly_site.routing import websocket_urlpatterns
+from tests.games.conftest import alice, bob, charlie, duel, no_bot_tasks, private_duel
+
+__all__ = ["alice", "bob", "charlie", "duel", "no_bot_tasks", "private_duel"]
+
+FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+))?-->")
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    async_to_sync(scenario)()
+
+
+def communicator(path: str, user: Any = None) -> WebsocketCommunicator:
+    """A socket straight into the router, with ``user`` as the scope's user
+    (the middleware stack is covered by the origin test)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    comm.scope["user"] = user if user is not None else AnonymousUser()
+    return comm
+
+
+async def collect(comm: WebsocketCommunicator, quiet: float = 0.4) -> list[str]:
+    """Every message until the socket stays quiet for ``quiet`` seconds.
+    (``receive_nothing`` does not cancel the consumer the way a timed-out
+    ``receive_from`` does.)"""
+    out = []
+    while not await comm.receive_nothing(timeout=quiet):
+        out.append(await comm.receive_from())
+    return out
+
+
+def frames(messages: list[str], kind: str) -> list[tuple[int, str]]:
+    out = []
+    for message in messages:
+        match = FRAME.match(message)
+        if match and match.group(1) == kind:
+            out.append((int(match.group(2) or 0), message))
+    return out
+
+
+@database_sync_to_async
+def roll(game: Game) -> int:
+    """Whoever is to move rolls; returns the new version."""
+    game.refresh_from_db()
+    mover = game.seats.get(number=engine.from_dict(game.state).turn).user
+    services.submit_action(
+        public_id=game.public_id, user=mover, action={"kind": "roll"}, expected_version=game.version
+    )
+    game.refresh_from_db()
+    return game.version
+
+
+@pytest.fixture
+def live_db(transactional_db: None) -> None:
+    """The consumers read through their own threads and the broadcast runs
+    on commit, so these tests need real commits."""

@@ -1,0 +1,285 @@
+"""GameConsumer and LobbyConsumer, driven in-process against the real Redis layer."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.models import User
+from games import broadcast, services
+from games.models import Game
+from games.play_views import region_context
+from monopoly_site.asgi import application
+from tests.live.conftest import collect, communicator, frames, roll, run
+
+pytestmark = pytest.mark.usefixtures("live_db")
+
+
+def game_path(game: Game) -> str:
+    return f"/ws/games/{game.public_id}/"
+
+
+def test_the_snapshot_arrives_on_connect(duel: Game) -> None:
+    async def scenario() -> None:
+        comm = communicator(game_path(duel))
+        connected, _ = await comm.connect()
+        assert connected
+        messages = await collect(comm)
+        [(version, snapshot)] = frames(messages, "snapshot")
+        assert version == duel.version
+        for region in ("status", "board", "pending", "players", "log", "chat"):
+            assert f'id="{region}"' in snapshot
+        assert any('id="presence"' in m for m in messages)
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_player_gets_the_snapshot_with_their_action_panel(duel: Game, alice: User) -> None:
+    async def scenario() -> None:
+        comm = communicator(game_path(duel), alice)
+        assert (await comm.connect())[0]
+        [(_, snapshot)] = frames(await collect(comm), "snapshot")
+        assert 'id="actions"' in snapshot
+        assert "Your actions" in snapshot
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_after_an_action_the_group_push_arrives_with_the_next_version(
+    duel: Game, alice: User
+) -> None:
+    async def scenario() -> None:
+        spectator = communicator(game_path(duel))
+        player = communicator(game_path(duel), alice)
+        for comm in (spectator, player):
+            assert (await comm.connect())[0]
+            await collect(comm)
+        before = duel.version
+        version = await roll(duel)
+        assert version == before + 1
+        seen = await collect(spectator)
+        pushes = frames(seen, "push")
+        assert [v for v, _ in pushes] == [version, version]
+        html = "".join(m for _, m in pushes)
+        for region in ("status", "board", "pending", "players", "log"):
+            assert f'id="{region}"' in html
+            assert f'data-version="{version}"' in html
+        mine = frames(await collect(player), "push")
+        assert [v for v, _ in mine] == [version, version]
+        assert 'id="actions"' in "".join(m for _, m in mine)
+        for comm in (spectator, player):
+            await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_spectator_never_receives_seat_private_content(
+    duel: Game, alice: User, bob: User, charlie: User
+) -> None:
+    async def scenario() -> None:
+        anonymous = communicator(game_path(duel))
+        logged_in = communicator(game_path(duel), charlie)
+        received: list[str] = []
+        for comm in (anonymous, logged_in):
+            assert (await comm.connect())[0]
+            received += await collect(comm)
+        for _ in range(3):
+            try:
+                await roll(duel)
+            except services.GameError:
+                break  # not a roll decision any more; three versions are plenty
+            received += await collect(anonymous) + await collect(logged_in)
+        assert frames(received, "push")
+        for message in received:
+            assert 'id="actions"' not in message
+            assert "expected_version" not in message
+            assert "badge you" not in message
+            assert "Players' chat" not in message
+        for comm in (anonymous, logged_in):
+            await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_player_never_receives_another_seats_panel(duel: Game, alice: User, bob: User) -> None:
+    async def scenario() -> None:
+        comms = {
+            "alice": communicator(game_path(duel), alice),
+            "bob": communicator(game_path(duel), bob),
+        }
+        received: dict[str, list[str]] = {}
+        for name, comm in comms.items():
+            assert (await comm.connect())[0]
+            received[name] = await collect(comm)
+        await roll(duel)
+        for name, comm in comms.items():
+            received[name] += await collect(comm)
+
+        def panel(user: User) -> str:
+            game = Game.objects.get(pk=duel.pk)
+            context = region_context(game, game.seats.get(user=user), shared=None)
+            return broadcast._render(("actions",), {**context, **broadcast.NO_CSRF})
+
+        alices_panel = await database_sync_to_async(panel)(alice)
+        bobs_panel = await database_sync_to_async(panel)(bob)
+        assert alices_panel != bobs_panel
+        assert any(alices_panel in m for m in received["alice"])
+        assert not any(bobs_panel in m for m in received["alice"])
+        assert any(bobs_panel in m for m in received["bob"])
+        assert not any(alices_panel in m for m in received["bob"])
+        for comm in comms.values():
+            await comm.disconnect()
+
+    run(scenario)
+
+
+def test_anonymous_users_cannot_open_a_private_game(
+    private_duel: Game, alice: User, charlie: User
+) -> None:
+    async def scenario() -> None:
+        for user in (None, charlie):
+            comm = communicator(game_path(private_duel), user)
+            connected, code = await comm.connect()
+            assert not connected
+            assert code == 4403
+        seated = communicator(game_path(private_duel), alice)
+        assert (await seated.connect())[0]
+        await seated.disconnect()
+
+    run(scenario)
+
+
+def test_an_unknown_game_is_refused(db: None) -> None:
+    async def scenario() -> None:
+        comm = communicator("/ws/games/nosuchgame/")
+        assert not (await comm.connect())[0]
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("origin", "accepted"),
+    [(b"http://evil.example", False), (b"http://testserver", True)],
+)
+def test_a_foreign_origin_is_refused(duel: Game, origin: bytes, accepted: bool) -> None:
+    async def scenario() -> None:
+        comm = WebsocketCommunicator(application, game_path(duel), headers=[(b"origin", origin)])
+        connected, _ = await comm.connect()
+        assert connected is accepted
+        if connected:
+            await comm.disconnect()
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "not json",
+        '{"type": "move", "kind": "roll"}',
+        "[1, 2]",
+        '{"type": "resync", "x": "' + "a" * 5000 + '"}',
+        b"\x00\x01",
+    ],
+    ids=["malformed", "unknown-type", "not-an-object", "oversized", "binary"],
+)
+def test_a_bad_frame_closes_only_that_socket_and_changes_nothing(
+    duel: Game, alice: User, frame: str | bytes
+) -> None:
+    async def scenario() -> None:
+        bad = communicator(game_path(duel), alice)
+        good = communicator(game_path(duel))
+        for comm in (bad, good):
+            assert (await comm.connect())[0]
+            await collect(comm)
+        if isinstance(frame, bytes):
+            await bad.send_to(bytes_data=frame)
+        else:
+            await bad.send_to(text_data=frame)
+        closed = await bad.receive_output(timeout=2)
+        while closed["type"] == "websocket.send":  # presence news still in flight
+            assert closed["text"].startswith("<!--live-->")
+            closed = await bad.receive_output(timeout=2)
+        assert closed == {"type": "websocket.close", "code": 4400}
+        game = await database_sync_to_async(Game.objects.get)(pk=duel.pk)
+        assert game.version == duel.version
+        assert game.state == duel.state
+        # The other socket is still served.
+        version = await roll(duel)
+        assert [v for v, _ in frames(await collect(good), "push")] == [version, version]
+        await good.disconnect()
+
+    run(scenario)
+
+
+def test_a_resync_frame_answers_with_a_snapshot(duel: Game) -> None:
+    async def scenario() -> None:
+        comm = communicator(game_path(duel))
+        assert (await comm.connect())[0]
+        await collect(comm)
+        await comm.send_to(text_data='{"type": "resync"}')
+        [(version, _)] = frames(await collect(comm), "snapshot")
+        assert version == duel.version
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_stale_pushes_are_not_forwarded(duel: Game) -> None:
+    async def scenario() -> None:
+        comm = communicator(game_path(duel))
+        assert (await comm.connect())[0]
+        await collect(comm)
+        layer = comm.instance.channel_layer if hasattr(comm, "instance") else None
+        from channels.layers import get_channel_layer
+
+        layer = get_channel_layer()
+        await layer.group_send(
+            broadcast.game_group(duel.pk),
+            {
+                "type": "game.push",
+                "part": "public",
+                "version": duel.version,
+                "html": "<!--push-->old",
+            },
+        )
+        assert await comm.receive_nothing(timeout=0.4)
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_the_lobby_updates_when_a_game_is_created(alice: User, bob: User) -> None:
+    async def scenario() -> None:
+        comm = communicator("/ws/lobby/")
+        assert (await comm.connect())[0]
+        [first] = await collect(comm)
+        assert 'id="open-games"' in first
+        game = await database_sync_to_async(services.create_game)(host=alice, max_seats=2)
+        [created] = await collect(comm)
+        assert game.get_absolute_url() in created
+        await database_sync_to_async(services.join_game)(public_id=game.public_id, user=bob)
+        [joined] = await collect(comm)
+        assert "2 / 2" in joined
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_the_watch_list_updates_when_a_game_starts(alice: User, bob: User) -> None:
+    async def scenario() -> None:
+        comm = communicator("/ws/watch/")
+        assert (await comm.connect())[0]
+        await collect(comm)
+        game = await database_sync_to_async(services.create_game)(host=alice, max_seats=2)
+        await database_sync_to_async(services.join_game)(public_id=game.public_id, user=bob)
+        assert await comm.receive_nothing(timeout=0.3)
+        await database_sync_to_async(services.start_game)(public_id=game.public_id, user=alice)
+        [started] = await collect(comm)
+        assert game.public_id in started
+        await comm.disconnect()
+
+    run(scenario)
