@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "ratings",
+    "live",
 ]
 
 MIDDLEWARE = [
