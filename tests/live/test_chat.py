@@ -1,0 +1,129 @@
+"""Game chat: players' room, the spectators' room hidden from players until
+the end, escaping, length and rate limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from accounts.models import User
+from games.models import Game
+from live.chat import RATE_COUNT, readable_rooms
+from live.models import MAX_LENGTH, ChatMessage
+from tests.live.conftest import collect, communicator, run
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def chat_url(game: Game, room: str) -> str:
+    return f"{game.get_absolute_url()}chat/{room}"
+
+
+def post(user: User, game: Game, room: str, body: str) -> Any:
+    client = Client()
+    client.force_login(user)
+    return client.post(chat_url(game, room), {"body": body}, **HTMX)
+
+
+def test_a_player_posts_to_the_players_room(duel: Game, alice: User) -> None:
+    response = post(alice, duel, "players", "  good   luck ")
+    assert response.status_code == 200
+    message = ChatMessage.objects.get()
+    assert (message.room, message.author, message.body) == ("players", alice, "good luck")
+
+
+def test_it_refuses_an_empty_or_overlong_message(duel: Game, alice: User) -> None:
+    assert post(alice, duel, "players", "   ").status_code == 422
+    response = post(alice, duel, "players", "x" * (MAX_LENGTH + 1))
+    assert response.status_code == 422
+    assert f"under {MAX_LENGTH}" in response.content.decode()
+    assert not ChatMessage.objects.exists()
+
+
+def test_it_rate_limits_each_person(duel: Game, alice: User, bob: User) -> None:
+    for i in range(RATE_COUNT):
+        assert post(alice, duel, "players", f"message {i}").status_code == 200
+    response = post(alice, duel, "players", "one too many")
+    assert response.status_code == 422
+    assert "too quickly" in response.content.decode()
+    assert ChatMessage.objects.count() == RATE_COUNT
+    assert post(bob, duel, "players", "my own allowance").status_code == 200
+
+
+def test_a_spectator_cannot_write_in_the_players_room(duel: Game, charlie: User) -> None:
+    assert post(charlie, duel, "players", "psst").status_code == 403
+    assert post(charlie, duel, "spectators", "nice game").status_code == 200
+
+
+def test_a_player_cannot_write_in_the_spectators_room(duel: Game, alice: User) -> None:
+    assert post(alice, duel, "spectators", "hello").status_code == 403
+    assert not ChatMessage.objects.exists()
+
+
+def test_it_requires_login(duel: Game) -> None:
+    response = Client().post(chat_url(duel, "spectators"), {"body": "hi"})
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+
+
+def test_it_rejects_get(duel: Game, alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    assert client.get(chat_url(duel, "players")).status_code == 405
+
+
+def test_outsiders_cannot_find_a_private_games_chat(private_duel: Game, charlie: User) -> None:
+    assert post(charlie, private_duel, "spectators", "hi").status_code == 404
+
+
+def test_players_read_the_spectators_room_only_after_the_end(duel: Game) -> None:
+    seat = duel.seats.get(number=0)
+    assert readable_rooms(duel, seat) == ["players"]
+    assert readable_rooms(duel, None) == ["spectators"]
+    duel.status = Game.Status.FINISHED
+    assert readable_rooms(duel, seat) == ["players", "spectators"]
+
+
+def test_the_page_shows_the_rooms_the_viewer_may_read(
+    duel: Game, alice: User, charlie: User
+) -> None:
+    ChatMessage.objects.create(game=duel, room="spectators", author=charlie, body="<b>psst</b>")
+    client = Client()
+    client.force_login(alice)
+    page = client.get(duel.get_absolute_url()).content.decode()
+    assert "Players&#x27; chat" in page or "Players' chat" in page
+    assert "psst" not in page
+    client.force_login(charlie)
+    page = client.get(duel.get_absolute_url()).content.decode()
+    assert "&lt;b&gt;psst&lt;/b&gt;" in page
+    assert "<b>psst</b>" not in page
+
+
+@pytest.mark.usefixtures("live_db")
+def test_messages_reach_only_their_room_and_are_escaped(
+    duel: Game, alice: User, charlie: User
+) -> None:
+    async def scenario() -> None:
+        player = communicator(f"/ws/games/{duel.public_id}/", alice)
+        spectator = communicator(f"/ws/games/{duel.public_id}/", charlie)
+        for comm in (player, spectator):
+            assert (await comm.connect())[0]
+        for comm in (player, spectator):
+            await collect(comm)
+        await database_sync_to_async(post)(alice, duel, "players", "<script>x()</script>gl")
+        [to_player] = await collect(player)
+        assert 'id="chat-players-log" hx-swap-oob="beforeend"' in to_player
+        assert "&lt;script&gt;x()&lt;/script&gt;gl" in to_player
+        assert "<script>" not in to_player
+        assert await spectator.receive_nothing(timeout=0.3)
+        await database_sync_to_async(post)(charlie, duel, "spectators", "who wins?")
+        [to_spectator] = await collect(spectator)
+        assert "who wins?" in to_spectator
+        assert await player.receive_nothing(timeout=0.3)
+        for comm in (player, spectator):
+            await comm.disconnect()
+
+    run(scenario)
