@@ -389,10 +389,13 @@ def log(
     for row in rows:
         if row.kind == "turn_start":
             turn = _turn_of(row.payload)
-        try:
-            text = engine.render_event(engine.event_from_dict(row.payload), s.rules, s.names)
-        except (KeyError, TypeError, ValueError, IndexError):
-            text = row.kind.replace("_", " ")
+        if row.kind == "note":  # why the server acted: a timer or a standing order
+            text = str(row.payload.get("text", ""))
+        else:
+            try:
+                text = engine.render_event(engine.event_from_dict(row.payload), s.rules, s.names)
+            except (KeyError, TypeError, ValueError, IndexError):
+                text = row.kind.replace("_", " ")
         if not groups or groups[-1]["turn"] != turn:
             label = f"Turn {turn + 1}" if turn >= 0 else "Setting up"
             groups.append({"turn": turn, "label": label, "lines": []})

@@ -69,6 +69,20 @@ def database_url_for_tests() -> str:
     return f"postgres://{auth}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def mail_dir_for_tests() -> Path:
+    """Where worker processes write email (the file backend), per test run."""
+    return BASE_DIR / ".run" / f"test-mail-{os.getpid()}"
+
+
+def timer_test_env() -> dict[str, str]:
+    """Environment for worker and beat processes: a fast sweep, mail to files."""
+    return {
+        "TIMER_SWEEP_SECONDS": "1",
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(mail_dir_for_tests()),
+    }
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """A real `celery worker` on the real broker, sharing the test database."""
@@ -78,6 +92,7 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iter
     env["REDIS_URL"] = settings.REDIS_URL
     env["REDIS_PREFIX"] = settings.REDIS_PREFIX
     env["CELERY_WORKER_TEST"] = "1"
+    env.update(timer_test_env())
     log = open(BASE_DIR / ".run" / f"test-worker-{os.getpid()}.log", "w")  # noqa: SIM115
     process = subprocess.Popen(
         [

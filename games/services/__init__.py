@@ -22,6 +22,8 @@ from games.services.lobby import (
     start_game,
 )
 from games.services.play import play_bot_move, resign, submit_action
+from games.services.standing import set_standing_orders
+from games.services.timers import end_vacation, expire_decision, reclaim_seat, start_vacation
 
 __all__ = [
     "GameError",
@@ -33,11 +35,16 @@ __all__ = [
     "add_bot",
     "create_game",
     "create_seated_game",
+    "end_vacation",
+    "expire_decision",
     "join_game",
     "leave_game",
     "play_bot_move",
+    "reclaim_seat",
     "remove_bot",
     "resign",
+    "set_standing_orders",
     "start_game",
+    "start_vacation",
     "submit_action",
 ]

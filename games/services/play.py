@@ -99,16 +99,32 @@ def _apply(
     """Apply the action, then any standing orders it brings into play, each
     as its own version with its own events; schedule once, after commit."""
     new_state, events = _apply_one(game, action, actor=actor, note=note)
+    new_state = _fire_standing_orders(game, new_state)
+    after_commit(game.pk, game.version, bots_due=bots_due(game, new_state))
+    return events
+
+
+def fire_standing_orders(game: Game) -> bool:
+    """Apply the standing orders that answer decisions open now (after a
+    player sets their orders). The caller holds the game lock."""
+    version = game.version
+    state = _fire_standing_orders(game, load_state(game))
+    if game.version == version:
+        return False
+    after_commit(game.pk, game.version, bots_due=bots_due(game, state))
+    return True
+
+
+def _fire_standing_orders(game: Game, state: engine.State) -> engine.State:
     for _ in range(MAX_STANDING_ORDER_MOVES):
-        fired = _standing_order(game, new_state)
+        fired = _standing_order(game, state)
         if fired is None:
             break
         player, order = fired
-        text = f"{new_state.names[player]}: {describe_order(order)} (standing order)."
-        order_note = {"text": text, "source": "standing_order", "player": player}
-        new_state, _ = _apply_one(game, order, actor=player, note=order_note)
-    after_commit(game.pk, game.version, bots_due=bots_due(game, new_state))
-    return events
+        text = f"{state.names[player]}: {describe_order(order)} (standing order)."
+        note = {"text": text, "source": "standing_order", "player": player}
+        state, _ = _apply_one(game, order, actor=player, note=note)
+    return state
 
 
 def _standing_order(game: Game, state: engine.State) -> tuple[int, engine.Action] | None:
