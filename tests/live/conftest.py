@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -25,8 +26,12 @@ __all__ = ["alice", "bob", "charlie", "duel", "no_bot_tasks", "private_duel"]
 FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+))?-->")
 
 
-def run(scenario: Callable[[], Awaitable[None]]) -> None:
-    async_to_sync(scenario)()
+def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
+    """Run a coroutine function to completion in a thread of its own: the
+    browser tests' Playwright keeps an event loop running in the main thread
+    for the rest of the session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(async_to_sync(scenario)).result()
 
 
 def communicator(path: str, user: Any = None) -> WebsocketCommunicator:

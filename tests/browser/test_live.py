@@ -1,0 +1,83 @@
+"""Live updates in a real browser: one context plays, another watches, and
+the watcher's board changes without a reload."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from accounts.models import User
+from games import engine, services
+from tests.browser.test_play import click_a_decision
+from tests.live.servers import daphnes, session_cookie
+
+SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
+
+
+@pytest.fixture
+def daphne_url(transactional_db: None) -> Iterator[str]:
+    # pytest-django's live_server speaks WSGI only; the sockets need daphne.
+    with daphnes(1) as [port]:
+        yield f"http://127.0.0.1:{port}"
+
+
+def context_for(browser: Any, base_url: str, user: User | None) -> Any:
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 1000})
+    if user is not None:
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session_cookie(user), "url": base_url}]
+        )
+    return context
+
+
+@pytest.mark.browser
+def test_the_spectators_board_changes_without_a_reload(browser: Any, daphne_url: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ada, grace, carol = (
+        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
+        for name in ("ada", "grace", "carol")
+    )
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    mover = game.seats.get(number=engine.from_dict(game.state).turn).user
+    version = game.version
+
+    player_ctx = context_for(browser, daphne_url, mover)
+    watcher_ctx = context_for(browser, daphne_url, carol)
+    player, watcher = player_ctx.new_page(), watcher_ctx.new_page()
+    for page in (player, watcher):
+        page.set_default_timeout(15_000)
+        page.goto(game.get_absolute_url())
+        page.wait_for_selector("#presence .presence-line:not(.muted)")  # the socket is up
+
+    watcher.evaluate("window.__notReloaded = true")
+    board_before = watcher.locator("#board").inner_html()
+    assert click_a_decision(player)
+    watcher.wait_for_selector(f'#board[data-version="{version + 1}"]')
+    assert watcher.evaluate("window.__notReloaded") is True
+    assert watcher.locator("#board").inner_html() != board_before
+    assert watcher.locator("#actions form").count() == 0
+
+    # Presence: the player sees one watcher, the watcher sees the player online.
+    player.wait_for_selector("#presence .watching-count:text('1')")
+    assert watcher.locator("#presence li.online").count() >= 1
+
+    # Chat: each room reaches its own people only.
+    watcher.locator("#chat-spectators-body").fill("<b>nice</b> roll")
+    watcher.get_by_role("button", name="Send").click()
+    watcher.wait_for_selector("#chat-spectators-log li:has-text('<b>nice</b> roll')")
+    player.locator("#chat-players-body").fill("good luck")
+    player.get_by_role("button", name="Send").click()
+    player.wait_for_selector("#chat-players-log li:has-text('good luck')")
+    assert player.locator("#chat-spectators-log").count() == 0
+    assert watcher.locator("#chat-players-log").count() == 0
+
+    player.screenshot(path=str(SHOTS / "live-player.png"), full_page=True)
+    watcher.screenshot(path=str(SHOTS / "live-spectator.png"), full_page=True)
+    game.refresh_from_db()
+    assert game.version > version
+    player_ctx.close()
+    watcher_ctx.close()
