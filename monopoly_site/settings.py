@@ -80,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -131,7 +132,6 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
-CELERY_BEAT_SCHEDULE = {
 # Timers (issue 6): beat sweeps the deadline table this often; deadlines
 # closer than the horizon also get an ETA task, which only cuts latency. The
 # horizon stays far below the visibility timeout, past which Redis redelivers.
@@ -140,13 +140,14 @@ TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 TURN_EMAIL_EVERY_HOURS = env_int("TURN_EMAIL_EVERY_HOURS", 6)
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "monopoly_site.tasks.heartbeat", "schedule": 30.0},
-}
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": float(TIMER_SWEEP_SECONDS),
     },
     "daily-digest": {"task": "notifications.tasks.send_digests", "schedule": 24 * 3600.0},
+}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -187,8 +188,8 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Monopoly <noreply@localhost>")
-
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / ".run" / "mail"))
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
