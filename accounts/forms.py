@@ -14,10 +14,20 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
 
     class Meta:
         model = User
-        fields = ["display_name", "email_notifications", "time_zone"]
+        fields = [
+            "display_name",
+            "email_notifications",
+            "notify_reminders",
+            "notify_in_site",
+            "notify_digest",
+            "time_zone",
+        ]
         labels = {
             "display_name": "Display name",
-            "email_notifications": "Email notifications",
+            "email_notifications": "Email when it is my move",
+            "notify_reminders": "Reminders at 80% of a decision's time",
+            "notify_in_site": "Notifications on the site",
+            "notify_digest": "Daily digest email",
         }
         help_texts = {"display_name": "Shown to other players instead of your username."}
 
@@ -41,3 +51,7 @@ class SiteLoginForm(LoginForm):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.fields["login"].label = "Username or email"
         self.fields["login"].widget.attrs["placeholder"] = "Username or email"
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label="Days of vacation", min_value=1, max_value=366, initial=7)

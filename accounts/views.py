@@ -27,4 +27,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             return redirect("settings")
     else:
         form = SettingsForm(instance=request.user)
-    return render(request, "accounts/settings.html", {"form": form})
+    from games.timer_presenters import vacation_context
+
+    context = {"form": form, **vacation_context(request.user)}
+    return render(request, "accounts/settings.html", context)

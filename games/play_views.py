@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, presenters, services
+from games import engine, presenters, services, timer_presenters
 from games.action_forms import FormError, Panel, panel, parse_action, parse_version, trade_form
 from games.engine import actions as A
 from games.models import Game, Seat
@@ -99,6 +99,7 @@ def region_context(
         "panel": action_panel,
         "error": error,
         "focus": focus,
+        **timer_presenters.timer_context(game, seat, state),
     }
 
 

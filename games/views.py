@@ -16,6 +16,7 @@ from games import engine, services
 from games.forms import CreateGameForm, timer_label
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
+from games.timer_presenters import next_deadline
 
 
 def access_game_for_viewer(request: HttpRequest, public_id: str) -> Game:
@@ -48,6 +49,7 @@ def _your_games(user: Any) -> list[dict[str, Any]]:
             row["your_move"] = any(p.player == seat.number and p.blocking for p in pending)
             waiting = sorted({state.names[p.player] for p in pending if p.blocking})
             row["waiting_on"] = ", ".join(waiting)
+            row["deadline"] = next_deadline(game, seat.number)
         rows.append(row)
     return rows
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("notifications.urls")),
     path("", include("live.urls")),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
 ]

@@ -36,7 +36,10 @@ def create_game(
     auto_start: bool = False,
     bot_delay_ms: int = 1000,
     seat_host: bool = True,
+    timers: dict[str, int] | None = None,
 ) -> Game:
+    """``timers``: any of ``TIMER_FIELDS`` (time bank, windows, take-over)."""
+    timers = check_timers(timers or {})
     switches = dict(switches or {})
     rules = check_ruleset(preset, switches)
     if not rules.min_players <= max_seats <= rules.max_players:
@@ -55,11 +58,36 @@ def create_game(
             is_public=is_public,
             auto_start=auto_start,
             bot_delay_ms=bot_delay_ms,
+            **timers,
         )
         if seat_host and host is not None:
             Seat.objects.create(game=game, number=0, user=host)
         after_commit(game.pk, game.version, bots_due=False)
     return game
+
+
+TIMER_FIELDS = {
+    # field: (lowest, highest)
+    "time_bank_seconds": (0, 7 * 24 * 3600),
+    "time_bank_increment_seconds": (0, 24 * 3600),
+    "claim_window_seconds": (60, 3 * 24 * 3600),
+    "bid_window_seconds": (30, 3 * 24 * 3600),
+    "trade_expiry_seconds": (60, 7 * 24 * 3600),
+    "takeover_after": (0, 20),
+    "time_limit_seconds": (0, 30 * 24 * 3600),
+}
+
+
+def check_timers(timers: dict[str, int]) -> dict[str, int]:
+    out = {}
+    for name, value in timers.items():
+        if name not in TIMER_FIELDS:
+            raise InvalidRequest(f"Unknown timer setting {name!r}.")
+        low, high = TIMER_FIELDS[name]
+        if not isinstance(value, int) or not low <= value <= high:
+            raise InvalidRequest(f"{name.replace('_', ' ')} must be from {low} to {high}.")
+        out[name] = value
+    return out
 
 
 def _lobby_game(public_id: str) -> Game:

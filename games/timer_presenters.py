@@ -1,0 +1,114 @@
+"""What the game page and the lobby show about deadlines, vacations,
+take-overs and standing orders. Reads only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from games import deadlines as dl
+from games import engine
+from games.models import Deadline, Game, Seat
+from games.standing_orders import clean
+
+KIND_LABELS = {
+    "roll": "roll",
+    "jail": "get out of Jail",
+    "buy": "buy or decline",
+    "bid": "bid or pass",
+    "income_tax": "Income Tax",
+    "fine_or_chance": "fine or Chance",
+    "end_turn": "end the turn",
+    "raise_funds": "raise funds",
+    "place_building": "place a building",
+    "trade_response": "answer a trade",
+    "claim_rent": "claim rent",
+    "time_limit": "the game ends (time limit)",
+}
+
+
+def deadline_rows(game: Game, state: engine.State, viewer: int | None) -> list[dict[str, Any]]:
+    now = timezone.now()
+    rows = []
+    for d in Deadline.objects.filter(game=game).order_by("due_at"):
+        who = state.names[d.player] if 0 <= d.player < state.n else "Everyone"
+        rows.append(
+            {
+                "who": who,
+                "what": KIND_LABELS.get(d.kind, d.kind.replace("_", " ")),
+                "due_at": d.due_at,
+                "left": dl.describe_left(dl.seconds_left(d.due_at, now)),
+                "mine": d.player == viewer,
+                "urgent": d.remind_at is not None and d.remind_at <= now,
+            }
+        )
+    return rows
+
+
+def seat_marks(game: Game) -> list[dict[str, Any]]:
+    """Players on vacation, and seats a bot is playing after timeouts."""
+    now = timezone.now()
+    marks = []
+    for seat in game.seats.select_related("user").filter(status=Seat.Status.PLAYING):
+        if seat.user is None:
+            continue
+        until = seat.user.vacation_until
+        if until is not None and until > now:
+            marks.append({"text": f"{seat.name} is on vacation until", "until": until})
+        if seat.taken_over:
+            marks.append(
+                {
+                    "text": f"{seat.name} timed out {game.takeover_after} times; a bot plays the seat."
+                }
+            )
+    return marks
+
+
+def timer_context(game: Game, seat: Seat | None, state: engine.State) -> dict[str, Any]:
+    viewer = seat.number if seat is not None else None
+    playing = (
+        seat is not None
+        and seat.status == Seat.Status.PLAYING
+        and game.status == Game.Status.ACTIVE
+    )
+    from games.forms import StandingOrdersForm
+
+    orders = clean(seat.standing_orders) if playing and seat is not None else None
+    return {
+        "orders_form": StandingOrdersForm(initial=orders) if orders is not None else None,
+        "deadlines": deadline_rows(game, state, viewer),
+        "seat_marks": seat_marks(game),
+        "taken_over": bool(playing and seat is not None and seat.taken_over),
+        "orders": orders,
+        "timer_urls": {
+            "reclaim": f"{game.get_absolute_url()}reclaim",
+            "orders": f"{game.get_absolute_url()}orders",
+        },
+    }
+
+
+def next_deadline(game: Game, number: int) -> Any:
+    return (
+        Deadline.objects.filter(game=game, player=number)
+        .exclude(kind="time_limit")
+        .order_by("due_at")
+        .values_list("due_at", flat=True)
+        .first()
+    )
+
+
+def vacation_context(user: Any) -> dict[str, Any]:
+    from django.conf import settings
+
+    from accounts.forms import VacationForm
+    from games.services.timers import vacation_days_left
+
+    now = timezone.now()
+    until = user.vacation_until if user.vacation_until and user.vacation_until > now else None
+    return {
+        "vacation_until": until,
+        "vacation_days_left": vacation_days_left(user, now),
+        "vacation_days_per_year": settings.VACATION_DAYS_PER_YEAR,
+        "vacation_form": VacationForm(),
+    }

@@ -1,0 +1,94 @@
+"""Timer views: reclaim a seat from the bot, and set standing orders."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games import presenters, services
+from games.forms import StandingOrdersForm
+from games.models import Game
+from games.standing_orders import clean
+
+ORDERS_TEMPLATE = "games/play/standing_orders.html"
+
+
+def _game(public_id: str) -> Game:
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None:
+        raise Http404("There is no such game.")
+    return game
+
+
+@login_required
+@require_POST
+def reclaim(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    try:
+        services.reclaim_seat(public_id=public_id, user=request.user)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Your seat is yours again; the bot has stepped aside.")
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def standing_orders(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    form = StandingOrdersForm(request.POST)
+    status, saved = 200, False
+    if form.is_valid():
+        try:
+            services.set_standing_orders(
+                public_id=public_id, user=request.user, orders=form.orders()
+            )
+            saved = True
+        except services.GameError as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
+    else:
+        status = 422
+    if not request.htmx:  # type: ignore[attr-defined]
+        if saved:
+            messages.success(request, "Standing orders saved.")
+        else:
+            messages.error(request, "Standing orders were not saved: " + _errors(form))
+        return HttpResponseRedirect(game.get_absolute_url())
+    game.refresh_from_db()
+    seat = presenters.viewer_seat(game, request.user)
+    orders = clean(seat.standing_orders) if seat is not None else None
+    if saved:
+        form = StandingOrdersForm(initial=orders)
+    context = {"game": game, "orders": orders, "orders_form": form, "saved": saved,
+               "timer_urls": {"orders": f"{game.get_absolute_url()}orders"}}  # fmt: skip
+    return render(request, ORDERS_TEMPLATE, context, status=status)
+
+
+def _errors(form: StandingOrdersForm) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+@login_required
+@require_POST
+def vacation(request: HttpRequest) -> HttpResponse:
+    from accounts.forms import VacationForm
+
+    try:
+        if request.POST.get("action") == "end":
+            services.end_vacation(user=request.user)
+            messages.success(request, "Welcome back: your clocks are running again.")
+        else:
+            form = VacationForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, "Choose a number of days from 1 to 366.")
+            else:
+                until = services.start_vacation(user=request.user, days=form.cleaned_data["days"])
+                messages.success(request, f"On vacation until {until:%d %b %Y, %H:%M} UTC.")
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    return redirect("settings")

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from notifications import services
+from notifications.models import Notification
+
+
+@login_required
+def notification_list(request: HttpRequest) -> HttpResponse:
+    notes = Notification.objects.filter(user=request.user).select_related("game")[:100]
+    return render(request, "notifications/list.html", {"notifications": notes})
+
+
+@login_required
+@require_POST
+def mark_read(request: HttpRequest) -> HttpResponse:
+    services.mark_all_read(request.user)
+    return redirect("notifications")
