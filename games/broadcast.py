@@ -1,11 +1,12 @@
 """Push the regions of the play page, the lobby and the watch list to the
 sockets listening for them. Called on commit only (``services.hooks``).
 
-Per game version the public regions (``status``, ``board``) are rendered once
-for the game's group, the spectators' view of ``pending``, ``players`` and
-``log`` once for the spectators' group, and each seat's own view, with its
-action panel and incoming offers, once for that seat's group. So a spectator
+Per game version the public regions (``status``, ``board``) are rendered
+once and sent to the spectators (with their view of ``pending``, ``players``
+and ``log``) and to the players; each seat's own view, with its action panel
+and incoming offers, is rendered once for that seat's group. So a spectator
 never receives seat-private content and a player never another seat's panel.
+The game group itself carries presence, and chat once the game is over.
 
 Every game push is framed as ``<!--push N-->`` (``<!--snapshot N-->`` on
 connect or resync) so that the client can drop stale versions and notice a
@@ -132,26 +133,32 @@ def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str
 
 
 def game_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
+    """The public regions are rendered once; spectators get them in one
+    message with their view of the rest, players with their seat's view in
+    a second. Audiences with no socket open (by presence) are not rendered:
+    a socket registers its presence before it subscribes and takes its
+    snapshot, so one that arrives later finds this version in the snapshot."""
     from games.play_views import region_context, shared_context
+    from live.presence import listening
 
     version = game.version
     frame = f"<!--push {version}-->"
     shared = {**shared_context(game), **NO_CSRF}
-    out = [
-        (
-            game_group(game.pk),
-            _game_message("public", version, frame + _render(PUBLIC_REGIONS, shared)),
-        ),
-        (
-            spectators_group(game.pk),
-            _game_message(
-                "audience",
-                version,
-                frame + _render(AUDIENCE_REGIONS, region_context(game, None, shared=shared)),
-            ),
-        ),
-    ]
+    public = _render(PUBLIC_REGIONS, shared)
+    here = listening(game.pk)
+    out = []
+    if here is None or here.watching:
+        spectators = _render(AUDIENCE_REGIONS, region_context(game, None, shared=shared))
+        out.append(
+            (
+                spectators_group(game.pk),
+                _game_message("public", version, frame + public + spectators),
+            )
+        )
+    out.append((players_group(game.pk), _game_message("public", version, frame + public)))
     for seat in game.seats.select_related("user").filter(user__isnull=False):
+        if here is not None and seat.number not in here.online_seats:
+            continue
         context = region_context(game, seat, shared=shared)
         out.append(
             (

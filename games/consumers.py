@@ -44,6 +44,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     """``/ws/games/<public_id>/``: the game's regions, chat and presence."""
 
     listener: broadcast.Listener | None = None
+    presence_entry = ""
     heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -53,21 +54,21 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.listener is None:
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
             return
-        # Subscribe before taking the snapshot, so that no push falls between
-        # the two; pushes not newer than the snapshot are dropped below.
+        # Register presence, then subscribe, then take the snapshot: a push
+        # cannot fall between them (the broadcast skips audiences nobody is
+        # present in), and pushes not newer than the snapshot are dropped.
+        self.presence_entry = presence.member(
+            presence.person_for(self.scope), self.listener.seat, self.channel_name
+        )
+        summary = await presence.touch(self.listener.game_pk, self.presence_entry)
         self.groups = broadcast.groups_for(self.listener.game_pk, self.listener.seat)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         self.versions: dict[str, int] = {}
         await self.send_snapshot()
-        self.presence_entry = presence.member(
-            presence.person_for(self.scope), self.listener.seat, self.channel_name
-        )
         self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
-        await self.update_presence(
-            await presence.touch(self.listener.game_pk, self.presence_entry), always_self=True
-        )
+        await self.update_presence(summary, always_self=True)
         self.heartbeat = asyncio.create_task(self.beat())
 
     async def disconnect(self, code: int) -> None:
@@ -79,6 +80,8 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.heartbeat
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
+        if not self.presence_entry:
+            return
         with contextlib.suppress(Exception):
             summary = await presence.leave(self.listener.game_pk, self.presence_entry)
             await self.update_presence(summary)

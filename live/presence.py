@@ -111,3 +111,22 @@ async def changed(game_pk: int, summary: Summary) -> bool:
         pipe.expire(key, TTL_SECONDS * 2)
         old, _ = await pipe.execute()
     return bool(old is None or old.decode() != summary.encode())
+
+
+_sync_client: Any = None
+
+
+def listening(game_pk: int) -> Summary | None:
+    """Who has a socket open on this game, read synchronously (for the
+    broadcast, which skips rendering for audiences nobody is listening to).
+    None when Redis cannot say, so that the caller renders for everyone."""
+    global _sync_client
+    import redis
+
+    if _sync_client is None:
+        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        members = _sync_client.zrangebyscore(_key(game_pk), time.time(), "+inf")
+    except redis.RedisError:
+        return None
+    return _summarise(members)
