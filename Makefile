@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test install lint format chromium bench-engine lock
+.PHONY: run test install lint format chromium bench-engine bench-timers lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -40,6 +40,11 @@ chromium:
 # Player-turns per second of the pure engine (4-player us-2003, heuristic bots).
 bench-engine: install
 	$(PY) manage.py simulate --games 200 --players 4 --seed 1 --ruleset us-2003 --bot heuristic --jail-policy pay --max-turns 1000 --json
+
+# Lateness of 10,000 timeouts due over one minute, with a real worker and beat
+# (PostgreSQL and Redis on loopback; see docs/benchmarks.md, "Timers").
+bench-timers: install
+	$(PY) bench/timers.py --deadlines 10000 --spread 60
 
 # Re-pin after changing pyproject.toml's dependencies.
 lock:

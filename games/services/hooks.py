@@ -24,16 +24,14 @@ def after_commit(game_id: int, version: int, *, bots_due: bool) -> None:
 
 
 def schedule_timers(game_id: int, version: int) -> None:
-    """ETA tasks for near deadlines, and the "your turn" notices. Only a
-    shortcut: if the broker loses them, the beat sweep finds the rows."""
+    """ETA tasks for near deadlines. Only a shortcut: if the broker loses
+    them, the beat sweep finds the rows."""
     from games.services.timers import near_deadlines
     from games.tasks import expire_decision
-    from notifications.tasks import notify_your_turn
 
     try:
         for due in near_deadlines(game_id, version):
             expire_decision.apply_async((game_id, version), eta=due)
-        notify_your_turn.delay(game_id, version)
     except Exception:
         logger.exception("Could not schedule the timers of game %s", game_id)
 

@@ -159,14 +159,19 @@ def _apply_one(
     else:
         _mark_bankrupt_seats(game, new_state)
     game.save(update_fields=fields)
-    GameEvent.objects.create(
-        game=game, seq=game.version, index=0, kind="action", payload=action.to_dict()
-    )
-    first = 1
+    # The action, the note saying why the server acted, and the engine's
+    # events, in one insert.
+    rows = [
+        GameEvent(game=game, seq=game.version, index=0, kind="action", payload=action.to_dict())
+    ]
     if note:
-        GameEvent.objects.create(game=game, seq=game.version, index=1, kind="note", payload=note)
-        first = 2
-    record_events(game, events, first_index=first)
+        rows.append(GameEvent(game=game, seq=game.version, index=1, kind="note", payload=note))
+    first = len(rows)
+    rows += [
+        GameEvent(game=game, seq=game.version, index=first + i, kind=ev.kind, payload=ev.to_dict())
+        for i, ev in enumerate(events)
+    ]
+    GameEvent.objects.bulk_create(rows)
     # The deadlines of the new pending decisions are written with the move.
     charge_time_bank(game, actor)
     sync_deadlines(game, new_state, actor=actor, action_kind=action.kind)

@@ -52,34 +52,45 @@ def sync_deadlines(
         if existing:
             game.deadlines.all().delete()
         return
-    timer = dl.TimerSettings.of(game)
-    seats = {s.number: s for s in game.seats.select_related("user")}
     wanted: dict[tuple[int, str, str], int] = {}
     for p in engine.pending_decisions(state):
         wanted[(p.player, p.kind, str(p.ref))] = p.player
     if game.time_limit_seconds and game.started_at:
         wanted[(engine.SYSTEM, TIME_LIMIT, "")] = engine.SYSTEM
-    stale = [d.pk for key, d in existing.items() if key not in wanted]
-    if stale:
-        Deadline.objects.filter(pk__in=stale).delete()
+    drop = [d.pk for key, d in existing.items() if key not in wanted]
     keep: list[int] = []
-    fresh: list[Deadline] = []
-    replace: list[int] = []
+    arising: list[tuple[int, str, str]] = []
     for key, player in wanted.items():
-        _, kind, ref = key
         old = existing.get(key)
-        if old is not None and _keeps_clock(kind, player, actor, action_kind):
+        if old is not None and _keeps_clock(key[1], player, actor, action_kind):
             keep.append(old.pk)
             continue
         if old is not None:
-            replace.append(old.pk)
-        fresh.append(_new_deadline(game, timer, seats.get(player), player, kind, ref, now))
+            drop.append(old.pk)
+        arising.append(key)
+    if drop:
+        Deadline.objects.filter(pk__in=drop).delete()
     if keep:
         Deadline.objects.filter(pk__in=keep).update(version=game.version)
-    if replace:
-        Deadline.objects.filter(pk__in=replace).delete()
-    if fresh:
-        Deadline.objects.bulk_create(fresh)
+    if arising:
+        timer = dl.TimerSettings.of(game)
+        seats = {s.number: s for s in game.seats.select_related("user")}
+        Deadline.objects.bulk_create(
+            _new_deadline(game, timer, seats.get(p), p, kind, ref, now) for p, kind, ref in arising
+        )
+    # Tell players whose turn has come; not the one who just moved, who is here.
+    if any(p >= 0 and p != actor for p, _, _ in arising):
+        game_id, version = game.pk, game.version
+        transaction.on_commit(lambda: _notify_turn(game_id, version))
+
+
+def _notify_turn(game_id: int, version: int) -> None:
+    from notifications.tasks import notify_your_turn
+
+    try:
+        notify_your_turn.delay(game_id, version)
+    except Exception:
+        logger.exception("Could not enqueue the turn notice of game %s", game_id)
 
 
 def _keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:

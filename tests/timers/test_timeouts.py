@@ -230,8 +230,9 @@ def test_standing_orders_fire_at_once_and_are_logged(
 
 
 def test_the_reminder_and_the_email_are_sent_once(
-    timers: None, timed_duel: Game, mail_dir: Path
+    timers: None, mail_dir: Path, timed_duel: Game
 ) -> None:
+    # (mail_dir empties the mailbox, so it comes before the game starts.)
     game = timed_duel
     mover = turn_player(game)
     user = user_of(game, mover)

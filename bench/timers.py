@@ -1,0 +1,269 @@
+"""How late timeouts are resolved under load (`make bench-timers`).
+
+Starts a real Celery worker (prefork, concurrency 2, as in the Procfile) and
+a real beat (sweep every TIMER_SWEEP_SECONDS, default 1 here), then creates
+10,000 started games whose first decision falls due at a time spread evenly
+over the next minute, and enqueues the ETA task each deadline would get on
+commit. It waits until every deadline is resolved and reports, from the
+"timeout" notes the worker wrote, how late each resolution was (the note's
+insert time minus the deadline) and whether any decision was resolved twice.
+
+    python bench/timers.py [--deadlines 10000] [--spread 60] [--lead 10] [--no-eta]
+
+DATABASE_URL (default postgres://postgres@127.0.0.1:5432/monopoly_bench_timers,
+created and migrated if missing) and REDIS_URL (default
+redis://127.0.0.1:6379/0) choose the services; keys use their own prefix.
+Prints JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/monopoly_bench_timers"
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    with psycopg.connect(
+        host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
+        password=parts.password or None, dbname="postgres", autocommit=True,
+    ) as conn:  # fmt: skip
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def start(args: list[str], log: Path, ready: str) -> subprocess.Popen[bytes]:
+    out = open(log, "w")  # noqa: SIM115
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "monopoly_site", *args],
+        cwd=BASE_DIR, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    end = time.monotonic() + 60
+    while ready not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > end:
+            raise SystemExit(f"celery {args[0]} did not start; see {log}")
+        time.sleep(0.2)
+    return process
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def create_games(n: int, first_due: datetime, spread: float) -> list[int]:
+    """``n`` started two-player games, each with its first decision due at a
+    point spread evenly over ``spread`` seconds from ``first_due``."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from games import services
+    from games.models import Deadline, Game, GameEvent, Seat
+
+    tag = secrets.token_hex(3)
+    users = [
+        get_user_model().objects.create_user(f"bt-{tag}-{i}", f"bt-{tag}-{i}@example.com", "x")
+        for i in range(2)
+    ]
+    # One real game gives the state every copy starts from.
+    model = services.create_seated_game(
+        humans=users, bots=[], start=True, turn_seconds=3 * 24 * 3600
+    )
+    model.refresh_from_db()
+    deadline = model.deadlines.get()
+    turn = deadline.player
+    ids: list[int] = []
+    with transaction.atomic():
+        for chunk in range(0, n, 1000):
+            size = min(1000, n - chunk)
+            games = Game.objects.bulk_create(
+                Game(
+                    host=users[0],
+                    preset=model.preset,
+                    status=Game.Status.ACTIVE,
+                    state=model.state,
+                    version=model.version,
+                    turn_seconds=model.turn_seconds,
+                    started_at=model.started_at,
+                    max_seats=2,
+                    bot_delay_ms=0,
+                )
+                for _ in range(size)
+            )
+            Seat.objects.bulk_create(
+                Seat(game=g, number=i, user=users[i], status=Seat.Status.PLAYING)
+                for g in games
+                for i in range(2)
+            )
+            GameEvent.objects.bulk_create(
+                GameEvent(game=g, seq=model.version, index=0, kind="start", payload={})
+                for g in games
+            )
+            rows = []
+            for j, g in enumerate(games):
+                due = first_due + timedelta(seconds=spread * (chunk + j) / n)
+                rows.append(
+                    Deadline(
+                        game=g,
+                        player=turn,
+                        kind="roll",
+                        ref="-1",
+                        version=model.version,
+                        started_at=due - timedelta(seconds=model.turn_seconds),
+                        due_at=due,
+                        remind_at=None,
+                        reminded=True,
+                    )
+                )
+                ids.append(g.pk)
+            Deadline.objects.bulk_create(rows)
+    return ids
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deadlines", type=int, default=10_000)
+    parser.add_argument("--spread", type=float, default=60.0, help="seconds")
+    parser.add_argument("--lead", type=float, default=10.0, help="seconds before the first")
+    parser.add_argument("--no-eta", action="store_true", help="rely on the sweep alone")
+    parser.add_argument("--concurrency", type=int, default=2)
+    opts = parser.parse_args()
+
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
+    os.environ["REDIS_PREFIX"] = f"monopoly-bench-timers-{os.getpid()}"
+    os.environ.setdefault("TIMER_SWEEP_SECONDS", "1")
+    os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "monopoly_site.settings")
+    if os.environ["DATABASE_URL"].startswith("postgres"):
+        ensure_database(os.environ["DATABASE_URL"])
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db.models import Count
+    from django.utils import timezone
+
+    from games.models import Deadline, Game, GameEvent
+    from games.tasks import expire_decision
+
+    call_command("migrate", verbosity=0)
+    # Leftovers of an earlier run would be swept too: start clean.
+    Deadline.objects.all().delete()
+    run = BASE_DIR / ".run"
+    run.mkdir(exist_ok=True)
+    worker = start(
+        ["worker", "--loglevel=INFO", f"--concurrency={opts.concurrency}",
+         "--without-mingle", "--without-gossip", f"--hostname=bench-{os.getpid()}@%h"],
+        run / "bench-timers-worker.log", "ready.",
+    )  # fmt: skip
+    beat = start(
+        ["beat", "--loglevel=INFO", f"--schedule={run / f'bench-timers-beat-{os.getpid()}'}"],
+        run / "bench-timers-beat.log", "beat: Starting...",
+    )  # fmt: skip
+    try:
+        t_create = time.monotonic()
+        first_due = timezone.now() + timedelta(seconds=opts.lead)
+        ids = create_games(opts.deadlines, first_due, opts.spread)
+        created_in = time.monotonic() - t_create
+        if not opts.no_eta:
+            for game_id, version, due in Deadline.objects.filter(game_id__in=ids).values_list(
+                "game_id", "version", "due_at"
+            ):
+                expire_decision.apply_async((game_id, version), eta=due)
+        enqueued_in = time.monotonic() - t_create
+        notes = GameEvent.objects.filter(game_id__in=ids, kind="note", payload__source="timeout")
+        end = time.monotonic() + opts.lead + opts.spread + 300
+        while notes.count() < len(ids) and time.monotonic() < end:
+            time.sleep(1)
+        time.sleep(3)  # duplicates, if any, would land now
+        rows = list(notes.values_list("game_id", "created_at", "payload"))
+    finally:
+        stop(beat)
+        stop(worker)
+    late = [
+        (created - datetime.fromisoformat(payload["due_at"])).total_seconds()
+        for _, created, payload in rows
+    ]
+    per_game = Counter(game_id for game_id, _, _ in rows)
+    per_deadline = Counter(payload["deadline"] for _, _, payload in rows)
+    versions = Counter(
+        Game.objects.filter(pk__in=ids).values_list("version", flat=True)
+    )  # every game should have moved exactly once
+    moved_twice = (
+        GameEvent.objects.filter(game_id__in=ids, kind="action")
+        .values("game_id")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+        .count()
+    )
+    result: dict[str, Any] = {
+        "deadlines": len(ids),
+        "spread_seconds": opts.spread,
+        "eta_tasks": not opts.no_eta,
+        "sweep_seconds": settings.TIMER_SWEEP_SECONDS,
+        "worker_concurrency": opts.concurrency,
+        "create_seconds": round(created_in, 1),
+        "create_and_enqueue_seconds": round(enqueued_in, 1),
+        "resolved": len(rows),
+        "unresolved": len(ids) - len(per_game),
+        "resolved_twice": sum(1 for c in per_deadline.values() if c > 1)
+        + sum(1 for c in per_game.values() if c > 1),
+        "games_with_more_than_one_action": moved_twice,
+        "final_versions": {str(k): v for k, v in sorted(versions.items())},
+        "lateness_seconds": {
+            "p50": round(percentile(late, 50), 3),
+            "p95": round(percentile(late, 95), 3),
+            "p99": round(percentile(late, 99), 3),
+            "max": round(max(late), 3),
+            "min": round(min(late), 3),
+        }
+        if late
+        else None,
+        "machine": {
+            "cpus": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "python": platform.python_version(),
+            "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+        },
+    }
+    # Remove this run's rows so the bench database stays small.
+    Game.objects.filter(pk__in=ids).delete()
+    print(json.dumps(result, indent=2))
+    ok = result["unresolved"] == 0 and result["resolved_twice"] == 0 and moved_twice == 0
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
