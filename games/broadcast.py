@@ -16,6 +16,7 @@ gap; chat, presence and lobby pushes are framed ``<!--live-->``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,7 +133,7 @@ def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str
     return game.version, f"<!--snapshot {game.version}-->{html}"
 
 
-def game_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
+def game_pushes(game: Game) -> Iterator[list[tuple[str, dict[str, Any]]]]:
     """The public regions are rendered once; spectators get them in one
     message with their view of the rest, players with their seat's view in
     a second. Audiences with no socket open (by presence) are not rendered:
@@ -146,27 +147,31 @@ def game_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     shared = {**shared_context(game), **NO_CSRF}
     public = _render(PUBLIC_REGIONS, shared)
     here = listening(game.pk)
-    out = []
+    first = []
     if here is None or here.watching:
         spectators = _render(AUDIENCE_REGIONS, region_context(game, None, shared=shared))
-        out.append(
+        first.append(
             (
                 spectators_group(game.pk),
                 _game_message("public", version, frame + public + spectators),
             )
         )
-    out.append((players_group(game.pk), _game_message("public", version, frame + public)))
+    first.append((players_group(game.pk), _game_message("public", version, frame + public)))
+    # Two batches, so that the largest audience is sent to before the
+    # per-seat renders begin.
+    yield first
+    seats = []
     for seat in game.seats.select_related("user").filter(user__isnull=False):
         if here is not None and seat.number not in here.online_seats:
             continue
         context = region_context(game, seat, shared=shared)
-        out.append(
+        seats.append(
             (
                 seat_group(game.pk, seat.number),
                 _game_message("audience", version, frame + _render(SEAT_REGIONS, context)),
             )
         )
-    return out
+    yield seats
 
 
 def lobby_html() -> str:
@@ -205,9 +210,8 @@ def broadcast_game(game_id: int, version: int) -> None:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return
-    messages: list[tuple[str, dict[str, Any]]] = []
     # A newer commit has its own broadcast coming; this one is already stale.
     if game.state is not None and game.version == version:
-        messages += game_pushes(game)
-    messages += lobby_pushes(game)
-    send(messages)
+        for batch in game_pushes(game):
+            send(batch)
+    send(lobby_pushes(game))

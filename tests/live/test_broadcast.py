@@ -1,0 +1,42 @@
+"""What the broadcast renders and for whom."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+from games import broadcast
+from games.models import Game
+from live.presence import Summary
+
+
+def groups(game: Game) -> list[list[str]]:
+    return [[group for group, _ in batch] for batch in broadcast.game_pushes(game)]
+
+
+def test_it_renders_nothing_private_when_nobody_is_listening(duel: Game) -> None:
+    with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)):
+        assert groups(duel) == [[broadcast.players_group(duel.pk)], []]
+
+
+def test_it_renders_for_spectators_and_for_present_seats_only(duel: Game) -> None:
+    with mock.patch("live.presence.listening", return_value=Summary(frozenset({1}), 3)):
+        assert groups(duel) == [
+            [broadcast.spectators_group(duel.pk), broadcast.players_group(duel.pk)],
+            [broadcast.seat_group(duel.pk, 1)],
+        ]
+
+
+def test_it_renders_for_everyone_when_presence_is_unknown(duel: Game) -> None:
+    with mock.patch("live.presence.listening", return_value=None):
+        assert groups(duel)[1] == [
+            broadcast.seat_group(duel.pk, 0),
+            broadcast.seat_group(duel.pk, 1),
+        ]
+
+
+def test_every_push_carries_its_version(duel: Game) -> None:
+    with mock.patch("live.presence.listening", return_value=None):
+        for batch in broadcast.game_pushes(duel):
+            for _, message in batch:
+                assert message["version"] == duel.version
+                assert message["html"].startswith(f"<!--push {duel.version}-->")
