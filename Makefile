@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test install lint format chromium bench-engine bench-timers lock
+.PHONY: run test install lint format chromium bench-engine bench-timers bench-live lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -45,6 +45,11 @@ bench-engine: install
 # (PostgreSQL and Redis on loopback; see docs/benchmarks.md, "Timers").
 bench-timers: install
 	$(PY) bench/timers.py --deadlines 10000 --spread 60
+
+# Milliseconds from a POSTed move until each of 50 WebSocket spectators has
+# the new version (real daphne; PostgreSQL and Redis on loopback; see bench/live.py).
+bench-live: install
+	$(PY) bench/live.py --spectators 50 --moves 100
 
 # Re-pin after changing pyproject.toml's dependencies.
 lock:
