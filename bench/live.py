@@ -177,6 +177,9 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
                 "Cookie": f"sessionid={cookies[player]}; csrftoken={csrf}",
                 "X-CSRFToken": csrf,
                 "HX-Request": "true",
+                # As from the TLS proxy a production site sits behind.
+                "X-Forwarded-Proto": "https",
+                "Origin": f"https://127.0.0.1:{port}",
             }
             start = time.perf_counter()
             await asyncio.to_thread(
@@ -239,7 +242,9 @@ if __name__ == "__main__":
     os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
     os.environ.setdefault("REDIS_PREFIX", f"monopoly-bench-{os.getpid()}")
-    os.environ.setdefault("DEBUG", "true")
+    # Production settings (DEBUG off), as if behind a TLS proxy.
+    os.environ.setdefault("DEBUG", "false")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     if os.environ["DATABASE_URL"].startswith("postgres"):
         ensure_database(os.environ["DATABASE_URL"])
     (BASE_DIR / ".run").mkdir(exist_ok=True)

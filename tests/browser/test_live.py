@@ -4,6 +4,7 @@ the watcher's board changes without a reload."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,10 @@ import pytest
 from django.conf import settings
 
 from accounts.models import User
-from games import engine, services
+from games import broadcast, engine, services
+from games.models import Game
 from tests.browser.test_play import click_a_decision
-from tests.live.servers import daphnes, session_cookie
+from tests.live.servers import Daphne, daphne_servers, daphnes, session_cookie
 
 SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 
@@ -81,3 +83,100 @@ def test_the_spectators_board_changes_without_a_reload(browser: Any, daphne_url:
     assert game.version > version
     player_ctx.close()
     watcher_ctx.close()
+
+
+@pytest.fixture
+def daphne_server(transactional_db: None) -> Iterator[Daphne]:
+    with daphne_servers(1) as [server]:
+        yield server
+
+
+def board_version(page: Any) -> int:
+    return int(page.locator("#board").get_attribute("data-version"))
+
+
+@pytest.mark.browser
+def test_the_page_reconnects_after_the_server_goes_away_and_catches_up(
+    browser: Any, daphne_server: Daphne
+) -> None:
+    ada, grace = (
+        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
+        for name in ("ada", "grace")
+    )
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    base_url = f"http://127.0.0.1:{daphne_server.port}"
+    context = context_for(browser, base_url, None)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#presence .presence-line:not(.muted)")
+    page.evaluate("window.__notReloaded = true")
+
+    # The server goes away (a restart, or Daphne's 24-hour limit); a move
+    # is made meanwhile; the page comes back and shows it without a reload.
+    daphne_server.stop()
+    mover = game.seats.get(number=engine.from_dict(game.state).turn).user
+    services.submit_action(
+        public_id=game.public_id, user=mover, action={"kind": "roll"}, expected_version=game.version
+    )
+    daphne_server.start()
+    daphne_server.wait_until_serving()
+    page.wait_for_selector(f'#board[data-version="{game.version + 1}"]')
+    assert page.evaluate("window.__notReloaded") is True
+    context.close()
+
+
+def fake_push(game: Game, version: int, text: str) -> None:
+    """A push as the broadcast would frame it, straight onto the layer."""
+    broadcast.send(
+        [
+            (
+                broadcast.spectators_group(game.pk),
+                {
+                    "type": "game.push",
+                    "part": "public",
+                    "version": version,
+                    "html": f'<!--push {version}--><section id="board" data-version="{version}">{text}</section>',
+                },
+            )
+        ]
+    )
+
+
+RECORD_FRAMES = """
+window.__sent = [];
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) { window.__sent.push(data); return send.call(this, data); };
+"""
+
+
+@pytest.mark.browser
+def test_the_page_drops_stale_pushes_and_resyncs_on_a_gap(
+    browser: Any, daphne_server: Daphne
+) -> None:
+    ada, grace = (
+        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
+        for name in ("ada", "grace")
+    )
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", None)
+    context.add_init_script(RECORD_FRAMES)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#presence .presence-line:not(.muted)")
+    version = board_version(page)
+
+    # The layer cannot be used from this thread: Playwright runs a loop here.
+    with ThreadPoolExecutor(1) as pool:
+        # A stale push (the version the page already shows) is dropped.
+        pool.submit(fake_push, game, version, "STALE").result()
+        page.wait_for_timeout(500)
+        assert "STALE" not in page.locator("#board").inner_html()
+        # A push that skips versions is not shown either: the page asks for a
+        # snapshot instead, and stays at the true version.
+        pool.submit(fake_push, game, version + 5, "FROM THE FUTURE").result()
+        page.wait_for_function("window.__sent.some((f) => f.includes('resync'))")
+    assert "FROM THE FUTURE" not in page.locator("#board").inner_html()
+    assert board_version(page) == version
+    context.close()

@@ -41,9 +41,7 @@ def _wait_until_serving(port: int, process: subprocess.Popen[bytes], log: str) -
     raise RuntimeError(f"daphne on port {port} did not answer within 60 s; see {log}")
 
 
-@contextlib.contextmanager
-def daphnes(count: int) -> Iterator[list[int]]:
-    """``count`` daphne processes, each on its own port; yields the ports."""
+def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         DATABASE_URL=database_url_for_tests(),
@@ -51,45 +49,73 @@ def daphnes(count: int) -> Iterator[list[int]]:
         REDIS_PREFIX=settings.REDIS_PREFIX,
         DJANGO_SETTINGS_MODULE="monopoly_site.settings",
     )
-    (BASE_DIR / ".run").mkdir(exist_ok=True)
-    ports = [free_port() for _ in range(count)]
-    processes: list[subprocess.Popen[bytes]] = []
-    logs: list[Any] = []
-    try:
-        for port in ports:
-            out = open(BASE_DIR / ".run" / f"test-daphne-{os.getpid()}-{port}.log", "w")  # noqa: SIM115
-            logs.append(out)
-            processes.append(
-                subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "daphne",
-                        "-b",
-                        "127.0.0.1",
-                        "-p",
-                        str(port),
-                        "monopoly_site.asgi:application",
-                    ],
-                    cwd=BASE_DIR,
-                    env=env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                )
+    return env
+
+
+class Daphne:
+    """One daphne process on a fixed port; it can be stopped and started
+    again on the same port (as a restart or a dropped network looks to a page)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.process: subprocess.Popen[bytes] | None = None
+        (BASE_DIR / ".run").mkdir(exist_ok=True)
+        self.log_path = BASE_DIR / ".run" / f"test-daphne-{os.getpid()}-{port}.log"
+
+    def start(self) -> None:
+        with open(self.log_path, "a") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(self.port),
+                    "monopoly_site.asgi:application",
+                ],
+                cwd=BASE_DIR,
+                env=_env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
-        for port, process, out in zip(ports, processes, logs, strict=True):
-            _wait_until_serving(port, process, out.name)
-        yield ports
+
+    def wait_until_serving(self) -> None:
+        assert self.process is not None
+        _wait_until_serving(self.port, self.process, str(self.log_path))
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+@contextlib.contextmanager
+def daphne_servers(count: int) -> Iterator[list[Daphne]]:
+    servers = [Daphne(free_port()) for _ in range(count)]
+    try:
+        for server in servers:
+            server.start()
+        for server in servers:
+            server.wait_until_serving()
+        yield servers
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        for out in logs:
-            out.close()
+        for server in servers:
+            server.stop()
+
+
+@contextlib.contextmanager
+def daphnes(count: int) -> Iterator[list[int]]:
+    """``count`` daphne processes, each on its own port; yields the ports."""
+    with daphne_servers(count) as servers:
+        yield [server.port for server in servers]
 
 
 def session_cookie(user: Any) -> str:
