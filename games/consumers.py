@@ -40,7 +40,7 @@ def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
     return str(frame["type"])
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no stubs
     """``/ws/games/<public_id>/``: the game's regions, chat and presence."""
 
     listener: broadcast.Listener | None = None
@@ -157,7 +157,7 @@ def _seat_rows(game_pk: int) -> list[dict[str, Any]]:
     ]
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """``/ws/lobby/`` and ``/ws/watch/``: the open-games and watch lists."""
 
     async def connect(self) -> None:

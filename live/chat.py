@@ -37,7 +37,7 @@ def readable_rooms(game: Game, seat: Seat | None) -> list[str]:
     the game is over."""
     if seat is None:
         return [Room.SPECTATORS] if game.is_public else []
-    rooms = [Room.PLAYERS]
+    rooms: list[str] = [Room.PLAYERS]
     if is_finished(game) and game.is_public:
         rooms.append(Room.SPECTATORS)
     return rooms
