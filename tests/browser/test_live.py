@@ -180,3 +180,20 @@ def test_the_page_drops_stale_pushes_and_resyncs_on_a_gap(
     assert "FROM THE FUTURE" not in page.locator("#board").inner_html()
     assert board_version(page) == version
     context.close()
+
+
+@pytest.mark.browser
+def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server: Daphne) -> None:
+    ada = User.objects.create_user("ada", "ada@example.com", "pw-ada-12345")
+    context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", None)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto("/lobby/")
+    page.wait_for_timeout(500)  # let the socket open
+    page.evaluate("window.__notReloaded = true")
+    with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
+        game = pool.submit(services.create_game, host=ada, max_seats=3).result()
+    page.wait_for_selector(f"#open-games a[href='{game.get_absolute_url()}']")
+    assert page.evaluate("window.__notReloaded") is True
+    page.screenshot(path=str(SHOTS / "live-lobby.png"), full_page=True)
+    context.close()
