@@ -171,7 +171,21 @@ def game_pushes(game: Game) -> Iterator[list[tuple[str, dict[str, Any]]]]:
                 _game_message("audience", version, frame + _render(SEAT_REGIONS, context)),
             )
         )
+    if game.status == Game.Status.FINISHED:
+        seats += _chat_unveiled(game)
     yield seats
+
+
+def _chat_unveiled(game: Game) -> list[tuple[str, dict[str, Any]]]:
+    """At the end the players may read the spectators' room: send them the
+    chat pane with both rooms (alike for every seat, so rendered once)."""
+    from live.chat import chat_context
+
+    seat = game.seats.select_related("user").filter(user__isnull=False).first()
+    if seat is None or not game.is_public:
+        return []
+    html = render_to_string("live/chat.html", {**chat_context(game, seat, seat.user), **NO_CSRF})
+    return [(players_group(game.pk), live_message(html))]
 
 
 def lobby_html() -> str:

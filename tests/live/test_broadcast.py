@@ -40,3 +40,17 @@ def test_every_push_carries_its_version(duel: Game) -> None:
             for _, message in batch:
                 assert message["version"] == duel.version
                 assert message["html"].startswith(f"<!--push {duel.version}-->")
+
+
+def test_at_the_end_the_players_get_the_spectators_room(duel: Game, charlie: object) -> None:
+    from live.models import ChatMessage
+
+    ChatMessage.objects.create(game=duel, room="spectators", author=charlie, body="gg both")
+    Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
+    duel.refresh_from_db()
+    with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)):
+        [_, last] = list(broadcast.game_pushes(duel))
+    [(group, message)] = last
+    assert group == broadcast.players_group(duel.pk)
+    assert "gg both" in message["html"]
+    assert "Spectators&#x27; chat" in message["html"] or "Spectators' chat" in message["html"]
