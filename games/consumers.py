@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -22,9 +23,10 @@ from live import presence
 
 logger = logging.getLogger(__name__)
 
-MAX_FRAME = 256  # bytes; the longest legal frame is a few dozen
+MAX_FRAME = 256  # characters; the longest legal frame is a few dozen
 CLOSE_REFUSED = 4403
 CLOSE_BAD_FRAME = 4400
+RESYNC_INTERVAL = 1.0  # seconds
 
 
 def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
@@ -45,6 +47,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels ha
 
     listener: broadcast.Listener | None = None
     presence_entry = ""
+    last_resync = 0.0
     heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -91,7 +94,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels ha
         if kind is None:
             await self.close(code=CLOSE_BAD_FRAME)
         elif kind == "resync":
-            await self.send_snapshot()
+            # A snapshot costs a full render: at most one a second per socket.
+            now = time.monotonic()
+            if now - self.last_resync >= RESYNC_INTERVAL:
+                self.last_resync = now
+                await self.send_snapshot()
 
     async def send_snapshot(self) -> None:
         assert self.listener is not None

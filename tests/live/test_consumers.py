@@ -283,3 +283,16 @@ def test_the_watch_list_updates_when_a_game_starts(alice: User, bob: User) -> No
         await comm.disconnect()
 
     run(scenario)
+
+
+def test_resyncs_are_limited_to_one_a_second(duel: Game) -> None:
+    async def scenario() -> None:
+        comm = communicator(game_path(duel))
+        assert (await comm.connect())[0]
+        await collect(comm)
+        for _ in range(5):
+            await comm.send_to(text_data='{"type": "resync"}')
+        assert len(frames(await collect(comm), "snapshot")) == 1
+        await comm.disconnect()
+
+    run(scenario)
