@@ -12,6 +12,7 @@ from . import actions as A
 from .board import (
     GROUP,
     GROUP_MEMBERS,
+    HOTEL,
     HOUSE_COST,
     MORTGAGE,
     PRICE,
@@ -19,12 +20,14 @@ from .board import (
     SITES,
     ten_percent,
 )
-from .buildings import build_error, group_has_buildings, unmortgage_cost
+from .bot_trades import candidate_groups, find_offer, offer_gain
+from .buildings import group_has_buildings, unmortgage_cost
 from .core import blocked, in_debt, total_worth
 from .game import is_legal, jail_fine_allowed
 from .legal import legal_actions
 from .rng import Rng
 from .state import P_BUY, P_CHOICE, P_END, P_ROLL, P_TAX, State
+from .trade import terms_error
 
 Action = A.Action
 
@@ -155,19 +158,28 @@ _TURN_KINDS = (
 
 class HeuristicBot(Bot):
     """Buys keeping a cash cushion, builds evenly on complete groups, bids
-    up to its valuation, accepts trades that do not hurt it, and raises funds
-    by mortgaging before selling houses (``auto_settle``)."""
+    up to its valuation, accepts trades that do not hurt it, proposes trades
+    that complete its colour groups (``bot_trades``), and raises funds by
+    mortgaging before selling houses (``auto_settle``). Every choice is read
+    from the state: the site makes a fresh bot for each decision."""
 
     name = "heuristic"
     cushion = 150
+    #: Trade window, see ``trade_window``: one end-of-move decision in this
+    #: many (by ``State.seq``) looks for a trade.
+    trade_every = 4
 
     def __init__(self, jail_policy: str = "pay", seed: int = 0) -> None:
         super().__init__(jail_policy, seed)
         # Actions are immutable: the frequent ones are made once per seat.
         self._roll = [Action(A.ROLL, p) for p in range(8)]
         self._end = [Action(A.END_TURN, p) for p in range(8)]
-        self._groups_key: tuple[int, ...] = ()
+        # Complete groups and trade candidates change rarely: cached per
+        # owner layout (in the simulator one bot object plays one seat).
+        self._layout_p = -1
+        self._layout: list[int] = []
         self._groups: list[tuple[int, ...]] = []
+        self._cands: list[tuple[int, int]] | None = None
 
     def act(self, s: State, p: int) -> Action:
         if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
@@ -266,48 +278,121 @@ class HeuristicBot(Bot):
         return Action(A.BID, p, amount=min(amount, limit))
 
     def _manage(self, s: State, p: int) -> Action:
+        own = s.owner
+        if p != self._layout_p or own != self._layout:
+            self._layout_p = p
+            self._layout = own[:]
+            self._groups = [
+                members
+                for members in GROUP_MEMBERS[:8]
+                if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
+            ]
+            self._cands = None
+        # trade_window(s, p), inlined: this runs at every end-of-move decision.
+        if (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0:
+            if self._cands is None:
+                self._cands = candidate_groups(own, p)
+            if self._cands:
+                offer = self._offer(s, p, self._cands)
+                if offer is not None:
+                    return offer
         cash = s.cash[p]
         if cash > self.cushion + 50:
-            own = s.owner
-            best = -1
-            # Complete groups change rarely: cache them per owner layout.
-            key = (p, *own)
-            if key != self._groups_key:
-                self._groups_key = key
-                self._groups = [
-                    members
-                    for members in GROUP_MEMBERS[:8]
-                    if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
-                ]
+            mortgaged = s.mortgaged
+            if self._groups and s.turn == p and not blocked(s):
+                build = self._build(s, p, cash)
+                if build is not None:
+                    return build
+            if True not in mortgaged:
+                return self._end[p]
+            # Lift mortgages in complete groups first (they stop building).
             for members in self._groups:
                 for sq in members:
-                    if cash - HOUSE_COST[sq] >= self.cushion and not build_error(s, p, sq):
-                        best = sq
-                if best >= 0:
-                    return Action(A.BUILD, p, square=best)
-            if True not in s.mortgaged:
-                return self._end[p]
+                    if mortgaged[sq] and cash - unmortgage_cost(s, sq) >= self.cushion:
+                        return Action(A.UNMORTGAGE, p, square=sq)
+            spare = cash - self.cushion * 2
             for sq in PROPERTIES:
                 if (
-                    s.mortgaged[sq]
+                    mortgaged[sq]
                     and own[sq] == p
-                    and cash - unmortgage_cost(s, sq) >= self.cushion * 2
+                    and MORTGAGE[sq] <= spare
+                    and unmortgage_cost(s, sq) <= spare
                 ):
                     return Action(A.UNMORTGAGE, p, square=sq)
         return self._end[p]
 
+    def _build(self, s: State, p: int, cash: int) -> Action | None:
+        """A house or hotel on the least-built site of a complete group,
+        keeping the cushion. It runs the checks of ``build_error`` that can
+        fail for the turn player with nothing blocking (cheaper here)."""
+        bld = s.bld
+        mortgaged = s.mortgaged
+        hph = s.rules.houses_per_hotel
+        for members in self._groups:
+            # Build evenly: the (last) least-built site, unless the group has
+            # a mortgage or only hotels.
+            low = HOTEL
+            best = -1
+            for sq in members:
+                if mortgaged[sq]:
+                    best = -1
+                    break
+                if bld[sq] <= low:
+                    low = bld[sq]
+                    best = sq
+            if (
+                best >= 0
+                and low < HOTEL
+                and cash - HOUSE_COST[best] >= self.cushion
+                and (s.bank_hotels if low == hph else s.bank_houses) > 0
+            ):
+                return Action(A.BUILD, p, square=best)
+        return None
+
+    @classmethod
+    def trade_window(cls, s: State, p: int) -> bool:
+        """Whether ``p`` looks for a trade at this end-of-move decision. Only
+        the state decides (the site makes a fresh bot for every decision):
+        one decision in ``trade_every`` by ``State.seq`` (searches stay rare
+        and cheap), and only while ``next_id`` plus the round number is even.
+        An offer takes an id, which closes the window until another id is
+        taken (a rent claim, another offer) or the round changes: so at most
+        one offer per move, and a refused offer is not made again at once."""
+        return (s.seq + p) % cls.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0
+
+    def _offer(self, s: State, p: int, cands: list[tuple[int, int]]) -> Action | None:
+        """An offer completing one of ``p``'s groups, if one is worth making
+        and ``p`` has none open and nothing else is being settled."""
+        if s.debts or s.auction is not None or s.placement is not None or in_debt(s, p):
+            return None
+        for t in s.trades:
+            if t[1] == p:
+                return None
+        found = find_offer(s, p, cands, self.cushion)
+        if found is None:
+            return None
+        q, terms = found
+        # Checked as on acceptance too (the 10% on mortgaged property).
+        if terms_error(s, p, q, terms, accepting=True):
+            return None
+        return Action(A.PROPOSE_TRADE, p, target=q, terms=terms)
+
     def _trade_ok(self, s: State, p: int, other: int, t: A.Terms) -> bool:
-        """Accept when what it gets is worth at least what it gives and the
-        trade does not hand the other player a complete group for free."""
-        gain = t.give_cash - t.take_cash + 50 * (sum(t.give_cards) - sum(t.take_cards))
-        for sq in t.give_props:
-            gain += self.value(s, p, sq) - (ten_percent(MORTGAGE[sq]) if s.mortgaged[sq] else 0)
-        for sq in t.take_props:
-            gain -= self.value(s, other, sq)
-            if self._completes(s, other, sq):
-                gain -= PRICE[sq]
+        """Accept when the trade is worth at least zero to ``p`` under
+        ``bot_trades.offer_gain`` (the rule its own proposals are built on),
+        so handing ``other`` a complete group needs good compensation; never
+        pay cash below the cushion."""
         if t.take_cash and s.cash[p] - t.take_cash < self.cushion:
             return False
+        gain = offer_gain(
+            s,
+            p,
+            other,
+            t.give_props,
+            t.take_props,
+            t.give_cash - t.take_cash,
+            sum(t.give_cards) - sum(t.take_cards),
+        )
         return gain >= 0
 
 

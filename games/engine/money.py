@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from . import auction, buildings
-from .board import GROUP, GROUP_MEMBERS, HOTEL, HOUSE_COST, MORTGAGE, PRICE, PROPERTIES, ten_percent
+from .board import (
+    GROUP,
+    GROUP_MEMBERS,
+    HOTEL,
+    HOUSE_COST,
+    MORTGAGE,
+    PRICE,
+    PROPERTIES,
+    SITES,
+    ten_percent,
+)
 from .cards import DECKS, JAIL_FREE
 from .core import advance_turn, charge, finish, owed, transfer
 from .events import Event, EventLog
@@ -39,35 +49,63 @@ def give_property(s: State, sq: int, to: int, frm: int, ev: EventLog) -> None:
 
 def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
     """Raise cash towards ``target``: mortgage first, then sell buildings."""
-
-    def mortgageable() -> list[int]:
-        props = [sq for sq in PROPERTIES if not buildings.mortgage_error(s, p, sq)]
-        # Keep complete groups for last, and mortgage cheap things first.
-        props.sort(
-            key=lambda sq: (GROUP[sq] < 8 and buildings.owns_group(s, p, GROUP[sq]), PRICE[sq])
-        )
-        return props
-
-    for sq in mortgageable():
+    if s.cash[p] >= target:
+        return
+    for sq in _mortgageable(s, p):
         if s.cash[p] >= target:
             return
         buildings.mortgage(s, p, sq, ev)
     while s.cash[p] < target:
-        sold = False
-        for sq in sorted(PROPERTIES, key=lambda q: -buildings.level(s, q)):
-            if s.bld[sq] and s.owner[sq] == p:
-                if not buildings.sell_error(s, p, sq):
-                    buildings.sell(s, p, sq, ev)
-                else:  # a hotel the bank cannot break down: the group goes at once
-                    buildings.sell_group(s, p, GROUP[sq], ev)
-                sold = True
-                break
-        if not sold:
+        sq = _most_built(s, p)
+        if sq < 0:
             break
-    for sq in mortgageable():
+        if not buildings.sell_error(s, p, sq):
+            buildings.sell(s, p, sq, ev)
+        else:  # a hotel the bank cannot break down: the group goes at once
+            buildings.sell_group(s, p, GROUP[sq], ev)
+    for sq in _mortgageable(s, p):
         if s.cash[p] >= target:
             return
         buildings.mortgage(s, p, sq, ev)
+
+
+def _mortgageable(s: State, p: int) -> list[int]:
+    """What ``p`` may mortgage now: cheap things first, complete groups last
+    (ties in square order)."""
+    own = s.owner
+    mortgaged = s.mortgaged
+    bld = s.bld
+    keyed: list[tuple[bool, int, int]] = []
+    for sq in PROPERTIES:
+        if own[sq] != p or mortgaged[sq]:
+            continue
+        g = GROUP[sq]
+        whole = False
+        if g < 8:
+            members = GROUP_MEMBERS[g]
+            if bld[members[0]] or bld[members[1]] or bld[members[-1]]:
+                continue  # buildings on the group
+            whole = own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
+        keyed.append((whole, PRICE[sq], sq))
+    keyed.sort()
+    return [k[2] for k in keyed]
+
+
+def _most_built(s: State, p: int) -> int:
+    """``p``'s site with the most buildings (the first in square order), or -1."""
+    own = s.owner
+    bld = s.bld
+    hotel_level = s.rules.houses_per_hotel + 1
+    best = -1
+    best_level = 0
+    for sq in SITES:
+        b = bld[sq]
+        if b and own[sq] == p:
+            lv = hotel_level if b == HOTEL else b
+            if lv > best_level:
+                best = sq
+                best_level = lv
+    return best
 
 
 def auto_settle(s: State, p: int, ev: EventLog) -> None:
