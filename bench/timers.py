@@ -153,9 +153,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deadlines", type=int, default=10_000)
     parser.add_argument("--spread", type=float, default=60.0, help="seconds")
-    parser.add_argument("--lead", type=float, default=10.0, help="seconds before the first")
+    parser.add_argument(
+        "--lead", type=float, default=60.0, help="seconds from the start to the first deadline"
+    )
     parser.add_argument("--no-eta", action="store_true", help="rely on the sweep alone")
-    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--concurrency", type=int, default=2, help="worker processes")
     opts = parser.parse_args()
 
     os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
@@ -176,7 +178,7 @@ def main() -> int:
     from django.utils import timezone
 
     from games.models import Deadline, Game, GameEvent
-    from games.tasks import expire_decision
+    from games.services.hooks import schedule_timers
 
     call_command("migrate", verbosity=0)
     # Leftovers of an earlier run would be swept too: start clean.
@@ -198,10 +200,12 @@ def main() -> int:
         ids = create_games(opts.deadlines, first_due, opts.spread)
         created_in = time.monotonic() - t_create
         if not opts.no_eta:
-            for game_id, version, due in Deadline.objects.filter(game_id__in=ids).values_list(
-                "game_id", "version", "due_at"
+            # What each move's on-commit hook does: an ETA task for a near
+            # deadline, and a mark telling the sweep to leave it to the ETA.
+            for game_id, version in Deadline.objects.filter(game_id__in=ids).values_list(
+                "game_id", "version"
             ):
-                expire_decision.apply_async((game_id, version), eta=due)
+                schedule_timers(game_id, version)
         enqueued_in = time.monotonic() - t_create
         notes = GameEvent.objects.filter(game_id__in=ids, kind="note", payload__source="timeout")
         end = time.monotonic() + opts.lead + opts.spread + 300

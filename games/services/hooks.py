@@ -26,12 +26,22 @@ def after_commit(game_id: int, version: int, *, bots_due: bool) -> None:
 def schedule_timers(game_id: int, version: int) -> None:
     """ETA tasks for near deadlines. Only a shortcut: if the broker loses
     them, the beat sweep finds the rows."""
+    from django.core.cache import cache
+    from django.utils import timezone
+
     from games.services.timers import near_deadlines
-    from games.tasks import expire_decision
+    from games.tasks import REQUEUE_SECONDS, expire_decision, queued_key
 
     try:
         for due in near_deadlines(game_id, version):
             expire_decision.apply_async((game_id, version), eta=due)
+            # The sweep leaves this one to its ETA task unless it is late.
+            wait = (due - timezone.now()).total_seconds()
+            cache.set(
+                queued_key(game_id, version),
+                due.timestamp(),
+                timeout=max(1, wait) + REQUEUE_SECONDS,
+            )
     except Exception:
         logger.exception("Could not schedule the timers of game %s", game_id)
 
