@@ -8,7 +8,7 @@ every other bidder has passed; if nobody bids, the item stays with the bank.
 from __future__ import annotations
 
 from .core import charge, in_debt, settle_phase
-from .events import Event, EventLog
+from .events import EventLog
 from .state import A_PROPERTY, BANK, State
 
 
@@ -27,7 +27,7 @@ def start(
             ok = ok and q in eligible
         flags.append(1 if ok else 0)
     s.auction = [kind, sq, 0, -1, opener, *flags]
-    ev.append(Event("auction_start", opener, (kind, sq)))
+    ev.append(("auction_start", opener, (kind, sq)))
     _maybe_close(s, ev)
 
 
@@ -43,7 +43,7 @@ def bid(s: State, p: int, amount: int, ev: EventLog) -> None:
     assert a is not None
     a[2] = amount
     a[3] = p
-    ev.append(Event("bid", p, (amount,)))
+    ev.append(("bid", p, (amount,)))
     _maybe_close(s, ev)
 
 
@@ -51,7 +51,7 @@ def pass_bid(s: State, p: int, ev: EventLog) -> None:
     a = s.auction
     assert a is not None
     a[5 + p] = 0
-    ev.append(Event("pass_bid", p))
+    ev.append(("pass_bid", p, ()))
     _maybe_close(s, ev)
 
 
@@ -81,9 +81,9 @@ def _maybe_close(s: State, ev: EventLog) -> None:
     kind, sq, high, winner = a[0], a[1], a[2], a[3]
     s.auction = None
     if winner < 0:
-        ev.append(Event("auction_unsold", -1, (kind, sq)))
+        ev.append(("auction_unsold", -1, (kind, sq)))
     else:
-        ev.append(Event("auction_won", winner, (kind, sq, high)))
+        ev.append(("auction_won", winner, (kind, sq, high)))
         charge(s, winner, BANK, high, ev)
         if kind == A_PROPERTY:
             s.owner[sq] = winner

@@ -17,7 +17,7 @@ from .board import (
     ten_percent,
 )
 from .core import in_debt, transfer
-from .events import Event, EventLog
+from .events import EventLog
 from .state import A_HOTEL, A_HOUSE, BANK, State
 
 
@@ -115,7 +115,7 @@ def build(s: State, p: int, sq: int, ev: EventLog) -> None:
     cost = HOUSE_COST[sq]
     transfer(s, p, BANK, cost)
     put_building(s, sq, kind)
-    ev.append(Event("build", p, (sq, s.bld[sq], cost)))
+    ev.append(("build", p, (sq, s.bld[sq], cost)))
 
 
 def put_building(s: State, sq: int, kind: int) -> None:
@@ -156,7 +156,7 @@ def sell(s: State, p: int, sq: int, ev: EventLog) -> None:
         s.bank_houses += 1
         s.bld[sq] -= 1
     transfer(s, BANK, p, refund)
-    ev.append(Event("sell_building", p, (sq, s.bld[sq], refund)))
+    ev.append(("sell_building", p, (sq, s.bld[sq], refund)))
 
 
 def sell_group_error(s: State, p: int, g: int) -> str:
@@ -189,7 +189,7 @@ def sell_group(s: State, p: int, g: int, ev: EventLog) -> None:
             refund = HOUSE_COST[m] * b // 2
         s.bld[m] = 0
         transfer(s, BANK, p, refund)
-        ev.append(Event("sell_building", p, (m, 0, refund)))
+        ev.append(("sell_building", p, (m, 0, refund)))
 
 
 def mortgage_error(s: State, p: int, sq: int) -> str:
@@ -205,7 +205,7 @@ def mortgage_error(s: State, p: int, sq: int) -> str:
 def mortgage(s: State, p: int, sq: int, ev: EventLog) -> None:
     s.mortgaged[sq] = True
     transfer(s, BANK, p, MORTGAGE[sq])
-    ev.append(Event("mortgage", p, (sq, MORTGAGE[sq])))
+    ev.append(("mortgage", p, (sq, MORTGAGE[sq])))
 
 
 def unmortgage_cost(s: State, sq: int) -> int:
@@ -233,4 +233,4 @@ def unmortgage(s: State, p: int, sq: int, ev: EventLog) -> None:
     if sq in s.fresh:
         s.fresh.remove(sq)
     transfer(s, p, BANK, cost)
-    ev.append(Event("unmortgage", p, (sq, cost)))
+    ev.append(("unmortgage", p, (sq, cost)))

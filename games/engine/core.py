@@ -22,7 +22,7 @@ from .board import (
     SITE,
     UTILITIES,
 )
-from .events import Event, EventLog
+from .events import EventLog
 from .rules import (
     CLAIM_SECOND_FOLLOWING_THROW,
     CLAIM_SECOND_FOLLOWING_TURN,
@@ -112,7 +112,7 @@ def charge(s: State, payer: int, creditor: int, amount: int, ev: EventLog) -> bo
             break
     else:
         s.debts.append([payer, creditor, amount])
-    ev.append(Event("debt", payer, (creditor, amount)))
+    ev.append(("debt", payer, (creditor, amount)))
     return False
 
 
@@ -172,7 +172,7 @@ def finish(s: State, reason: str, ev: EventLog) -> None:
     s.trades = []
     s.placement = None
     s.debts = []
-    ev.append(Event("game_over", best, (reason,)))
+    ev.append(("game_over", best, (reason,)))
 
 
 def settle_phase(s: State) -> None:
@@ -214,7 +214,7 @@ def expire_claims(s: State, ev: EventLog, on_throw: bool) -> None:
         else:
             dead = s.turn_no >= c[5] + 2
         if dead:
-            ev.append(Event("claim_expired", c[2], (c[1], c[0])))
+            ev.append(("claim_expired", c[2], (c[1], c[0])))
         else:
             keep.append(c)
     s.claims = keep

@@ -93,13 +93,13 @@ def new_game(
         for p in contenders:
             x, r36 = next_u64(x)
             d1, d2 = r36 % 36 // 6 + 1, r36 % 6 + 1
-            ev.append(Event("first_roll", p, (d1, d2)))
+            ev.append(("first_roll", p, (d1, d2)))
             totals.append(d1 + d2)
         best = max(totals)
         contenders = [p for p, t in zip(contenders, totals, strict=True) if t == best]
     first = contenders[0]
     s.turn = first
-    ev.append(Event("first_player", first))
+    ev.append(("first_player", first, ()))
     if r.deal_deeds:
         deeds = list(PROPERTIES)
         x = shuffle(x, deeds)
@@ -109,7 +109,7 @@ def new_game(
                 sq = deeds.pop()
                 s.owner[sq] = p
                 price = PRICE[sq] if r.deal_deeds_paid else 0
-                ev.append(Event("deal", p, (sq, price)))
+                ev.append(("deal", p, (sq, price)))
                 charge(s, p, BANK, price, ev)
     s.rng = x
     ev.append(("turn_start", first, (0,)))
@@ -332,7 +332,7 @@ def _c_resign(s: State, a: A.Action) -> None:
 
 
 def _d_resign(s: State, a: A.Action, ev: EventLog) -> None:
-    ev.append(Event("resign", a.player))
+    ev.append(("resign", a.player, ()))
     money.bankrupt(s, a.player, ev)
 
 
@@ -369,7 +369,7 @@ def _d_use_jail_card(s: State, a: A.Action, ev: EventLog) -> None:
     deck = a.target if a.target >= 0 else (0 if s.jail_cards[p][0] else 1)
     s.jail_cards[p][deck] -= 1
     s.decks[deck].append(money.jail_card_index(s, deck))
-    ev.append(Event("jail_card", p, (deck,)))
+    ev.append(("jail_card", p, (deck,)))
     _leave_jail(s, p)
 
 
@@ -387,7 +387,7 @@ def _d_decline(s: State, a: A.Action, ev: EventLog) -> None:
     sq = s.pending_sq
     s.pending_sq = -1
     s.phase = P_END
-    ev.append(Event("decline", a.player, (sq,)))
+    ev.append(("decline", a.player, (sq,)))
     if s.rules.auctions:
         auction.start(s, A_PROPERTY, sq, a.player, ev)
     settle_phase(s)
@@ -397,12 +397,12 @@ def _d_tax(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     s.phase = P_END
     if a.kind == A.INCOME_TAX_PERCENT:
-        ev.append(Event("income_tax_choice", p, (1,)))
+        ev.append(("income_tax_choice", p, (1,)))
         worth = total_worth(s, p)
-        ev.append(Event("worth", p, (worth,)))
+        ev.append(("worth", p, (worth,)))
         amount = ten_percent(worth)
     else:
-        ev.append(Event("income_tax_choice", p, (0,)))
+        ev.append(("income_tax_choice", p, (0,)))
         amount = s.rules.income_tax
     movement.pay_tax(s, p, s.pos[p], amount, ev)
     settle_phase(s)
@@ -440,10 +440,10 @@ def _d_place(s: State, a: A.Action, ev: EventLog) -> None:
     s.placement = None
     if a.kind == A.PLACE_BUILDING:
         buildings.put_building(s, a.square, pl[1])
-        ev.append(Event("place_building", a.player, (a.square,)))
+        ev.append(("place_building", a.player, (a.square,)))
     else:
         transfer(s, BANK, a.player, pl[2])
-        ev.append(Event("forfeit_building", a.player))
+        ev.append(("forfeit_building", a.player, ()))
     settle_phase(s)
 
 
@@ -480,9 +480,9 @@ def _d_answer(s: State, a: A.Action, ev: EventLog) -> None:
         return
     trade.close(s, a.target)
     if a.kind == A.WITHDRAW_TRADE:
-        ev.append(Event("trade_withdrawn", a.player, (t[2], t[0])))
+        ev.append(("trade_withdrawn", a.player, (t[2], t[0])))
         return
-    ev.append(Event("trade_rejected", a.player, (t[1], t[0])))
+    ev.append(("trade_rejected", a.player, (t[1], t[0])))
     if a.kind == A.COUNTER_TRADE:
         assert a.terms is not None
         trade.propose(s, a.player, t[1], a.terms, ev)
@@ -497,7 +497,7 @@ def _d_claim(s: State, a: A.Action, ev: EventLog) -> None:
         ev.append(("rent", payer, (owner, sq, amount)))
         charge(s, payer, owner, amount, ev)
     else:
-        ev.append(Event("claim_expired", payer, (owner, cid)))
+        ev.append(("claim_expired", payer, (owner, cid)))
 
 
 def _d_debt(s: State, a: A.Action, ev: EventLog) -> None:
@@ -514,7 +514,7 @@ def _d_end_now(s: State, a: A.Action, ev: EventLog) -> None:
         finish(s, "time", ev)
     else:
         s.ending = True
-        ev.append(Event("end_requested", SYSTEM))
+        ev.append(("end_requested", SYSTEM, ()))
 
 
 _Check = Callable[[State, A.Action], None]

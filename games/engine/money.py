@@ -16,7 +16,7 @@ from .board import (
 )
 from .cards import DECKS, JAIL_FREE
 from .core import advance_turn, charge, finish, owed, transfer
-from .events import Event, EventLog
+from .events import EventLog
 from .rules import END_FIRST_BANKRUPTCY, END_SECOND_BANKRUPTCY
 from .state import BANK, P_OVER, POT, State
 
@@ -31,17 +31,17 @@ def pay_debts(s: State, p: int, ev: EventLog) -> None:
         else:
             keep.append(d)
     s.debts = keep
-    ev.append(Event("debt_paid", p, (total,)))
+    ev.append(("debt_paid", p, (total,)))
     auction.start_queued(s, ev)
 
 
 def give_property(s: State, sq: int, to: int, frm: int, ev: EventLog) -> None:
     """Change hands; a mortgaged property costs the new owner 10% at once."""
     s.owner[sq] = to
-    ev.append(Event("transfer", frm, (to, sq)))
+    ev.append(("transfer", frm, (to, sq)))
     if s.mortgaged[sq]:
         interest = ten_percent(MORTGAGE[sq])
-        ev.append(Event("interest", to, (sq, interest)))
+        ev.append(("interest", to, (sq, interest)))
         charge(s, to, BANK, interest, ev)
         if sq not in s.fresh:
             s.fresh.append(sq)
@@ -142,7 +142,7 @@ def bankrupt(s: State, p: int, ev: EventLog) -> None:
     single = next(iter(creditors)) if len(creditors) == 1 else BANK
     to_player = single >= 0 and s.alive[single]
     creditor = single if to_player else BANK
-    ev.append(Event("bankrupt", p, (creditor,)))
+    ev.append(("bankrupt", p, (creditor,)))
     s.bankrupt_order.append(p)
     cond = s.rules.end_condition
     game_ends = (cond == END_FIRST_BANKRUPTCY) or (
@@ -212,7 +212,7 @@ def _forget_player(s: State, p: int, ev: EventLog) -> None:
     keep = []
     for t in s.trades:
         if t[1] == p or t[2] == p:
-            ev.append(Event("trade_cancelled", -1, (t[0],)))
+            ev.append(("trade_cancelled", -1, (t[0],)))
         else:
             keep.append(t)
     s.trades = keep

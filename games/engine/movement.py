@@ -20,7 +20,7 @@ from .board import (
     UTILITY,
 )
 from .core import charge, collect, expire_claims, fee_creditor, rent_due
-from .events import Event, EventLog
+from .events import EventLog
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
 
 
@@ -72,7 +72,7 @@ def roll(s: State, p: int, ev: EventLog) -> None:
     elif d1 == d2:
         s.doubles += 1
         if s.doubles >= 3 and rules.third_doubles_to_jail:
-            ev.append(Event("speeding", p))
+            ev.append(("speeding", p, ()))
             send_to_jail(s, p, ev)
             return
         s.again = True
@@ -122,7 +122,7 @@ def land(s: State, p: int, sq: int, ev: EventLog) -> None:
         if o == p or s.mortgaged[sq]:
             return
         if s.in_jail[o] and s.rules.no_rent_in_jail:
-            ev.append(Event("no_rent", p, (o, sq)))
+            ev.append(("no_rent", p, (o, sq)))
             return
         if card_rent == 2:
             d1, d2 = throw(s)
@@ -156,7 +156,7 @@ def land(s: State, p: int, sq: int, ev: EventLog) -> None:
         amount = s.pot
         s.pot = 0
         s.cash[p] += amount
-        ev.append(Event("free_parking", p, (amount,)))
+        ev.append(("free_parking", p, (amount,)))
 
 
 def pay_tax(s: State, p: int, sq: int, amount: int, ev: EventLog) -> None:

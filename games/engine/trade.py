@@ -11,7 +11,7 @@ from .actions import Terms
 from .board import GROUP, IS_PROPERTY, MORTGAGE, ten_percent
 from .buildings import group_has_buildings
 from .core import transfer
-from .events import Event, EventLog
+from .events import EventLog
 from .money import give_property
 from .state import State
 
@@ -68,7 +68,7 @@ def propose(s: State, frm: int, to: int, terms: Terms, ev: EventLog) -> int:
     tid = s.next_id
     s.next_id += 1
     s.trades.append((tid, frm, to, terms))
-    ev.append(Event("trade_proposed", frm, (to, tid)))
+    ev.append(("trade_proposed", frm, (to, tid)))
     return tid
 
 
@@ -81,7 +81,7 @@ def accept(s: State, trade_id: int, ev: EventLog) -> None:
     assert t is not None
     tid, frm, to, terms = t
     close(s, tid)
-    ev.append(Event("trade_accepted", to, (frm, tid)))
+    ev.append(("trade_accepted", to, (frm, tid)))
     if terms.give_cash:
         transfer(s, frm, to, terms.give_cash)
     if terms.take_cash:
