@@ -30,6 +30,9 @@ from .state import P_BUY, P_CHOICE, P_END, P_ROLL, P_TAX, State
 from .trade import terms_error
 
 Action = A.Action
+# tuple.__new__ skips the named tuple's slower keyword __new__ on hot paths;
+# the fields are (kind, player, square, amount, target, terms).
+_new = tuple.__new__
 
 
 def next_actor(s: State) -> int:
@@ -205,7 +208,7 @@ class HeuristicBot(Bot):
 
     def _out_of_turn(self, s: State, p: int) -> Action | None:
         if s.debts and in_debt(s, p):
-            return Action(A.AUTO_SETTLE, p)
+            return _new(Action, (A.AUTO_SETTLE, p, -1, 0, -1, None))
         if s.placement is not None and s.placement[0] == p:
             for sq in SITES:
                 a = Action(A.PLACE_BUILDING, p, square=sq)
@@ -217,8 +220,7 @@ class HeuristicBot(Bot):
             return self._bid(s, p, au)
         for c in s.claims:
             if c[1] == p:
-                # tuple.__new__ skips the named tuple's slower keyword __new__.
-                return tuple.__new__(Action, (A.CLAIM_RENT, p, -1, 0, c[0], None))
+                return _new(Action, (A.CLAIM_RENT, p, -1, 0, c[0], None))
         for t in s.trades:
             if t[2] == p:
                 ok = self._trade_ok(s, p, t[1], t[3]) and is_legal(
@@ -233,8 +235,8 @@ class HeuristicBot(Bot):
             price = PRICE[sq]
             cash = s.cash[p]
             if cash >= price and (cash - price >= self.cushion or self._completes(s, p, sq)):
-                return Action(A.BUY, p)
-            return Action(A.DECLINE, p)
+                return _new(Action, (A.BUY, p, -1, 0, -1, None))
+            return _new(Action, (A.DECLINE, p, -1, 0, -1, None))
         if phase == P_END:
             return self._manage(s, p)
         if phase == P_TAX:
@@ -260,9 +262,18 @@ class HeuristicBot(Bot):
         price = PRICE[sq]
         if self._completes(s, p, sq):
             return price * 3 // 2
-        others = {s.owner[m] for m in GROUP_MEMBERS[GROUP[sq]] if m != sq}
-        if len(others) == 1 and next(iter(others)) >= 0:
-            return price * 6 // 5  # blocks someone's group
+        # Blocks someone's group: one player (not the bank) holds all the rest.
+        own = s.owner
+        holder = -2
+        for m in GROUP_MEMBERS[GROUP[sq]]:
+            if m != sq:
+                o = own[m]
+                if holder == -2:
+                    holder = o
+                elif o != holder:
+                    return price
+        if holder >= 0:
+            return price * 6 // 5
         return price
 
     def _bid(self, s: State, p: int, au: list[int]) -> Action:
@@ -272,10 +283,10 @@ class HeuristicBot(Bot):
         else:
             limit = min(100, s.cash[p] - self.cushion)
         if limit <= high:
-            return Action(A.PASS_BID, p)
+            return _new(Action, (A.PASS_BID, p, -1, 0, -1, None))
         step = max(10, limit // 10)
         amount = limit if high + step > limit else max(high + step, limit // 2)
-        return Action(A.BID, p, amount=min(amount, limit))
+        return _new(Action, (A.BID, p, -1, min(amount, limit), -1, None))
 
     def _manage(self, s: State, p: int) -> Action:
         own = s.owner
@@ -346,7 +357,7 @@ class HeuristicBot(Bot):
                 and cash - HOUSE_COST[best] >= self.cushion
                 and (s.bank_hotels if low == hph else s.bank_houses) > 0
             ):
-                return Action(A.BUILD, p, square=best)
+                return _new(Action, (A.BUILD, p, best, 0, -1, None))
         return None
 
     @classmethod

@@ -63,6 +63,8 @@ def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
             buildings.sell(s, p, sq, ev)
         else:  # a hotel the bank cannot break down: the group goes at once
             buildings.sell_group(s, p, GROUP[sq], ev)
+    if s.cash[p] >= target:
+        return  # (skips building the list below for nothing)
     for sq in _mortgageable(s, p):
         if s.cash[p] >= target:
             return
