@@ -61,12 +61,13 @@ class CreateGameForm(forms.Form):
     )
     time_bank_seconds = forms.TypedChoiceField(
         label="Time bank",
-        choices=[(0, "None: the turn timer for every decision"), *TURN_TIMER_CHOICES[1:]],
+        choices=[(0, "None"), *TURN_TIMER_CHOICES[1:]],
         coerce=int,
         required=False,
         empty_value=None,
         initial=0,
-        help_text="Board Game Arena style: a budget per player that each decision spends.",
+        help_text="Board Game Arena style: a budget per player that each decision spends. "
+        "None: the turn timer applies to every decision.",
     )
     time_bank_increment_seconds = forms.TypedChoiceField(
         label="Time bank credit per move",
@@ -127,6 +128,25 @@ class CreateGameForm(forms.Form):
         help_text="Time-limit rules only: the game ends then and is valued per the rules.",
     )
 
+    TIMER_FIELDS = (
+        "time_bank_seconds",
+        "time_bank_increment_seconds",
+        "claim_window_seconds",
+        "bid_window_seconds",
+        "trade_expiry_seconds",
+        "takeover_after",
+        "time_limit_seconds",
+    )
+
+    def main_fields(self) -> list[Any]:
+        return [f for f in self if f.name not in self.TIMER_FIELDS]
+
+    def timer_fields(self) -> list[Any]:
+        return [self[name] for name in self.TIMER_FIELDS]
+
+    def timer_errors(self) -> bool:
+        return any(self[name].errors for name in self.TIMER_FIELDS)
+
     def create_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {
@@ -137,17 +157,7 @@ class CreateGameForm(forms.Form):
             "auto_start": data["auto_start"],
             # Left out of a post (older forms, scripts): the model's defaults.
             "timers": {
-                name: data[name]
-                for name in (
-                    "time_bank_seconds",
-                    "time_bank_increment_seconds",
-                    "claim_window_seconds",
-                    "bid_window_seconds",
-                    "trade_expiry_seconds",
-                    "takeover_after",
-                    "time_limit_seconds",
-                )
-                if data.get(name) is not None
+                name: data[name] for name in self.TIMER_FIELDS if data.get(name) is not None
             },
         }
 
