@@ -58,12 +58,15 @@ def placement_error(s: State, p: int, sq: int, ignore_stock: bool = False) -> st
         if s.mortgaged[m]:
             return "No building while any site of the group is mortgaged."
     hph = s.rules.houses_per_hotel
-    lv = level(s, sq)
-    if lv > hph:
+    bld = s.bld
+    b = bld[sq]
+    if b == HOTEL:  # level(s, sq) > hph
         return "That site already has a hotel."
+    # Evenness: no site of the group below this one (a hotel is above all).
     for m in members:
-        if level(s, m) < lv:
+        if bld[m] < b:
             return "You must build evenly across the group."
+    lv = b
     if ignore_stock:
         return ""
     if lv == hph:
@@ -97,9 +100,16 @@ def build_kind(s: State, sq: int) -> int:
 
 def could_build(s: State, q: int, kind: int) -> bool:
     """Could player ``q`` legally buy a building of ``kind`` right now?"""
-    for sq in SITES:
-        if s.owner[sq] == q and build_kind(s, sq) == kind and not build_error(s, q, sq):
-            return True
+    # Only a group ``q`` owns whole can pass ``build_error``: skip the rest
+    # without the full check (this runs for every player on each build while
+    # the bank is short of buildings).
+    own = s.owner
+    for members in GROUP_MEMBERS[:8]:
+        if own[members[0]] != q or own[members[1]] != q or own[members[-1]] != q:
+            continue
+        for sq in members:
+            if build_kind(s, sq) == kind and not build_error(s, q, sq):
+                return True
     return False
 
 
