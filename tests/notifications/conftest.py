@@ -1,0 +1,1 @@
+from tests.games.conftest import alice, bob, duel, no_bot_tasks  # noqa: F401

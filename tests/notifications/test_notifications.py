@@ -1,0 +1,80 @@
+"""Notices, the email throttle and the daily digest (run in-process here;
+the worker runs the same functions in tests/timers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from games import engine
+from games.models import Game
+from notifications import decisions, services
+from notifications.models import Notification
+
+pytestmark = pytest.mark.django_db
+
+
+def mover(game: Game) -> Any:
+    return game.seats.get(number=engine.from_dict(game.state).turn).user
+
+
+def test_the_turn_notice_is_stored_once_per_decision(duel: Game, no_bot_tasks: Any) -> None:
+    assert decisions.your_turn(duel.pk, duel.version) == 1
+    assert decisions.your_turn(duel.pk, duel.version) == 0
+    (note,) = Notification.objects.filter(kind="your_turn")
+    assert note.user == mover(duel) and note.emailed
+    assert len(mail.outbox) == 1 and duel.public_id in mail.outbox[0].subject
+
+
+def test_a_stale_version_sends_nothing(duel: Game, no_bot_tasks: Any) -> None:
+    assert decisions.your_turn(duel.pk, duel.version - 1) == 0
+    assert not mail.outbox
+
+
+def test_turn_email_is_throttled_per_game(duel: Game, no_bot_tasks: Any) -> None:
+    user = mover(duel)
+    assert services.claim_email_slot(user.pk, duel.pk, hours=6)
+    assert not services.claim_email_slot(user.pk, duel.pk, hours=6)
+    assert services.claim_email_slot(user.pk, duel.pk, hours=0)
+
+
+def test_no_email_for_players_who_switched_it_off(duel: Game, no_bot_tasks: Any) -> None:
+    user = mover(duel)
+    user.email_notifications = False
+    user.save()
+    decisions.your_turn(duel.pk, duel.version)
+    assert not mail.outbox
+    assert Notification.objects.filter(user=user, kind="your_turn", emailed=False).exists()
+
+
+def test_the_reminder_respects_its_switch(duel: Game, no_bot_tasks: Any) -> None:
+    user = mover(duel)
+    user.notify_reminders = False
+    user.save()
+    deadline = duel.deadlines.get()
+    assert not decisions.reminder(deadline.pk)
+    assert not Notification.objects.filter(kind="reminder").exists()
+    assert not decisions.reminder(deadline.pk)  # claimed once, never again
+
+
+def test_the_digest_lists_games_awaiting_the_player_once_a_day(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    assert decisions.digest(mover(duel))
+    assert not decisions.digest(mover(duel))
+    (message,) = mail.outbox
+    assert duel.public_id in message.body and "left" in message.body
+
+
+def test_a_player_with_nothing_pending_gets_no_digest(alice: Any) -> None:
+    assert not decisions.digest(alice)
+
+
+def test_hidden_in_site_notices_do_not_count(alice: Any) -> None:
+    services.notify(alice.pk, None, "reminder", "x")
+    assert services.unread_count(alice) == 1
+    alice.notify_in_site = False
+    assert services.unread_count(alice) == 0
+    assert services.mark_all_read(alice) == 1
