@@ -76,8 +76,11 @@ def bidders(a: list[int]) -> list[int]:
 def _maybe_close(s: State, ev: EventLog) -> None:
     a = s.auction
     assert a is not None
-    if bidders(a):
-        return
+    # bidders(a) without building the list: anyone still in but the high bidder?
+    high = a[3]
+    for i in range(5, len(a)):
+        if a[i] and i - 5 != high:
+            return
     kind, sq, high, winner = a[0], a[1], a[2], a[3]
     s.auction = None
     if winner < 0:

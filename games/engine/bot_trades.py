@@ -154,6 +154,7 @@ def find_offer(
     share = handover_share(s)
     best: tuple[int, int, Terms] | None = None
     spares: dict[int, list[int]] = {}
+    seller_cands: dict[int, list[tuple[int, int]]] = {}
     for g, q in candidates:
         if not s.alive[q]:
             continue
@@ -163,7 +164,10 @@ def find_offer(
             if mortgaged[m]:
                 interest += ten_percent(MORTGAGE[m])
         gives: list[list[int]] = [[]]
-        for g2, q2 in candidate_groups(own, q):
+        q_cands = seller_cands.get(q)
+        if q_cands is None:  # the same seller may hold several of p's groups
+            q_cands = seller_cands[q] = candidate_groups(own, q)
+        for g2, q2 in q_cands:
             if q2 == p and g2 != g:
                 gives.append([m for m in GROUP_MEMBERS[g2] if own[m] == p])
         q_spare = max(0, s.cash[q] - cushion)

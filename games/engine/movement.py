@@ -40,7 +40,17 @@ def throw(s: State) -> tuple[int, int]:
 
 def roll(s: State, p: int, ev: EventLog) -> None:
     """The turn player throws the dice (in or out of jail) and moves."""
-    d1, d2 = throw(s)
+    if s.forced_dice:
+        d1, d2 = throw(s)
+    else:
+        # throw(s), inlined: this runs on every turn.
+        x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        s.rng = x
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        r = (z ^ (z >> 31)) % 36
+        d1 = r // 6 + 1
+        d2 = r % 6 + 1
     s.roll_no += 1
     if s.claims:
         expire_claims(s, ev, on_throw=True)
@@ -78,7 +88,18 @@ def roll(s: State, p: int, ev: EventLog) -> None:
         s.again = True
     else:
         s.again = False
-    move(s, p, d1 + d2, ev)
+    # move(s, p, d1 + d2, ev), inlined.
+    old = s.pos[p]
+    new = old + d1 + d2
+    if new >= 40:
+        new -= 40
+        salary = rules.go_salary
+        s.cash[p] += salary  # collect(s, p, salary)
+        s.bank_out += salary
+        ev.append(("salary", p, (salary,)))
+    s.pos[p] = new
+    ev.append(("move", p, (old, new)))
+    land(s, p, new, ev)
 
 
 def send_to_jail(s: State, p: int, ev: EventLog) -> None:
