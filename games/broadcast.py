@@ -133,15 +133,19 @@ def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str
     return game.version, f"<!--snapshot {game.version}-->{html}"
 
 
-def game_pushes(game: Game) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[str, Any]]]]:
     """The public regions are rendered once; spectators get them in one
     message with their view of the rest, players with their seat's view in
     a second. Audiences with no socket open (by presence) are not rendered:
     a socket registers its presence before it subscribes and takes its
     snapshot, so one that arrives later finds this version in the snapshot."""
     from games.play_views import region_context, shared_context
+    from games.timer_presenters import remember_deadlines
     from live.presence import listening
 
+    # Every audience renders from the same rows: read them once.
+    presenters.remember(game, state)
+    remember_deadlines(game)
     version = game.version
     frame = f"<!--push {version}-->"
     shared = {**shared_context(game), **NO_CSRF}
@@ -161,7 +165,9 @@ def game_pushes(game: Game) -> Iterator[list[tuple[str, dict[str, Any]]]]:
     # per-seat renders begin.
     yield first
     seats = []
-    for seat in game.seats.select_related("user").filter(user__isnull=False):
+    for seat in presenters.game_seats(game):
+        if seat.user_id is None:
+            continue
         if here is not None and seat.number not in here.online_seats:
             continue
         context = region_context(game, seat, shared=shared)
@@ -220,12 +226,16 @@ def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def broadcast_game(game_id: int, version: int) -> None:
-    game = Game.objects.filter(pk=game_id).first()
+def broadcast_game(game_id: int, version: int, state: Any = None) -> None:
+    """``state``, if the writer passes it, is the engine state of ``version``."""
+    games = Game.objects.filter(pk=game_id)
+    if state is not None:
+        games = games.defer("state")  # not parsed again
+    game = games.first()
     if game is None:
         return
     # A newer commit has its own broadcast coming; this one is already stale.
-    if game.state is not None and game.version == version:
-        for batch in game_pushes(game):
+    if game.version == version and (state is not None or game.state is not None):
+        for batch in game_pushes(game, state):
             send(batch)
     send(lobby_pushes(game))

@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -95,7 +96,32 @@ def group_name(rules: engine.Ruleset, group: int) -> str:
 
 
 def load_state(game: Game) -> engine.State | None:
+    known = game.__dict__.get(STATE_MEMO)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
     return engine.from_dict(game.state) if game.state else None
+
+
+# One broadcast renders several audiences from the same committed version:
+# it stores what they share on the (freshly fetched) Game instance, so that
+# the state is parsed and the seats are read once, not once per audience.
+STATE_MEMO = "_live_state"
+SEATS_MEMO = "_live_seats"
+
+
+def remember(game: Game, state: engine.State | None = None) -> None:
+    """Memoise the state (if known) and the seats on ``game`` for one broadcast."""
+    if state is not None:
+        game.__dict__[STATE_MEMO] = state
+    game.__dict__[SEATS_MEMO] = list(game.seats.select_related("user").order_by("number"))
+
+
+def game_seats(game: Game) -> list[Seat]:
+    """Every seat with its user, by number."""
+    known = game.__dict__.get(SEATS_MEMO)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    return list(game.seats.select_related("user").order_by("number"))
 
 
 @dataclass(frozen=True)
@@ -118,7 +144,7 @@ class SeatView:
 def seat_views(game: Game) -> list[SeatView]:
     colours = seat_colours()
     out = []
-    for seat in game.seats.select_related("user").order_by("number"):
+    for seat in game_seats(game):
         out.append(
             SeatView(
                 number=seat.number,
@@ -365,6 +391,20 @@ def turn_line(s: engine.State) -> str:
 # --- log ------------------------------------------------------------------------
 
 
+# The worded log of recent games, per (game pk, viewer): the newest
+# ``LOG_LIMIT`` lines with the last seq read. Events are never updated or
+# deleted and each version's events are written with it, so a later version
+# only needs its own new events read and worded (one small query instead of
+# reloading and re-wording a hundred). Filled from committed reads only
+# (outside any transaction); a process that has not seen the game reads it all.
+_LOG_CACHE: dict[tuple[int, int | None], tuple[int, list[dict[str, Any]]]] = {}
+_LOG_CACHE_SIZE = 512
+
+
+def _log_cacheable(limit: int) -> bool:
+    return limit == LOG_LIMIT and not connection.in_atomic_block
+
+
 def log(
     game: Game, s: engine.State, viewer: int | None, limit: int = LOG_LIMIT
 ) -> list[dict[str, Any]]:
@@ -376,16 +416,41 @@ def log(
     audience = Q(audience_seat__isnull=True)
     if viewer is not None:
         audience |= Q(audience_seat=viewer)
-    rows = list(query.filter(audience).order_by("-seq", "-index")[:limit])
-    rows.reverse()
-    if not rows:
-        return []
-    # The turn in progress when the window opens.
-    opening = (
-        query.filter(kind="turn_start", seq__lt=rows[0].seq).order_by("-seq", "-index").first()
-    )
-    turn = _turn_of(opening.payload) if opening else -1
+    key = (game.pk, viewer)
+    cacheable = _log_cacheable(limit)
+    cached = _LOG_CACHE.get(key) if cacheable else None
+    if cached is not None:
+        last_seq, known = cached
+        rows = list(query.filter(audience, seq__gt=last_seq).order_by("seq", "index"))
+        lines = known + _log_lines(rows, s, known[-1]["turn"])
+    else:
+        rows = list(query.filter(audience).order_by("-seq", "-index")[:limit])
+        rows.reverse()
+        if not rows:
+            return []
+        # The turn in progress when the window opens.
+        opening = (
+            query.filter(kind="turn_start", seq__lt=rows[0].seq).order_by("-seq", "-index").first()
+        )
+        lines = _log_lines(rows, s, _turn_of(opening.payload) if opening else -1)
+    lines = lines[-limit:]
+    if cacheable and lines:
+        if key not in _LOG_CACHE and len(_LOG_CACHE) >= _LOG_CACHE_SIZE:
+            _LOG_CACHE.pop(next(iter(_LOG_CACHE)), None)
+        _LOG_CACHE[key] = (lines[-1]["seq"], lines)
     groups: list[dict[str, Any]] = []
+    for line in reversed(lines):
+        turn = line["turn"]
+        if not groups or groups[-1]["turn"] != turn:
+            label = f"Turn {turn + 1}" if turn >= 0 else "Setting up"
+            groups.append({"turn": turn, "label": label, "lines": []})
+        groups[-1]["lines"].append(line)
+    return groups
+
+
+def _log_lines(rows: list[GameEvent], s: engine.State, turn: int) -> list[dict[str, Any]]:
+    """Word ``rows`` (oldest first), each with the turn it belongs to."""
+    out = []
     for row in rows:
         if row.kind == "turn_start":
             turn = _turn_of(row.payload)
@@ -396,21 +461,16 @@ def log(
                 text = engine.render_event(engine.event_from_dict(row.payload), s.rules, s.names)
             except (KeyError, TypeError, ValueError, IndexError):
                 text = row.kind.replace("_", " ")
-        if not groups or groups[-1]["turn"] != turn:
-            label = f"Turn {turn + 1}" if turn >= 0 else "Setting up"
-            groups.append({"turn": turn, "label": label, "lines": []})
-        groups[-1]["lines"].append(
+        out.append(
             {
                 "text": text,
                 "kind": row.kind,
                 "seq": row.seq,
                 "private": row.audience_seat is not None,
+                "turn": turn,
             }
         )
-    groups.reverse()
-    for group in groups:
-        group["lines"].reverse()
-    return groups
+    return out
 
 
 def _turn_of(payload: dict[str, Any]) -> int:

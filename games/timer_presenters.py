@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import deadlines as dl
-from games import engine
+from games import engine, presenters
 from games.models import Deadline, Game, Seat
 from games.standing_orders import clean
 
@@ -28,10 +28,19 @@ KIND_LABELS = {
 }
 
 
+DEADLINES_MEMO = "_live_deadlines"
+
+
+def remember_deadlines(game: Game) -> None:
+    game.__dict__[DEADLINES_MEMO] = list(Deadline.objects.filter(game=game).order_by("due_at"))
+
+
 def deadline_rows(game: Game, state: engine.State, viewer: int | None) -> list[dict[str, Any]]:
     now = timezone.now()
     rows = []
-    for d in Deadline.objects.filter(game=game).order_by("due_at"):
+    # A broadcast reads the rows once for all its audiences (DEADLINES_MEMO).
+    known = game.__dict__.get(DEADLINES_MEMO)
+    for d in known if known is not None else Deadline.objects.filter(game=game).order_by("due_at"):
         who = state.names[d.player] if 0 <= d.player < state.n else "Everyone"
         rows.append(
             {
@@ -50,8 +59,8 @@ def seat_marks(game: Game) -> list[dict[str, Any]]:
     """Players on vacation, and seats a bot is playing after timeouts."""
     now = timezone.now()
     marks = []
-    for seat in game.seats.select_related("user").filter(status=Seat.Status.PLAYING):
-        if seat.user is None:
+    for seat in presenters.game_seats(game):
+        if seat.user is None or seat.status != Seat.Status.PLAYING:
             continue
         until = seat.user.vacation_until
         if until is not None and until > now:

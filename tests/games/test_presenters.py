@@ -8,6 +8,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import action_forms, engine, presenters
 from games.engine import actions as A
@@ -223,6 +225,33 @@ def test_log_keeps_the_last_hundred(duel: Game) -> None:
     groups = presenters.log(duel, s, viewer=None)
     assert sum(len(g["lines"]) for g in groups) == presenters.LOG_LIMIT
     assert groups[0]["label"] == "Turn 1"  # the turn in play when the window opens
+
+
+@pytest.mark.django_db
+def test_the_cached_log_reads_only_new_events_and_matches_a_full_read(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    v = duel.version
+    for i in range(presenters.LOG_LIMIT + 20):
+        if i % 7 == 0:
+            event(duel, v + 1 + i, 0, kind="turn_start", player=i % 2, turn_no=i // 7)
+        event(duel, v + 1 + i, 1, kind="collect", player=0, amount=i)
+        event(duel, v + 1 + i, 2, audience=1, kind="collect", player=1, amount=i)
+    cached = mock.patch.object(presenters, "_log_cacheable", return_value=True)
+    presenters._LOG_CACHE.clear()
+    with cached:
+        presenters.log(duel, s, viewer=1)  # fills the cache
+    v += presenters.LOG_LIMIT + 20
+    event(duel, v + 1, 0, kind="turn_start", player=1, turn_no=99)
+    event(duel, v + 1, 1, audience=1, kind="collect", player=1, amount=5)
+    event(duel, v + 2, 0, audience=0, kind="collect", player=0, amount=6)
+    with cached, CaptureQueriesContext(connection) as queries:
+        incremental = presenters.log(duel, s, viewer=1)
+    assert len(queries) == 1
+    assert incremental == presenters.log(duel, s, viewer=1)  # uncached: in a transaction
+    assert incremental[0]["label"] == "Turn 100"
+    assert sum(len(g["lines"]) for g in incremental) == presenters.LOG_LIMIT
+    presenters._LOG_CACHE.clear()
 
 
 # --- board ------------------------------------------------------------------------------
