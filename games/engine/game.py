@@ -131,17 +131,10 @@ def step(s: State, a: A.Action, ev: EventLog) -> None:
     """Validate ``a`` fully, then apply it to ``s`` in place."""
     if s.phase == P_OVER:
         raise GameOver("The game is over.")
-    handler = _HANDLERS.get(a.kind)
-    if handler is None:
+    run = _RUN.get(a.kind)
+    if run is None:
         raise UnknownAction(f"Unknown action {a.kind!r}.")
-    check, do, system = handler
-    if not system:
-        p = a.player
-        if not (0 <= p < s.n and s.alive[p]):
-            raise NotYourTurn("You are not playing in this game.")
-    if check is not _fast:
-        check(s, a)
-    do(s, a, ev)
+    run(s, a, ev)  # checks the seat, validates, applies
     s.seq += 1
 
 
@@ -555,13 +548,40 @@ _PAIRS: dict[str, tuple[_Check, _Do]] = {
 }
 
 
-def _fast(s: State, a: A.Action) -> None:
-    """Marker: the "do" function validates on its own (hot kinds only)."""
+def _c_seat(s: State, a: A.Action) -> None:
+    p = a.player
+    if not (0 <= p < s.n and s.alive[p]):
+        raise NotYourTurn("You are not playing in this game.")
+
+
+def _checked(check: _Check, do: _Do, system: bool) -> _Do:
+    """``do`` preceded by the seat check (unless a system action) and ``check``."""
+    if system:
+
+        def run_system(s: State, a: A.Action, ev: EventLog) -> None:
+            check(s, a)
+            do(s, a, ev)
+
+        return run_system
+
+    def run(s: State, a: A.Action, ev: EventLog) -> None:
+        p = a.player
+        if not (0 <= p < s.n and s.alive[p]):
+            raise NotYourTurn("You are not playing in this game.")
+        check(s, a)
+        do(s, a, ev)
+
+    return run
+
+
+# The fused functions below check the seat only on their slow path: the turn
+# player and the owner of an open claim are always seated and still in.
 
 
 def _run_roll(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     if p != s.turn or s.phase != P_ROLL or s.debts or s.auction is not None or s.placement:
+        _c_seat(s, a)
         _c_roll(s, a)  # raises the precise error
     movement.roll(s, p, ev)
     if s.phase == P_END and s.again:  # settle_phase, inlined
@@ -571,6 +591,7 @@ def _run_roll(s: State, a: A.Action, ev: EventLog) -> None:
 def _run_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     if p != s.turn or s.phase != P_END or s.debts or s.auction is not None or s.placement:
+        _c_seat(s, a)
         _c_end_turn(s, a)  # raises the precise error
     ev.append(("turn_end", p, (s.pos[p],)))
     advance_turn(s, ev)
@@ -590,6 +611,7 @@ def _run_claim_rent(s: State, a: A.Action, ev: EventLog) -> None:
             ev.append(("rent", payer, (owner, c[3], c[4])))
             charge(s, payer, owner, c[4], ev)
             return
+    _c_seat(s, a)
     _c_claim(s, a)  # raises the precise error
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -602,11 +624,12 @@ _FUSED: dict[str, _Do] = {
 }
 
 _SYSTEM_KINDS = frozenset({A.END_NOW, A.EXPIRE_CLAIM})
-# kind -> (check, do, is a system action that skips the seat check)
-_HANDLERS: dict[str, tuple[_Check, _Do, bool]] = {
-    k: (_fast, _FUSED[k], False) if k in _FUSED else (c, d, k in _SYSTEM_KINDS)
+# kind -> one function that checks the seat (system actions skip it),
+# validates and applies: one call per action from ``step``.
+_RUN: dict[str, _Do] = {
+    k: _FUSED[k] if k in _FUSED else _checked(c, d, k in _SYSTEM_KINDS)
     for k, (c, d) in _PAIRS.items()
 }
 
-assert set(_HANDLERS) == A.ALL_KINDS, sorted(A.ALL_KINDS ^ set(_HANDLERS))
+assert set(_RUN) == A.ALL_KINDS, sorted(A.ALL_KINDS ^ set(_RUN))
 __all__ = ["A_HOUSE", "apply", "is_legal", "new_game", "step"]
