@@ -310,7 +310,14 @@ class HeuristicBot(Bot):
         cash = s.cash[p]
         if cash > self.cushion + 50:
             mortgaged = s.mortgaged
-            if self._groups and s.turn == p and not blocked(s):
+            # blocked(s), inlined
+            if (
+                self._groups
+                and s.turn == p
+                and not s.debts
+                and s.auction is None
+                and s.placement is None
+            ):
                 build = self._build(s, p, cash)
                 if build is not None:
                     return build

@@ -13,7 +13,6 @@ from .board import (
     KIND,
     MORTGAGE,
     SITE,
-    SITES,
     ten_percent,
 )
 from .core import in_debt, transfer

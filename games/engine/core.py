@@ -103,8 +103,16 @@ def charge(s: State, payer: int, creditor: int, amount: int, ev: EventLog) -> bo
     """Make ``payer`` pay ``amount``; if short, record a debt. True if paid."""
     if amount <= 0:
         return True
-    if s.cash[payer] >= amount and (not s.debts or not in_debt(s, payer)):
-        transfer(s, payer, creditor, amount)
+    cash = s.cash
+    if cash[payer] >= amount and (not s.debts or not in_debt(s, payer)):
+        # transfer(s, payer, creditor, amount), inlined (payer is a player)
+        cash[payer] -= amount
+        if creditor >= 0:
+            cash[creditor] += amount
+        elif creditor == POT:
+            s.pot += amount
+        else:
+            s.bank_in += amount
         return True
     for d in s.debts:
         if d[0] == payer and d[1] == creditor:

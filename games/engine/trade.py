@@ -8,8 +8,7 @@ checked when proposed and again when accepted.
 from __future__ import annotations
 
 from .actions import Terms
-from .board import GROUP, IS_PROPERTY, MORTGAGE, ten_percent
-from .buildings import group_has_buildings
+from .board import GROUP, GROUP_MEMBERS, IS_PROPERTY, MORTGAGE, ten_percent
 from .core import transfer
 from .events import EventLog
 from .money import give_property
@@ -19,42 +18,61 @@ from .state import State
 def terms_error(s: State, frm: int, to: int, t: Terms, accepting: bool = False) -> str:
     if not 0 <= to < s.n or to == frm or not s.alive[to]:
         return "Choose another player still in the game to trade with."
-    if not (t.give_props or t.take_props or t.give_cash or t.take_cash or any(t.give_cards)
-            or any(t.take_cards)):  # fmt: skip
+    give_props, give_cash, give_cards, take_props, take_cash, take_cards = t
+    if not (give_props or take_props or give_cash or take_cash or any(give_cards)
+            or any(take_cards)):  # fmt: skip
         return "A trade must exchange something."
-    if t.give_cash < 0 or t.take_cash < 0:
+    if give_cash < 0 or take_cash < 0:
         return "Cash amounts cannot be negative."
+    # Plain loops and local names: the bots check every offer they make and
+    # answer, so this runs several times per trade.
+    own = s.owner
+    bld = s.bld
     seen: set[int] = set()
-    for props, holder in ((t.give_props, frm), (t.take_props, to)):
+    holder = frm
+    for props in (give_props, take_props):
         for sq in props:
             if not isinstance(sq, int) or not 0 <= sq < 40 or not IS_PROPERTY[sq]:
                 return "Only properties can be traded."
             if sq in seen:
                 return "A property is listed twice."
             seen.add(sq)
-            if s.owner[sq] != holder:
+            if own[sq] != holder:
                 return f"{s.names[holder]} does not own every property listed."
-            if GROUP[sq] < 8 and group_has_buildings(s, GROUP[sq]):
-                return "Property cannot be traded while buildings stand on its colour group."
-    for cards, holder in ((t.give_cards, frm), (t.take_cards, to)):
+            g = GROUP[sq]
+            if g < 8:
+                for m in GROUP_MEMBERS[g]:  # group_has_buildings(s, g)
+                    if bld[m]:
+                        return (
+                            "Property cannot be traded while buildings stand on its colour group."
+                        )
+        holder = to
+    for cards, holder in ((give_cards, frm), (take_cards, to)):
+        held = s.jail_cards[holder]
         for deck in (0, 1):
-            if not 0 <= cards[deck] <= s.jail_cards[holder][deck]:
+            if not 0 <= cards[deck] <= held[deck]:
                 return f"{s.names[holder]} does not hold those Get Out of Jail Free cards."
-    if t.give_cash > s.cash[frm]:
+    cash = s.cash
+    if give_cash > cash[frm]:
         return f"{s.names[frm]} does not have that much cash (no loans)."
-    if t.take_cash > s.cash[to]:
+    if take_cash > cash[to]:
         return f"{s.names[to]} does not have that much cash (no loans)."
     if accepting:
         # Whoever receives mortgaged property pays 10% at once.
-        frm_left = s.cash[frm] - t.give_cash + t.take_cash - interest_on(s, t.take_props)
-        to_left = s.cash[to] - t.take_cash + t.give_cash - interest_on(s, t.give_props)
+        frm_left = cash[frm] - give_cash + take_cash - interest_on(s, take_props)
+        to_left = cash[to] - take_cash + give_cash - interest_on(s, give_props)
         if frm_left < 0 or to_left < 0:
             return "The 10% interest on mortgaged property in this trade cannot be paid."
     return ""
 
 
 def interest_on(s: State, props: tuple[int, ...]) -> int:
-    return sum(ten_percent(MORTGAGE[sq]) for sq in props if s.mortgaged[sq])
+    total = 0
+    mortgaged = s.mortgaged
+    for sq in props:
+        if mortgaged[sq]:
+            total += ten_percent(MORTGAGE[sq])
+    return total
 
 
 def find(s: State, trade_id: int) -> tuple[int, int, int, Terms] | None:
