@@ -71,20 +71,29 @@ def offer_gain(
     if share < 0:
         share = handover_share(s)
     own = s.owner
-    for g, members in SITE_GROUPS:
-        if not groups >> g & 1:
-            continue
-        before_p = before_o = after_p = after_o = True
-        for m in members:
-            o = own[m]
-            a = p if m in recv else other if m in give else o
-            before_p = before_p and o == p
-            before_o = before_o and o == other
-            after_p = after_p and a == p
-            after_o = after_o and a == other
-        premium = PREMIUM[g]
-        gain += premium * (after_p - before_p)
-        gain -= premium * share * (after_o - before_o) // 100
+    g = 0
+    while groups:  # each touched colour group, lowest first
+        if groups & 1:
+            before_p = before_o = after_p = after_o = True
+            for m in GROUP_MEMBERS[g]:
+                o = own[m]
+                if o != p:
+                    before_p = False
+                if o != other:
+                    before_o = False
+                if m in recv:
+                    o = p
+                elif m in give:
+                    o = other
+                if o != p:
+                    after_p = False
+                if o != other:
+                    after_o = False
+            premium = PREMIUM[g]
+            gain += premium * (after_p - before_p)
+            gain -= premium * share * (after_o - before_o) // 100
+        groups >>= 1
+        g += 1
     return gain
 
 

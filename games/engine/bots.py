@@ -182,6 +182,7 @@ class HeuristicBot(Bot):
         self._layout_p = -1
         self._layout: list[int] = []
         self._groups: list[tuple[int, ...]] = []
+        self._mine: list[int] = []  # p's property in square order
         self._cands: list[tuple[int, int]] | None = None
 
     def act(self, s: State, p: int) -> Action:
@@ -203,7 +204,7 @@ class HeuristicBot(Bot):
         if cards[0] or cards[1]:
             return Action(A.USE_JAIL_CARD, p, target=0 if cards[0] else 1)
         if jail_fine_allowed(s, p) and s.cash[p] >= s.rules.jail_fine:
-            return Action(A.PAY_JAIL_FINE, p)
+            return _new(Action, (A.PAY_JAIL_FINE, p, -1, 0, -1, None))
         return self._roll[p]
 
     def _out_of_turn(self, s: State, p: int) -> Action | None:
@@ -298,6 +299,7 @@ class HeuristicBot(Bot):
                 for members in GROUP_MEMBERS[:8]
                 if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
             ]
+            self._mine = [sq for sq in PROPERTIES if own[sq] == p]
             self._cands = None
         # trade_window(s, p), inlined: this runs at every end-of-move decision.
         if (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0:
@@ -321,22 +323,23 @@ class HeuristicBot(Bot):
                 build = self._build(s, p, cash)
                 if build is not None:
                     return build
-            if True not in mortgaged:
+            # Only p's own mortgages matter (cached list of its property, in
+            # square order, so the first match is the same as scanning all).
+            mine = self._mine
+            for sq in mine:
+                if mortgaged[sq]:
+                    break
+            else:
                 return self._end[p]
             # Lift mortgages in complete groups first (they stop building).
             for members in self._groups:
                 for sq in members:
                     if mortgaged[sq] and cash - unmortgage_cost(s, sq) >= self.cushion:
-                        return Action(A.UNMORTGAGE, p, square=sq)
+                        return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
             spare = cash - self.cushion * 2
-            for sq in PROPERTIES:
-                if (
-                    mortgaged[sq]
-                    and own[sq] == p
-                    and MORTGAGE[sq] <= spare
-                    and unmortgage_cost(s, sq) <= spare
-                ):
-                    return Action(A.UNMORTGAGE, p, square=sq)
+            for sq in mine:
+                if mortgaged[sq] and MORTGAGE[sq] <= spare and unmortgage_cost(s, sq) <= spare:
+                    return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
         return self._end[p]
 
     def _build(self, s: State, p: int, cash: int) -> Action | None:
