@@ -55,7 +55,8 @@ def sync_deadlines(
     wanted: dict[tuple[int, str, str], int] = {}
     for p in engine.pending_decisions(state):
         wanted[(p.player, p.kind, str(p.ref))] = p.player
-    if game.time_limit_seconds and game.started_at:
+    # Only time-limit rules can end a game early (``end_now``).
+    if game.time_limit_seconds and game.started_at and state.rules.end_condition == "time":
         wanted[(engine.SYSTEM, TIME_LIMIT, "")] = engine.SYSTEM
     drop = [d.pk for key, d in existing.items() if key not in wanted]
     keep: list[int] = []

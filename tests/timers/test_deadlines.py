@@ -172,3 +172,36 @@ def test_expiring_does_nothing_at_a_stale_version_or_before_the_deadline(
     assert not timers.expire_decision(duel.pk, duel.version)
     assert timers.expire_decision(duel.pk, duel.version, now=timezone.now() + timedelta(days=9))
     assert duel.seats.get(number=late).timeouts_in_row == 1
+
+
+@pytest.mark.django_db
+def test_a_time_limit_game_ends_at_its_deadline(alice: Any, bob: Any, no_bot_tasks: Any) -> None:
+    game = services.create_game(
+        host=alice, preset="time-limit", max_seats=2, turn_seconds=3 * 86400,
+        timers={"time_limit_seconds": 3600},
+    )  # fmt: skip
+    services.join_game(public_id=game.public_id, user=bob)
+    services.start_game(public_id=game.public_id, user=alice)
+    game.refresh_from_db()
+    limit = game.deadlines.get(kind="time_limit")
+    assert limit.due_at == game.started_at + timedelta(hours=1)
+    assert timers.expire_decision(game.pk, game.version, now=limit.due_at + timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert not game.deadlines.exists()
+
+
+@pytest.mark.django_db
+def test_other_rules_get_no_time_limit_deadline(alice: Any, bob: Any, no_bot_tasks: Any) -> None:
+    game = services.create_game(host=alice, max_seats=2, timers={"time_limit_seconds": 3600})
+    services.join_game(public_id=game.public_id, user=bob)
+    services.start_game(public_id=game.public_id, user=alice)
+    assert not Deadline.objects.filter(game=game, kind="time_limit").exists()
+
+
+@pytest.mark.django_db
+def test_bad_timer_settings_are_refused(alice: Any) -> None:
+    with pytest.raises(services.InvalidRequest):
+        services.create_game(host=alice, timers={"claim_window_seconds": 5})
+    with pytest.raises(services.InvalidRequest):
+        services.create_game(host=alice, timers={"no_such_timer": 5})
