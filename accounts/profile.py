@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce
 
 from games import engine
 from games.models import Game, Seat
@@ -22,6 +23,9 @@ def profile_context(player: Any) -> dict[str, Any]:
             "pk", filter=Q(game__status=Game.Status.FINISHED) & ~Q(status=Seat.Status.RESIGNED)
         ),
         won=Count("pk", filter=Q(game__status=Game.Status.FINISHED, final_rank=1)),
+        # Reliability: decisions left to the timer, and seats handed to a bot.
+        timeouts=Coalesce(Sum("timeouts_total"), 0),
+        takeovers=Coalesce(Sum("takeovers_total"), 0),
     )
     ratings = {r.pool: r for r in PlayerRating.objects.filter(user=player)}
     history = list(

@@ -139,3 +139,10 @@ def test_the_create_form_stores_the_timer_settings(client: Client, alice: Any) -
     assert (game.time_bank_seconds, game.time_bank_increment_seconds) == (86400, 3600)
     assert (game.claim_window_seconds, game.bid_window_seconds) == (3600, 900)
     assert (game.trade_expiry_seconds, game.takeover_after) == (21600, 5)
+
+
+def test_the_profile_counts_timeouts_and_takeovers(client: Client, duel: Game, alice: Any) -> None:
+    Seat.objects.filter(game=duel, user=alice).update(timeouts_total=4, takeovers_total=1)
+    body = client.get(f"/u/{alice.username}/").content.decode()
+    assert "<dt>Timeouts</dt><dd>4</dd>" in body
+    assert "<dt>Seats taken over by a bot</dt><dd>1</dd>" in body
