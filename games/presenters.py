@@ -34,6 +34,7 @@ from games.engine.legal import (
     D_TRADE,
 )
 from games.models import Game, GameEvent, Seat
+from ratings.models import RatingChange
 
 logger = logging.getLogger(__name__)
 
@@ -254,12 +255,15 @@ def ranking(game: Game, s: engine.State) -> list[dict[str, Any]]:
         return []
     rows = [seat for seat in seat_views(game) if seat.final_rank is not None]
     rows.sort(key=lambda seat: seat.final_rank or 0)
+    by_seat = dict(game.seats.filter(user__isnull=False).values_list("number", "user_id"))
+    deltas = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
     return [
         {
             "rank": seat.final_rank,
             "seat": seat,
             "net_worth": money(s.rules, seat.final_net_worth or 0),
             "out": not s.alive[seat.number],
+            "rating": deltas.get(by_seat.get(seat.number)),
         }
         for seat in rows
     ]

@@ -148,3 +148,16 @@ def test_profile_shows_rating_history_chart(client: Client) -> None:
     assert '<svg class="chart"' in body
     assert "Rating history" in body
     assert "Won" in body
+
+
+def test_finished_game_page_shows_rating_changes_and_replay_link(client: Client) -> None:
+    a, b = make_user("a"), make_user("b")
+    game = services.create_game(host=a, max_seats=2)
+    services.join_game(public_id=game.public_id, user=b)
+    services.start_game(public_id=game.public_id, user=a)
+    game.refresh_from_db()
+    services.resign(public_id=game.public_id, user=b, expected_version=game.version)
+    body = client.get(f"/games/{game.public_id}/").content.decode()
+    winner_change = RatingChange.objects.get(user=a)
+    assert f"{winner_change.after} (+{winner_change.delta})" in body
+    assert f"/games/{game.public_id}/replay/" in body
