@@ -182,7 +182,7 @@ class HeuristicBot(Bot):
         self._layout_p = -1
         self._layout: list[int] = []
         self._groups: list[tuple[int, ...]] = []
-        self._mine: list[int] = []  # p's property in square order
+        self._mine: list[int] | None = None  # p's property in square order
         self._cands: list[tuple[int, int]] | None = None
 
     def act(self, s: State, p: int) -> Action:
@@ -190,6 +190,12 @@ class HeuristicBot(Bot):
             a = self._out_of_turn(s, p)
             if a is not None:
                 return a
+        return self.act_in_turn(s, p)
+
+    def act_in_turn(self, s: State, p: int) -> Action:
+        """``act`` for the turn player when nothing is open out of turn (no
+        debt, auction, placement, claim or trade): the simulator, which has
+        just checked that, calls this directly."""
         phase = s.phase
         if phase == P_ROLL:
             if s.in_jail[p] and self.jail_policy == "pay":
@@ -299,7 +305,7 @@ class HeuristicBot(Bot):
                 for members in GROUP_MEMBERS[:8]
                 if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
             ]
-            self._mine = [sq for sq in PROPERTIES if own[sq] == p]
+            self._mine = None  # made when first needed
             self._cands = None
         # trade_window(s, p), inlined: this runs at every end-of-move decision.
         if (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0:
@@ -326,6 +332,8 @@ class HeuristicBot(Bot):
             # Only p's own mortgages matter (cached list of its property, in
             # square order, so the first match is the same as scanning all).
             mine = self._mine
+            if mine is None:
+                mine = self._mine = [sq for sq in PROPERTIES if own[sq] == p]
             for sq in mine:
                 if mortgaged[sq]:
                     break

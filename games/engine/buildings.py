@@ -140,11 +140,14 @@ def put_building(s: State, sq: int, kind: int) -> None:
 def sell_error(s: State, p: int, sq: int) -> str:
     if not 0 <= sq < 40 or s.owner[sq] != p:
         return "You do not own that site."
-    if not s.bld[sq]:
+    bld = s.bld
+    b = bld[sq]
+    if not b:
         return "There is no building there to sell."
-    lv = level(s, sq)
+    # level(s, m) > level(s, sq) is bld[m] > b: a hotel (5) is above any
+    # number of houses, and nothing is above a hotel.
     for m in GROUP_MEMBERS[GROUP[sq]]:
-        if level(s, m) > lv:
+        if bld[m] > b:
             return "You must sell evenly across the group."
     if s.bld[sq] == HOTEL and s.bank_houses < s.rules.houses_per_hotel:
         return (

@@ -52,14 +52,19 @@ def play_game(
     turns = 0
     budget = max_turns * 200 + 1000
     acts = [b.act for b in bots]
+    # With nothing open out of turn the turn player acts, and a bot that has
+    # a shortcut for that case (HeuristicBot.act_in_turn) skips the same
+    # checks again.
+    turn_acts = [getattr(b, "act_in_turn", b.act) for b in bots]
     _step = step
     while s.phase != P_OVER and s.turn_no < max_turns:
         # next_actor, inlined for the common case of nothing open out of turn
         if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
             p = next_actor(s)
+            a = acts[p](s, p)
         else:
             p = s.turn
-        a = acts[p](s, p)
+            a = turn_acts[p](s, p)
         prev, prev_no = s.turn, s.turn_no
         _step(s, a, ev)
         if ev:
