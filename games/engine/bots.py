@@ -329,21 +329,18 @@ class HeuristicBot(Bot):
                 build = self._build(s, p, cash)
                 if build is not None:
                     return build
-            # Only p's own mortgages matter (cached list of its property, in
-            # square order, so the first match is the same as scanning all).
-            mine = self._mine
-            if mine is None:
-                mine = self._mine = [sq for sq in PROPERTIES if own[sq] == p]
-            for sq in mine:
-                if mortgaged[sq]:
-                    break
-            else:
+            if True not in mortgaged:
                 return self._end[p]
             # Lift mortgages in complete groups first (they stop building).
             for members in self._groups:
                 for sq in members:
                     if mortgaged[sq] and cash - unmortgage_cost(s, sq) >= self.cushion:
                         return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
+            # Then any: only p's own property can match (a cached list, in
+            # square order, so the first match is the same as scanning all).
+            mine = self._mine
+            if mine is None:
+                mine = self._mine = [sq for sq in PROPERTIES if own[sq] == p]
             spare = cash - self.cushion * 2
             for sq in mine:
                 if mortgaged[sq] and MORTGAGE[sq] <= spare and unmortgage_cost(s, sq) <= spare:

@@ -131,7 +131,7 @@ def step(s: State, a: A.Action, ev: EventLog) -> None:
     """Validate ``a`` fully, then apply it to ``s`` in place."""
     if s.phase == P_OVER:
         raise GameOver("The game is over.")
-    run = _RUN.get(a.kind)
+    run = RUNNERS.get(a.kind)
     if run is None:
         raise UnknownAction(f"Unknown action {a.kind!r}.")
     run(s, a, ev)  # checks the seat, validates, applies
@@ -625,11 +625,12 @@ _FUSED: dict[str, _Do] = {
 
 _SYSTEM_KINDS = frozenset({A.END_NOW, A.EXPIRE_CLAIM})
 # kind -> one function that checks the seat (system actions skip it),
-# validates and applies: one call per action from ``step``.
-_RUN: dict[str, _Do] = {
+# validates and applies: one call per action from ``step`` (the simulator
+# calls these directly).
+RUNNERS: dict[str, _Do] = {
     k: _FUSED[k] if k in _FUSED else _checked(c, d, k in _SYSTEM_KINDS)
     for k, (c, d) in _PAIRS.items()
 }
 
-assert set(_RUN) == A.ALL_KINDS, sorted(A.ALL_KINDS ^ set(_RUN))
+assert set(RUNNERS) == A.ALL_KINDS, sorted(A.ALL_KINDS ^ set(RUNNERS))
 __all__ = ["A_HOUSE", "apply", "is_legal", "new_game", "step"]
