@@ -55,8 +55,13 @@ def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
         if s.cash[p] >= target:
             return
         buildings.mortgage(s, p, sq, ev)
+    # p's built sites in square order: selling only removes buildings, so
+    # the most built site is searched among these alone.
+    own = s.owner
+    bld = s.bld
+    built = [sq for sq in SITES if bld[sq] and own[sq] == p]
     while s.cash[p] < target:
-        sq = _most_built(s, p)
+        sq = _most_built(s, built)
         if sq < 0:
             break
         if not buildings.sell_error(s, p, sq):
@@ -93,16 +98,16 @@ def _mortgageable(s: State, p: int) -> list[int]:
     return [k[2] for k in keyed]
 
 
-def _most_built(s: State, p: int) -> int:
-    """``p``'s site with the most buildings (the first in square order), or -1."""
-    own = s.owner
+def _most_built(s: State, sites: list[int]) -> int:
+    """The site of ``sites`` (a player's, in square order) with the most
+    buildings (the first such), or -1 if none has any."""
     bld = s.bld
     hotel_level = s.rules.houses_per_hotel + 1
     best = -1
     best_level = 0
-    for sq in SITES:
+    for sq in sites:
         b = bld[sq]
-        if b and own[sq] == p:
+        if b:
             lv = hotel_level if b == HOTEL else b
             if lv > best_level:
                 best = sq

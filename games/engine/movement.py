@@ -24,6 +24,10 @@ from .events import EventLog
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
 
 
+#: The dice of each outcome 0..35 of the generator (``r // 6 + 1, r % 6 + 1``).
+_PAIRS: tuple[tuple[int, int], ...] = tuple((r // 6 + 1, r % 6 + 1) for r in range(36))
+
+
 def throw(s: State) -> tuple[int, int]:
     """Two dice: scripted ones first (tests), else the state's generator."""
     if s.forced_dice:
@@ -41,22 +45,22 @@ def throw(s: State) -> tuple[int, int]:
 def roll(s: State, p: int, ev: EventLog) -> None:
     """The turn player throws the dice (in or out of jail) and moves."""
     if s.forced_dice:
-        d1, d2 = throw(s)
+        pair = d1, d2 = throw(s)
     else:
         # throw(s), inlined: this runs on every turn.
         x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         s.rng = x
         z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        r = (z ^ (z >> 31)) % 36
-        d1 = r // 6 + 1
-        d2 = r % 6 + 1
+        # A shared (d1, d2) pair per outcome also serves as the event's args.
+        pair = _PAIRS[(z ^ (z >> 31)) % 36]
+        d1, d2 = pair
     s.roll_no += 1
     if s.claims:
         expire_claims(s, ev, on_throw=True)
     if s.fresh:
         s.fresh = []
-    ev.append(("dice", p, (d1, d2)))
+    ev.append(("dice", p, pair))
     s.dice[0] = d1
     s.dice[1] = d2
     s.phase = P_END
