@@ -23,7 +23,6 @@ from .core import charge, collect, expire_claims, fee_creditor, rent_due
 from .events import EventLog
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
 
-
 #: The dice of each outcome 0..35 of the generator (``r // 6 + 1, r % 6 + 1``).
 _PAIRS: tuple[tuple[int, int], ...] = tuple((r // 6 + 1, r % 6 + 1) for r in range(36))
 
