@@ -181,7 +181,7 @@ class HeuristicBot(Bot):
         # owner layout (in the simulator one bot object plays one seat).
         self._layout_p = -1
         self._layout: list[int] = []
-        self._groups: list[tuple[int, ...]] = []
+        self._groups: list[tuple[int, ...]] | None = None
         self._mine: list[int] | None = None  # p's property in square order
         self._cands: list[tuple[int, int]] | None = None
 
@@ -300,12 +300,8 @@ class HeuristicBot(Bot):
         if p != self._layout_p or own != self._layout:
             self._layout_p = p
             self._layout = own[:]
-            self._groups = [
-                members
-                for members in GROUP_MEMBERS[:8]
-                if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
-            ]
-            self._mine = None  # made when first needed
+            self._groups = None  # these three are made when first needed
+            self._mine = None
             self._cands = None
         # trade_window(s, p), inlined: this runs at every end-of-move decision.
         if (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0:
@@ -317,22 +313,23 @@ class HeuristicBot(Bot):
                     return offer
         cash = s.cash[p]
         if cash > self.cushion + 50:
+            groups = self._groups
+            if groups is None:
+                groups = self._groups = [
+                    members
+                    for members in GROUP_MEMBERS[:8]
+                    if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
+                ]
             mortgaged = s.mortgaged
             # blocked(s), inlined
-            if (
-                self._groups
-                and s.turn == p
-                and not s.debts
-                and s.auction is None
-                and s.placement is None
-            ):
-                build = self._build(s, p, cash)
+            if groups and s.turn == p and not s.debts and s.auction is None and s.placement is None:
+                build = self._build(s, p, cash, groups)
                 if build is not None:
                     return build
             if True not in mortgaged:
                 return self._end[p]
             # Lift mortgages in complete groups first (they stop building).
-            for members in self._groups:
+            for members in groups:
                 for sq in members:
                     if mortgaged[sq] and cash - unmortgage_cost(s, sq) >= self.cushion:
                         return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
@@ -347,14 +344,14 @@ class HeuristicBot(Bot):
                     return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
         return self._end[p]
 
-    def _build(self, s: State, p: int, cash: int) -> Action | None:
+    def _build(self, s: State, p: int, cash: int, groups: list[tuple[int, ...]]) -> Action | None:
         """A house or hotel on the least-built site of a complete group,
         keeping the cushion. It runs the checks of ``build_error`` that can
         fail for the turn player with nothing blocking (cheaper here)."""
         bld = s.bld
         mortgaged = s.mortgaged
         hph = s.rules.houses_per_hotel
-        for members in self._groups:
+        for members in groups:
             # Build evenly: the (last) least-built site, unless the group has
             # a mortgage or only hotels.
             low = HOTEL
