@@ -124,19 +124,24 @@ def _sweeteners(s: State, p: int, q: int) -> list[int]:
     break no group for either side and count at their equity alone; the
     least useful to ``p`` (fewest of its group held) first, dearest first."""
     own = s.owner
-    out: list[tuple[int, int, int]] = []
-    for sq in PROPERTIES:
-        if own[sq] != p:
-            continue
-        members = GROUP_MEMBERS[GROUP[sq]]
+    # Per group (not per property): how many sites p holds, or -1 if the
+    # group is out (q holds part of it, or p holds all of it).
+    held_in: list[int] = []
+    for members in GROUP_MEMBERS:
         held = 0
         for m in members:
-            if own[m] == p:
+            o = own[m]
+            if o == p:
                 held += 1
-            elif own[m] == q:
+            elif o == q:
+                held = -1
                 break
-        else:
-            if held < len(members):
+        held_in.append(held if held < len(members) else -1)
+    out: list[tuple[int, int, int]] = []
+    for sq in PROPERTIES:
+        if own[sq] == p:
+            held = held_in[GROUP[sq]]
+            if held >= 0:
                 out.append((held, -_equity(s, sq), sq))
     out.sort()
     return [sq for _, _, sq in out]

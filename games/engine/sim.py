@@ -58,7 +58,9 @@ def play_game(
     turn_acts = [getattr(b, "act_in_turn", b.act) for b in bots]
     _step = step
     runners = RUNNERS
-    while s.phase != P_OVER and s.turn_no < max_turns:
+    # turn_no only moves when a turn ends: the limit is checked then.
+    at_limit = s.turn_no >= max_turns
+    while not at_limit and s.phase != P_OVER:
         # next_actor, inlined for the common case of nothing open out of turn
         if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
             p = next_actor(s)
@@ -75,14 +77,14 @@ def play_game(
         else:
             run(s, a, ev)
             s.seq += 1
-        if ev:
-            ev.clear()
+        ev.clear()
         if record:
             actions.append(a)
         if s.turn_no != prev_no:
             turns += 1
             if positions is not None:
                 positions[40 if s.in_jail[prev] else s.pos[prev]] += 1
+            at_limit = s.turn_no >= max_turns
         if check:
             errs = check_invariants(s)
             if errs:
