@@ -152,7 +152,11 @@ def _round_up(x: int) -> int:
 
 
 def find_offer(
-    s: State, p: int, candidates: list[tuple[int, int]], cushion: int
+    s: State,
+    p: int,
+    candidates: list[tuple[int, int]],
+    cushion: int,
+    seller_cands: dict[int, list[tuple[int, int]]] | None = None,
 ) -> tuple[int, Terms] | None:
     """The best offer completing one of ``p``'s groups, as ``(seller, terms)``,
     or None. For each candidate it tries cash alone and each swap that
@@ -161,14 +165,17 @@ def find_offer(
     spare above ``cushion`` when the seller is to pay. ``p`` keeps
     ``cushion`` in hand, adding up to ``MAX_SWEETENERS`` spare properties in
     place of cash when short, and proposes only a trade worth at least zero
-    to itself. The best is the one worth most to ``p``."""
+    to itself. The best is the one worth most to ``p``. ``seller_cands``
+    caches ``candidate_groups`` of the sellers; the caller may keep it for
+    as long as the owners do not change."""
     own = s.owner
     mortgaged = s.mortgaged
     cash_p = s.cash[p]
     share = handover_share(s)
     best: tuple[int, int, Terms] | None = None
     spares: dict[int, list[int]] = {}
-    seller_cands: dict[int, list[tuple[int, int]]] = {}
+    if seller_cands is None:
+        seller_cands = {}
     for g, q in candidates:
         if not s.alive[q]:
             continue

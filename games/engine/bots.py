@@ -184,6 +184,8 @@ class HeuristicBot(Bot):
         self._groups: list[tuple[int, ...]] | None = None
         self._mine: list[int] | None = None  # p's property in square order
         self._cands: list[tuple[int, int]] | None = None
+        # candidate_groups of other seats (sellers), same layout.
+        self._cands_of: dict[int, list[tuple[int, int]]] = {}
 
     def act(self, s: State, p: int) -> Action:
         if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
@@ -303,6 +305,7 @@ class HeuristicBot(Bot):
             self._groups = None  # these three are made when first needed
             self._mine = None
             self._cands = None
+            self._cands_of = {}
         # trade_window(s, p), inlined: this runs at every end-of-move decision.
         if (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0:
             if self._cands is None:
@@ -391,7 +394,7 @@ class HeuristicBot(Bot):
         for t in s.trades:
             if t[1] == p:
                 return None
-        found = find_offer(s, p, cands, self.cushion)
+        found = find_offer(s, p, cands, self.cushion, self._cands_of)
         if found is None:
             return None
         q, terms = found
