@@ -203,13 +203,10 @@ def lobby_html() -> str:
 
 
 def watch_html() -> str:
-    from games.switches import PRESET_LABELS
-    from games.views import watch_games
+    from games.watch import watch_rows
 
-    return render_to_string(
-        "games/watch.html#watch_games",
-        {"games": watch_games(), "preset_labels": PRESET_LABELS, **NO_CSRF},
-    )
+    # Pushes carry the default order (recent activity); a reload re-sorts.
+    return render_to_string("games/watch.html#watch_games", {"rows": watch_rows(), **NO_CSRF})
 
 
 def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +17,7 @@ from games.forms import CreateGameForm, timer_label
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.timer_presenters import next_deadline
+from games.watch import SORTS, watch_rows
 
 
 def access_game_for_viewer(request: HttpRequest, public_id: str) -> Game:
@@ -233,17 +234,10 @@ def start(request: HttpRequest, public_id: str) -> HttpResponse:
     )  # fmt: skip
 
 
-def watch_games() -> list[Game]:
-    """Public games in play (also pushed live by ``games.broadcast``)."""
-    return list(
-        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
-        .annotate(players=Count("seats", filter=Q(seats__status=Seat.Status.PLAYING)))
-        .order_by("-updated_at")[:50]
-    )
-
-
 @require_GET
 def watch(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "games/watch.html", {"games": watch_games(), "preset_labels": PRESET_LABELS}
-    )
+    sort = request.GET.get("sort", "recent")
+    if sort not in SORTS:
+        sort = "recent"
+    context = {"rows": watch_rows(sort), "sort": sort, "sorts": SORTS}
+    return render(request, "games/watch.html", context)

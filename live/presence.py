@@ -130,3 +130,23 @@ def listening(game_pk: int) -> Summary | None:
     except redis.RedisError:
         return None
     return _summarise(members)
+
+
+def watching_counts(game_pks: list[int]) -> dict[int, int]:
+    """Spectators (people, not tabs) of several games in one round trip."""
+    global _sync_client
+    import redis
+
+    if not game_pks:
+        return {}
+    if _sync_client is None:
+        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
+    now = time.time()
+    try:
+        with _sync_client.pipeline(transaction=False) as pipe:
+            for pk in game_pks:
+                pipe.zrangebyscore(_key(pk), now, "+inf")
+            results = pipe.execute()
+    except redis.RedisError:
+        return {}
+    return {pk: _summarise(members).watching for pk, members in zip(game_pks, results, strict=True)}
