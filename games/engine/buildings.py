@@ -113,7 +113,8 @@ def could_build(s: State, q: int, kind: int) -> bool:
 
 
 def build(s: State, p: int, sq: int, ev: EventLog) -> None:
-    kind = build_kind(s, sq)
+    # build_kind(s, sq): level == houses_per_hotel only with that many houses
+    kind = A_HOTEL if s.bld[sq] == s.rules.houses_per_hotel else A_HOUSE
     if s.rules.building_shortage_auctions:
         stock = s.bank_hotels if kind == A_HOTEL else s.bank_houses
         if stock < s.n:
@@ -122,7 +123,8 @@ def build(s: State, p: int, sq: int, ev: EventLog) -> None:
                 auction.start(s, kind, -1, p, ev, eligible=wanting)
                 return
     cost = HOUSE_COST[sq]
-    transfer(s, p, BANK, cost)
+    s.cash[p] -= cost  # transfer(s, p, BANK, cost)
+    s.bank_in += cost
     put_building(s, sq, kind)
     ev.append(("build", p, (sq, s.bld[sq], cost)))
 

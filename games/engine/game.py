@@ -574,8 +574,9 @@ def _checked(check: _Check, do: _Do, system: bool) -> _Do:
     return run
 
 
-# The fused functions below check the seat only on their slow path: the turn
-# player and the owner of an open claim are always seated and still in.
+# The fused functions below for roll, end_turn and claim_rent check the seat
+# only on their slow path: the turn player and the owner of an open claim are
+# always seated and still in.
 
 
 def _run_roll(s: State, a: A.Action, ev: EventLog) -> None:
@@ -616,8 +617,17 @@ def _run_claim_rent(s: State, a: A.Action, ev: EventLog) -> None:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _run_build(s: State, a: A.Action, ev: EventLog) -> None:
+    _c_seat(s, a)
+    err = buildings.build_error(s, a.player, a.square)
+    if err:
+        raise RuleViolation(err)
+    buildings.build(s, a.player, a.square, ev)
+
+
 # The most frequent kinds validate inside one function (one call fewer).
 _FUSED: dict[str, _Do] = {
+    A.BUILD: _run_build,
     A.ROLL: _run_roll,
     A.END_TURN: _run_end_turn,
     A.CLAIM_RENT: _run_claim_rent,
