@@ -205,3 +205,68 @@ def test_bad_timer_settings_are_refused(alice: Any) -> None:
         services.create_game(host=alice, timers={"claim_window_seconds": 5})
     with pytest.raises(services.InvalidRequest):
         services.create_game(host=alice, timers={"no_such_timer": 5})
+
+
+def _turn_user(game: Game) -> Any:
+    return game.seats.get(number=engine.from_dict(game.state).turn).user
+
+
+@pytest.mark.django_db
+def test_a_time_bank_is_spent_by_thinking_and_topped_up_per_move(
+    alice: Any, bob: Any, no_bot_tasks: Any
+) -> None:
+    with time_machine.travel(T0, tick=False) as clock:
+        game = services.create_game(
+            host=alice, max_seats=2, turn_seconds=3600,
+            timers={"time_bank_seconds": 600, "time_bank_increment_seconds": 60},
+        )  # fmt: skip
+        services.join_game(public_id=game.public_id, user=bob)
+        services.start_game(public_id=game.public_id, user=alice)
+        game.refresh_from_db()
+        mover = engine.from_dict(game.state).turn
+        assert game.deadlines.get(player=mover).due_at == T0 + timedelta(seconds=600)
+        clock.shift(timedelta(seconds=100))
+        services.submit_action(
+            public_id=game.public_id, user=_turn_user(game), action={"kind": "roll"},
+            expected_version=game.version,
+        )  # fmt: skip
+        game.refresh_from_db()
+        assert game.seats.get(number=mover).bank_seconds == 600 - 100 + 60
+        mine = game.deadlines.filter(player=mover).exclude(
+            kind__in=["claim_rent", "trade_response"]
+        )
+        for d in mine:
+            assert d.due_at == timezone.now() + timedelta(seconds=560)
+
+
+@pytest.mark.django_db
+def test_each_bid_reopens_the_auction_window(
+    duel: Game, edit_state: Any, no_bot_tasks: Any
+) -> None:
+    mover = engine.from_dict(duel.state).turn
+    other = 1 - mover
+
+    def on_boardwalk(s: engine.State) -> None:
+        s.pos[mover] = 33
+        engine.force_dice(s, (2, 4))
+
+    edit_state(duel, on_boardwalk)
+    user = _turn_user(duel)
+    with time_machine.travel(T0, tick=False) as clock:
+        for kind in ("roll", "decline"):
+            services.submit_action(
+                public_id=duel.public_id, user=user, action={"kind": kind},
+                expected_version=duel.version,
+            )  # fmt: skip
+            duel.refresh_from_db()
+        window = timedelta(seconds=duel.bid_window_seconds)
+        bids = {d.player: d for d in duel.deadlines.filter(kind="bid")}
+        assert set(bids) == {0, 1} and all(d.due_at == T0 + window for d in bids.values())
+        clock.shift(timedelta(minutes=10))
+        services.submit_action(
+            public_id=duel.public_id, user=duel.seats.get(number=other).user,
+            action={"kind": "bid", "amount": 10}, expected_version=duel.version,
+        )  # fmt: skip
+        duel.refresh_from_db()
+        (left,) = duel.deadlines.filter(kind="bid")
+        assert left.player == mover and left.due_at == timezone.now() + window
