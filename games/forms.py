@@ -195,11 +195,11 @@ class StandingOrdersForm(forms.Form):
         label="Roll automatically when rolling is my only decision", required=False
     )
 
-    def __init__(self, *args: Any, initial: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        initial = kwargs.get("initial")
         if initial is not None:
-            initial = dict(initial)
-            initial["buy"] = initial.get("buy_min_cash_left") is not None
-        super().__init__(*args, initial=initial, **kwargs)
+            kwargs["initial"] = {**initial, "buy": initial.get("buy_min_cash_left") is not None}
+        super().__init__(*args, **kwargs)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -86,9 +86,12 @@ def standing_action(state: engine.State, player: int, orders: Any) -> engine.Act
     return None
 
 
-def _auction_action(state: engine.State, player: int, o: dict[str, Any], find: Any) -> Any:
+def _auction_action(
+    state: engine.State, player: int, o: dict[str, Any], find: Any
+) -> engine.Action | None:
     if o["auction"] == "pass":
-        return find(A.PASS_BID)
+        passing: engine.Action | None = find(A.PASS_BID)
+        return passing
     au = state.auction
     if au is None:
         return None
@@ -100,15 +103,19 @@ def _auction_action(state: engine.State, player: int, o: dict[str, Any], find: A
     lowest = au[2] + 1
     if lowest <= min(limit, state.cash[player]):
         return engine.Action(A.BID, player, amount=lowest)
-    return find(A.PASS_BID)
+    passing = find(A.PASS_BID)
+    return passing
 
 
-def _jail_action(choice: str, find: Any) -> Any:
+def _jail_action(choice: str, find: Any) -> engine.Action | None:
+    kinds = {"card": A.USE_JAIL_CARD, "pay": A.PAY_JAIL_FINE}
     if choice == "card":
-        return find(A.USE_JAIL_CARD, target=0) or find(A.USE_JAIL_CARD, target=1)
-    if choice == "pay":
-        return find(A.PAY_JAIL_FINE)
-    return find(A.ROLL)
+        chosen: engine.Action | None = find(A.USE_JAIL_CARD, target=0) or find(
+            A.USE_JAIL_CARD, target=1
+        )
+    else:
+        chosen = find(kinds.get(choice, A.ROLL))
+    return chosen
 
 
 def describe(action: engine.Action) -> str:

@@ -5,13 +5,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.models import User
 from notifications import services
 from notifications.models import Notification
 
 
 @login_required
 def notification_list(request: HttpRequest) -> HttpResponse:
-    notes = Notification.objects.filter(user=request.user).select_related("game")[:100]
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    notes = Notification.objects.filter(user=user).select_related("game")[:100]
     return render(request, "notifications/list.html", {"notifications": notes})
 
 

@@ -247,7 +247,7 @@ def _notify_timeout(game: Game, state: engine.State, d: Deadline, takeover: bool
 
     if d.kind == "claim_rent":
         seat = game.seats.filter(number=d.player, user__isnull=False).first()
-        if seat is not None:
+        if seat is not None and seat.user_id is not None:
             notify.on_commit(
                 seat.user_id, game.pk, "claim_expired",
                 "Your rent claim window closed; the rent was forfeited.",
@@ -281,7 +281,7 @@ def reclaim_seat(*, public_id: str, user: Any) -> Seat:
     game.save(update_fields=["updated_at"])
     # Give the returning player a fresh clock with reminders.
     game.deadlines.filter(player=seat.number).delete()
-    sync_deadlines(game, engine.from_dict(game.state), actor=seat.number)
+    sync_deadlines(game, engine.from_dict(game.state or {}), actor=seat.number)
     after_commit(game.pk, game.version, bots_due=False)
     return seat
 
