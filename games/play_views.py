@@ -140,25 +140,31 @@ def game_regions(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
-    game, seat = access_game_for_viewer(request, public_id)
-    if seat is None:
-        return _failed(request, game, seat, "Only players in this game can act.", 403)
+    # The write checks the seat itself under the game's lock, so the page's
+    # access check (two queries) runs only when something is refused, and
+    # the answers stay those of checking first.
+    action = None
     try:
         version = parse_version(request.POST)
         action = parse_action(request.POST)
-    except FormError as exc:
-        return _failed(request, game, seat, exc.message, 422)
-    try:
         services.submit_action(
-            public_id=game.public_id, user=request.user, action=action, expected_version=version
+            public_id=public_id, user=request.user, action=action, expected_version=version
         )
-    except services.VersionConflict:
-        return _failed(request, game, seat, STALE_MESSAGE, 409, action=action)
-    except services.GameNotFound:
-        raise Http404("There is no such game.") from None
-    except services.GameError as exc:
+    except (FormError, services.GameError) as exc:
+        game, seat = access_game_for_viewer(request, public_id)
+        if seat is None:
+            return _failed(request, game, seat, "Only players in this game can act.", 403)
+        if isinstance(exc, FormError):
+            return _failed(request, game, seat, exc.message, 422)
+        if isinstance(exc, services.VersionConflict):
+            return _failed(request, game, seat, STALE_MESSAGE, 409, action=action)
+        if isinstance(exc, services.GameNotFound):
+            raise Http404("There is no such game.") from None
         return _failed(request, game, seat, exc.message, exc.status, action=action)
-    return _done(request, game)
+    played = Game.objects.filter(public_id=public_id).first()
+    if played is None:
+        raise Http404("There is no such game.")
+    return _done(request, played, fresh=True)
 
 
 @require_POST
@@ -185,11 +191,16 @@ def game_resign(request: HttpRequest, public_id: str) -> HttpResponse:
     return _done(request, game)
 
 
-def _done(request: HttpRequest, game: Game) -> HttpResponse:
+def _done(request: HttpRequest, game: Game, *, fresh: bool = False) -> HttpResponse:
     if not request.htmx:  # type: ignore[attr-defined]
         return HttpResponseRedirect(game.get_absolute_url())
-    game.refresh_from_db()
-    seat = presenters.viewer_seat(game, request.user)
+    if not fresh:
+        game.refresh_from_db()
+    # One read of the seats for the viewer's seat, the players and the marks.
+    presenters.remember(game)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    seats = presenters.game_seats(game)
+    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
     return HttpResponse(render_regions(request, region_context(game, seat, focus=True)))
 
 

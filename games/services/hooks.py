@@ -14,12 +14,15 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 
-def after_commit(game_id: int, version: int, *, bots_due: bool, state: Any = None) -> None:
-    """``state``, when given, is the engine state of ``version``: the
-    broadcast then need not load and parse it again."""
+def after_commit(
+    game_id: int, version: int, *, bots_due: bool, state: Any = None, game: Any = None
+) -> None:
+    """``state`` and ``game``, when given, are the engine state and the
+    (locked, written) Game row of ``version``: the broadcast then need not
+    read and parse them again."""
 
     def run() -> None:
-        broadcast_game(game_id, version, state)
+        broadcast_game(game_id, version, state, game)
         if bots_due:
             schedule_bots(game_id, version)
         schedule_timers(game_id, version)
@@ -50,12 +53,12 @@ def schedule_timers(game_id: int, version: int) -> None:
         logger.exception("Could not schedule the timers of game %s", game_id)
 
 
-def broadcast_game(game_id: int, version: int, state: Any = None) -> None:
+def broadcast_game(game_id: int, version: int, state: Any = None, game: Any = None) -> None:
     """Push the changed regions to every socket allowed to see them."""
     from games import broadcast
 
     try:
-        broadcast.broadcast_game(game_id, version, state)
+        broadcast.broadcast_game(game_id, version, state, game)
     except Exception:
         # The write has committed; a failed push must not turn it into an
         # error page. Clients resync on their next reconnect or gap.

@@ -100,7 +100,9 @@ def _apply(
     as its own version with its own events; schedule once, after commit."""
     new_state, events = _apply_one(game, action, actor=actor, note=note)
     new_state = _fire_standing_orders(game, new_state)
-    after_commit(game.pk, game.version, bots_due=bots_due(game, new_state), state=new_state)
+    after_commit(
+        game.pk, game.version, bots_due=bots_due(game, new_state), state=new_state, game=game
+    )
     return events
 
 
@@ -111,7 +113,7 @@ def fire_standing_orders(game: Game) -> bool:
     state = _fire_standing_orders(game, load_state(game))
     if game.version == version:
         return False
-    after_commit(game.pk, game.version, bots_due=bots_due(game, state), state=state)
+    after_commit(game.pk, game.version, bots_due=bots_due(game, state), state=state, game=game)
     return True
 
 

@@ -54,3 +54,19 @@ def test_at_the_end_the_players_get_the_spectators_room(duel: Game, charlie: obj
     assert group == broadcast.players_group(duel.pk)
     assert "gg both" in message["html"]
     assert "Spectators&#x27; chat" in message["html"] or "Spectators' chat" in message["html"]
+
+
+def test_the_seats_and_deadlines_are_read_once_for_every_audience(duel: Game) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with (
+        mock.patch("live.presence.listening", return_value=None),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        pushes = list(broadcast.game_pushes(duel))
+    assert [len(batch) for batch in pushes] == [2, 2]
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert sum('FROM "games_seat"' in q for q in sql) == 1
+    assert sum('FROM "games_deadline"' in q for q in sql) == 1
+    assert not any('FROM "games_game"' in q for q in sql)
