@@ -94,6 +94,17 @@ DATABASES = {
         env_str("DATABASE_URL", f"sqlite:///{RUN_DIR / 'db.sqlite3'}"), BASE_DIR
     )
 }
+# Daphne runs each HTTP request's sync code in a thread of its own, so a
+# persistent connection is never reused there: every request would open (and
+# PostgreSQL fork) a new one. The ASGI entry point (monopoly_site.asgi) asks
+# for a small pool instead; other processes keep persistent connections.
+if env_bool("DATABASE_POOL", False) and "postgresql" in DATABASES["default"]["ENGINE"]:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them (checked: CONN_HEALTH_CHECKS)
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DATABASE_POOL_SIZE", 10),
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = check_redis_url(env_str("REDIS_URL", "redis://127.0.0.1:6379/0"))
