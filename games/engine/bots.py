@@ -298,6 +298,11 @@ class HeuristicBot(Bot):
         return _new(Action, (A.BID, p, -1, min(amount, limit), -1, None))
 
     def _manage(self, s: State, p: int) -> Action:
+        # trade_window(s, p), inlined: this runs at every end-of-move decision.
+        window = (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0
+        cash = s.cash[p]
+        if not window and cash <= self.cushion + 50:
+            return self._end[p]  # nothing to look at: no trade search, no spare cash
         own = s.owner
         if p != self._layout_p or own != self._layout:
             self._layout_p = p
@@ -306,15 +311,13 @@ class HeuristicBot(Bot):
             self._mine = None
             self._cands = None
             self._cands_of = {}
-        # trade_window(s, p), inlined: this runs at every end-of-move decision.
-        if (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0:
+        if window:
             if self._cands is None:
                 self._cands = candidate_groups(own, p)
             if self._cands:
                 offer = self._offer(s, p, self._cands)
                 if offer is not None:
                     return offer
-        cash = s.cash[p]
         if cash > self.cushion + 50:
             groups = self._groups
             if groups is None:
