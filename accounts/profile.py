@@ -26,7 +26,10 @@ def profile_context(player: Any) -> dict[str, Any]:
         # Reliability: decisions left to the timer, and seats handed to a bot.
         timeouts=Coalesce(Sum("timeouts_total"), 0),
         takeovers=Coalesce(Sum("takeovers_total"), 0),
+        decisions=Coalesce(Sum("decisions_total"), 0),
     )
+    answered = counts["decisions"] + counts["timeouts"]
+    counts["on_time"] = round(100 * counts["decisions"] / answered) if answered else None
     ratings = {r.pool: r for r in PlayerRating.objects.filter(user=player)}
     history = list(
         RatingChange.objects.filter(user=player)

@@ -121,6 +121,9 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     timeouts_total = models.PositiveIntegerField(default=0)
     takeovers_total = models.PositiveIntegerField(default=0)
+    # Decisions the player made themselves (standing orders included): with
+    # timeouts_total, the reliability shown on profiles.
+    decisions_total = models.PositiveIntegerField(default=0)
     taken_over = models.BooleanField(default=False)
     bank_seconds = models.PositiveIntegerField(null=True, blank=True)
     standing_orders = models.JSONField(default=dict, blank=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import engine
@@ -59,7 +59,9 @@ def submit_action(
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You are no longer playing in this game.")
         reset_timeouts(game, seat.number)
-        return _apply(game, check_action(action, seat.number), actor=seat.number)
+        events = _apply(game, check_action(action, seat.number), actor=seat.number)
+        Seat.objects.filter(pk=seat.pk).update(decisions_total=F("decisions_total") + 1)
+        return events
 
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
@@ -126,6 +128,7 @@ def _fire_standing_orders(game: Game, state: engine.State) -> engine.State:
         text = f"{state.names[player]}: {describe_order(order)} (standing order)."
         note = {"text": text, "source": "standing_order", "player": player}
         state, _ = _apply_one(game, order, actor=player, note=note)
+        game.seats.filter(number=player).update(decisions_total=F("decisions_total") + 1)
     return state
 
 

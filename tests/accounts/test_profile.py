@@ -86,3 +86,31 @@ def test_navigation_links_to_lobby_watch_leaderboard(client: Client) -> None:
         assert f'href="{href}"' in body
     assert 'hx-headers=\'{"X-CSRFToken"' in body
     assert "vendor/htmx" in body
+
+
+def test_profile_shows_share_of_decisions_made_on_time(client: Client, alice: User) -> None:
+    from games.models import Game, Seat
+
+    game = Game.objects.create(status=Game.Status.FINISHED)
+    Seat.objects.create(game=game, number=0, user=alice, decisions_total=9, timeouts_total=1)
+    body = client.get("/u/alice/").content.decode()
+    assert "90%" in body and "of 10" in body
+
+
+def test_posted_decisions_are_counted(client: Client, alice: User) -> None:
+    from unittest import mock
+
+    from games import engine, services
+
+    with mock.patch("games.services.hooks.schedule_bots"):
+        game = services.create_seated_game(humans=[alice], bots=["heuristic"], start=True)
+    seat = game.seats.get(user=alice)
+    state = engine.from_dict(game.state)
+    state.turn = seat.number  # test setup: alice to roll
+    game.state = engine.to_dict(state)
+    game.save(update_fields=["state"])
+    services.submit_action(
+        public_id=game.public_id, user=alice, action={"kind": "roll"}, expected_version=game.version
+    )
+    seat.refresh_from_db()
+    assert seat.decisions_total == 1
