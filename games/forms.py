@@ -59,6 +59,11 @@ class CreateGameForm(forms.Form):
     auto_start = forms.BooleanField(
         label="Start automatically when every seat is taken", required=False
     )
+    rated_with_bots = forms.BooleanField(
+        label="Rated even with bots",
+        required=False,
+        help_text="Bots then count as fixed-strength opponents. Otherwise games with bots are unrated.",
+    )
     time_bank_seconds = forms.TypedChoiceField(
         label="Time bank",
         choices=[(0, "None"), *TURN_TIMER_CHOICES[1:]],
@@ -155,6 +160,7 @@ class CreateGameForm(forms.Form):
             "turn_seconds": data["turn_seconds"],
             "is_public": data["visibility"] == "public",
             "auto_start": data["auto_start"],
+            "rated_with_bots": data.get("rated_with_bots", False),
             # Left out of a post (older forms, scripts): the model's defaults.
             "timers": {
                 name: data[name] for name in self.TIMER_FIELDS if data.get(name) is not None

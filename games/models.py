@@ -50,6 +50,9 @@ class Game(models.Model):
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     max_seats = models.PositiveSmallIntegerField(default=4)
     auto_start = models.BooleanField(default=False)
+    # Games with bots are unrated unless the host opts in; bots then count as
+    # fixed-strength opponents (see ratings.services.BOT_STRENGTH).
+    rated_with_bots = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(default=DEFAULT_TURN_SECONDS)
     bot_delay_ms = models.PositiveIntegerField(default=1000)
     # Timers (issue 6). A time bank of 0 means a plain per-move timer.

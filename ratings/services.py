@@ -22,32 +22,49 @@ def pool_for(preset: str, switches: dict[str, Any]) -> str:
     return Pool.REGULAR
 
 
-def is_rated(seats: list[Any]) -> bool:
-    """Games with bots are unrated; so are games with fewer than two people."""
-    return all(seat.user_id is not None for seat in seats) and len(seats) >= 2
+# Fixed-strength bot opponents (mu, sigma) for games rated with bots; their
+# ratings never move, so they anchor the scale instead of drifting with it.
+BOT_STRENGTH = {"heuristic": (25.0, 1.0), "random": (12.0, 1.0)}
+
+
+def is_rated(game: Any, seats: list[Any]) -> bool:
+    """Games with bots are unrated unless the host chose otherwise; a game
+    needs two people either way."""
+    humans = [seat for seat in seats if seat.user_id is not None]
+    if len(humans) < 2 and not (game.rated_with_bots and humans):
+        return False
+    return len(humans) == len(seats) or game.rated_with_bots
 
 
 def rate_game(game: Any) -> list[RatingChange]:
     """Update every seated person's rating from the seats' final ranks.
     Seats with equal ranks tie. Returns the changes (none if unrated)."""
     seats = list(game.seats.all())
-    if not is_rated(seats) or any(seat.final_rank is None for seat in seats):
+    if not is_rated(game, seats) or any(seat.final_rank is None for seat in seats):
         return []
     pool = pool_for(game.preset, game.switches)
     now = timezone.now()
     with transaction.atomic():
         if RatingChange.objects.filter(game=game).exists():
             return []
-        ratings = []
+        ratings: list[PlayerRating | None] = []
+        teams = []
         for seat in seats:
+            if seat.user_id is None:
+                mu, sigma = BOT_STRENGTH.get(seat.bot_kind, BOT_STRENGTH["heuristic"])
+                ratings.append(None)
+                teams.append([_MODEL.rating(mu=mu, sigma=sigma)])
+                continue
             rating, _ = PlayerRating.objects.select_for_update().get_or_create(
                 user_id=seat.user_id, pool=pool
             )
             ratings.append(rating)
-        teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+            teams.append([_MODEL.rating(mu=rating.mu, sigma=rating.sigma)])
         new = _MODEL.rate(teams, ranks=[float(seat.final_rank) for seat in seats])
         changes = []
         for seat, rating, (updated,) in zip(seats, ratings, new, strict=True):
+            if rating is None:
+                continue
             changes.append(
                 RatingChange(
                     user_id=seat.user_id, game=game, pool=pool, rank=seat.final_rank,

@@ -34,6 +34,7 @@ def create_game(
     turn_seconds: int = 24 * 3600,
     is_public: bool = True,
     auto_start: bool = False,
+    rated_with_bots: bool = False,
     bot_delay_ms: int = 1000,
     seat_host: bool = True,
     timers: dict[str, int] | None = None,
@@ -57,6 +58,7 @@ def create_game(
             turn_seconds=turn_seconds,
             is_public=is_public,
             auto_start=auto_start,
+            rated_with_bots=rated_with_bots,
             bot_delay_ms=bot_delay_ms,
             **timers,
         )

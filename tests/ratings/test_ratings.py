@@ -161,3 +161,35 @@ def test_finished_game_page_shows_rating_changes_and_replay_link(client: Client)
     winner_change = RatingChange.objects.get(user=a)
     assert f"{winner_change.after} (+{winner_change.delta})" in body
     assert f"/games/{game.public_id}/replay/" in body
+
+
+def test_games_rated_with_bots_count_bots_as_fixed_opponents() -> None:
+    a, b = make_user("a"), make_user("b")
+    game = finished_game({a: 1, "heuristic": 2, b: 3})
+    game.rated_with_bots = True
+    game.save(update_fields=["rated_with_bots"])
+    changes = rate_game(game)
+    assert {c.user_id for c in changes} == {a.pk, b.pk}
+    assert rating(a).ordinal > rating(b).ordinal
+    assert PlayerRating.objects.count() == 2  # the bot has no rating of its own
+
+
+def test_one_person_against_bots_is_rated_only_when_asked() -> None:
+    a = make_user("a")
+    assert rate_game(finished_game({a: 1, "random": 2})) == []
+    game = finished_game({a: 1, "random": 2})
+    game.rated_with_bots = True
+    game.save(update_fields=["rated_with_bots"])
+    assert len(rate_game(game)) == 1
+    assert rating(a).mu > 25
+
+
+def test_create_form_can_make_a_bot_game_rated(client: Client) -> None:
+    a = make_user("a")
+    client.force_login(a)
+    client.post(
+        "/lobby/create",
+        {"preset": "us-2003", "max_seats": "2", "turn_seconds": "3600", "visibility": "public",
+         "rated_with_bots": "on"},
+    )  # fmt: skip
+    assert Game.objects.get().rated_with_bots is True
