@@ -263,7 +263,7 @@ def ranking(game: Game, s: engine.State) -> list[dict[str, Any]]:
             "seat": seat,
             "net_worth": money(s.rules, seat.final_net_worth or 0),
             "out": not s.alive[seat.number],
-            "rating": deltas.get(by_seat.get(seat.number)),
+            "rating": deltas.get(by_seat.get(seat.number, -1)),
         }
         for seat in rows
     ]

@@ -26,6 +26,9 @@ def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
     user_ids = {seat.user_id for game in games for seat in game.seats.all() if seat.user_id}
     ratings = {(r.user_id, r.pool): r for r in PlayerRating.objects.filter(user_id__in=user_ids)}
     watchers = watching_counts([game.pk for game in games])
+    if sort == "spectators":
+        # Stable sort: games equally watched keep their recent-activity order.
+        games.sort(key=lambda game: -watchers.get(game.pk, 0))
     rows = []
     for game in games:
         state = engine.from_dict(game.state or {})
@@ -51,6 +54,4 @@ def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
                 "watching": watchers.get(game.pk, 0),
             }
         )
-    if sort == "spectators":
-        rows.sort(key=lambda row: (-row["watching"], -row["game"].updated_at.timestamp()))
     return rows[:LIMIT]

@@ -10,8 +10,8 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 56, 16, 16, 36
 
 
 def _nice_step(span: float) -> float:
-    raw = span / 4 or 1
-    magnitude = 10 ** len(str(int(raw))) / 10
+    raw = float(span / 4 or 1)
+    magnitude = float(10 ** len(str(int(raw))) / 10)
     for step in (1, 2, 2.5, 5, 10):
         if raw <= step * magnitude:
             return step * magnitude

@@ -55,11 +55,11 @@ def rate_game(game: Any) -> list[RatingChange]:
                 ratings.append(None)
                 teams.append([_MODEL.rating(mu=mu, sigma=sigma)])
                 continue
-            rating, _ = PlayerRating.objects.select_for_update().get_or_create(
+            player, _ = PlayerRating.objects.select_for_update().get_or_create(
                 user_id=seat.user_id, pool=pool
             )
-            ratings.append(rating)
-            teams.append([_MODEL.rating(mu=rating.mu, sigma=rating.sigma)])
+            ratings.append(player)
+            teams.append([_MODEL.rating(mu=player.mu, sigma=player.sigma)])
         new = _MODEL.rate(teams, ranks=[float(seat.final_rank) for seat in seats])
         changes = []
         for seat, rating, (updated,) in zip(seats, ratings, new, strict=True):
