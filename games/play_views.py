@@ -120,7 +120,13 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     """The full page of an active or finished game (the lead's
     ``/games/<public_id>/`` view calls this once the game has started)."""
     game, seat = access_game_for_viewer(request, public_id)
-    return render(request, TEMPLATE, region_context(game, seat))
+    context = region_context(game, seat)
+    if game.status == Game.Status.FINISHED:
+        # Drawn once on the full page: a finished game no longer changes.
+        from games.replay_views import game_charts
+
+        context["game_charts"] = game_charts(game)
+    return render(request, TEMPLATE, context)
 
 
 @require_GET

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -13,6 +15,8 @@ from games.models import Game
 from games.replay import heat_map_svg, landing_counts, load_replay, seat_colour
 from games.views import access_game_for_viewer
 from monopoly_site.charts import line_chart
+
+logger = logging.getLogger(__name__)
 
 
 def _started_game(request: HttpRequest, public_id: str) -> Game:
@@ -27,6 +31,28 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
         return int(request.GET[name])
     except (KeyError, ValueError):
         return None
+
+
+def _worth_chart(names: list[str], worths: list[list[int]]) -> str:
+    series = [(name, seat_colour(p), [row[p] for row in worths]) for p, name in enumerate(names)]
+    return line_chart(series, title="Net worth by turn", x_label="Turn")
+
+
+def game_charts(game: Game) -> dict[str, str]:
+    """The net worth chart and heat map shown under a finished game."""
+    rep = load_replay(game)
+    try:
+        _, worths = rep.turn_starts()
+    except engine.IllegalAction:
+        # Stored actions that no longer replay are a data fault to look into,
+        # not a reason to fail the page: show the page without the chart.
+        logger.exception("Game %s does not replay", game.public_id)
+        worths = []
+    # mark_safe: line_chart and heat_map_svg escape every text they draw.
+    return {
+        "worth": mark_safe(_worth_chart(rep.names, worths)),
+        "heat": mark_safe(heat_map_svg(landing_counts(game), uk=rep.rules.uk)),
+    }
 
 
 @require_GET
@@ -48,9 +74,6 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         .exclude(kind__in=["action", "start"])
         .values_list("payload", flat=True)
     ]
-    series = [
-        (name, seat_colour(p), [row[p] for row in worths]) for p, name in enumerate(state.names)
-    ]
     # mark_safe below: render_board, line_chart and heat_map_svg escape every text they draw.
     context = {
         "game": game,
@@ -71,7 +94,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         ],
         "currency": rules.currency,
         "lines": lines,
-        "worth_chart": mark_safe(line_chart(series, title="Net worth by turn", x_label="Turn")),
+        "worth_chart": mark_safe(_worth_chart(state.names, worths)),
         "heat_map": mark_safe(heat_map_svg(landing_counts(game), uk=rules.uk)),
     }
     return render(request, "games/replay.html", context)

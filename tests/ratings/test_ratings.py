@@ -193,3 +193,14 @@ def test_create_form_can_make_a_bot_game_rated(client: Client) -> None:
          "rated_with_bots": "on"},
     )  # fmt: skip
     assert Game.objects.get().rated_with_bots is True
+
+
+def test_finished_game_page_shows_the_charts(client: Client) -> None:
+    a, b = make_user("a"), make_user("b")
+    game = services.create_game(host=a, max_seats=2)
+    services.join_game(public_id=game.public_id, user=b)
+    services.start_game(public_id=game.public_id, user=a)
+    game.refresh_from_db()
+    services.resign(public_id=game.public_id, user=b, expected_version=game.version)
+    body = client.get(f"/games/{game.public_id}/").content.decode()
+    assert "Net worth over time" in body and 'class="heat-map"' in body
