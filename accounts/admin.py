@@ -8,6 +8,6 @@ from accounts.models import User
 class SiteUserAdmin(UserAdmin):  # type: ignore[type-arg]
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        ("Site", {"fields": ("display_name", "email_notifications", "time_zone", "rating")}),
+        ("Site", {"fields": ("display_name", "email_notifications", "time_zone")}),
     )
-    list_display = ("username", "email", "display_name", "rating", "is_staff")
+    list_display = ("username", "email", "display_name", "date_joined", "is_staff")

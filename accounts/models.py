@@ -5,11 +5,6 @@ import zoneinfo
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
-# Glicko-2 starting values (as Lichess uses); the ratings work updates them.
-DEFAULT_RATING = 1500.0
-DEFAULT_RATING_DEVIATION = 350.0
-DEFAULT_RATING_VOLATILITY = 0.06
-
 
 def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
@@ -31,12 +26,6 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
-    rating = models.FloatField(default=DEFAULT_RATING)
-    rating_deviation = models.FloatField(default=DEFAULT_RATING_DEVIATION)
-    rating_volatility = models.FloatField(default=DEFAULT_RATING_VOLATILITY)
-
-    class Meta:
-        indexes = [models.Index(fields=["-rating"], name="user_rating_idx")]
 
     @property
     def public_name(self) -> str:

@@ -25,7 +25,6 @@ def test_signup_creates_user_with_username_and_email_and_logs_in(client: Client)
     assert response.status_code == 302
     user = User.objects.get(username="carol")
     assert user.email == "carol@example.com"
-    assert user.rating == 1500.0
     assert client.get("/lobby/").context["user"] == user
 
 
