@@ -205,10 +205,11 @@ def main() -> int:
         if not opts.no_eta:
             # What each move's on-commit hook does: an ETA task for a near
             # deadline, and a mark telling the sweep to leave it to the ETA.
-            for game_id, version in Deadline.objects.filter(game_id__in=ids).values_list(
-                "game_id", "version"
+            # A move passes the due times it has just written; so does this.
+            for game_id, version, due in Deadline.objects.filter(game_id__in=ids).values_list(
+                "game_id", "version", "due_at"
             ):
-                schedule_timers(game_id, version)
+                schedule_timers(game_id, version, [due])
         enqueued_in = time.monotonic() - t_create
         # The games were created with consecutive ids: poll a cheap range count.
         ours = Game.objects.filter(pk__gte=min(ids), pk__lte=max(ids))

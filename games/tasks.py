@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Iterable, Sequence
 
 from celery import shared_task
 from django.conf import settings
@@ -26,6 +28,32 @@ def queued_key(game_id: int, version: int) -> str:
 # long; once a task starts it clears the mark, so a worker killed mid-run is
 # replaced at the next sweep, and a task lost before it started after this.
 REQUEUE_SECONDS = 30
+# Overdue games are handed to the worker processes in batches of about this
+# many, one task per batch (each game still its own transaction, lock and
+# version check), so that a backlog is not one task per decision.
+BATCH_SIZE = 20
+# ETA tasks of the deadlines due within one slot are one task: it runs when
+# the slot ends and hands out every overdue decision like the sweep does.
+ETA_SLOT_SECONDS = 0.25
+
+
+def slot_key(slot: float) -> str:
+    return f"timers:slot:{slot:.2f}"
+
+
+def eta_slot(due_timestamp: float) -> float:
+    """The end of the slot ``due_timestamp`` falls in."""
+    return math.ceil(due_timestamp / ETA_SLOT_SECONDS) * ETA_SLOT_SECONDS
+
+
+def batches(
+    pairs: Sequence[tuple[int, int]], size: int = BATCH_SIZE
+) -> list[list[tuple[int, int]]]:
+    """``pairs`` cut into even batches of at most ``size``."""
+    if not pairs:
+        return []
+    count = math.ceil(len(pairs) / size)
+    return [list(pairs[i::count]) for i in range(count)]
 
 
 @shared_task(ignore_result=True)
@@ -37,28 +65,57 @@ def expire_decision(game_id: int, expected_version: int) -> bool:
 
 
 @shared_task(ignore_result=True)
-def sweep_deadlines() -> int:
-    """Beat's sweep: enqueue the overdue decisions and the due reminders.
+def expire_decisions(pairs: Iterable[Sequence[int]]) -> int:
+    """A batch of (game, expected version): each resolved in its own
+    transaction, with its own lock and version check. Returns how many
+    changed something."""
+    done = 0
+    for game_id, version in pairs:
+        cache.delete(queued_key(game_id, version))
+        done += timers.expire_one(game_id, version)
+    return done
 
-    A cache mark per (game, version) holds when its expiry task will run:
-    0 for queued now, or an ETA. The sweep leaves a decision alone while a
-    task for it is queued or its ETA has come, so a backlog is not queued
-    again on every sweep; a deadline moved earlier than its ETA (a vacation
-    ended early) is queued at once."""
-    from notifications.tasks import send_reminder
 
-    ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
+def dispatch_overdue(*, take_eta: bool) -> int:
+    """Queue the overdue decisions in batches and mark them queued.
+
+    A mark per (game, version) holds when its expiry task will run: 0 for
+    queued now, or an ETA. The sweep (``take_eta=False``) leaves a decision
+    alone while a task for it is queued or its ETA has come, so a backlog is
+    not queued again on every sweep; a deadline moved earlier than its ETA
+    (a vacation ended early) is queued at once. The ETA slot task
+    (``take_eta=True``) takes those whose ETA has come, and leaves only the
+    queued ones."""
     now = time.time()
     overdue = timers.overdue_games()
     marks = cache.get_many([queued_key(g, v) for g, v in overdue])
-    queued = 0
+    todo = []
     for game_id, version in overdue:
-        key = queued_key(game_id, version)
-        if key in marks and marks[key] <= now + 1:
+        mark = marks.get(queued_key(game_id, version))
+        if mark is not None and (mark == 0 if take_eta else mark <= now + 1):
             continue
-        cache.set(key, 0, timeout=REQUEUE_SECONDS)
-        expire_decision.delay(game_id, version)
-        queued += 1
+        todo.append((game_id, version))
+    if todo:
+        cache.set_many({queued_key(g, v): 0 for g, v in todo}, timeout=REQUEUE_SECONDS)
+    for batch in batches(todo):
+        expire_decisions.delay(batch)
+    return len(todo)
+
+
+@shared_task(ignore_result=True)
+def expire_due() -> int:
+    """The ETA task of one slot: hand out what has fallen due."""
+    return dispatch_overdue(take_eta=True)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Beat's sweep: enqueue the overdue decisions (``dispatch_overdue``) and
+    the due reminders."""
+    from notifications.tasks import send_reminder
+
+    ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
+    queued = dispatch_overdue(take_eta=False)
     for deadline_id in timers.reminders_due():
         if cache.add(f"timers:remind:{deadline_id}", 1, timeout=ttl):
             send_reminder.delay(deadline_id)

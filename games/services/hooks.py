@@ -7,6 +7,7 @@ change that was rolled back.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -21,34 +22,70 @@ def after_commit(
     (locked, written) Game row of ``version``: the broadcast then need not
     read and parse them again."""
 
+    from games.services.timers import known_due_times
+
+    # The write knows its deadline rows: scheduling need not read them back.
+    due_times = known_due_times(game, version) if game is not None else None
+
     def run() -> None:
-        broadcast_game(game_id, version, state, game)
+        if anyone_listening(game_id, game):
+            broadcast_game(game_id, version, state, game)
         if bots_due:
             schedule_bots(game_id, version)
-        schedule_timers(game_id, version)
+        schedule_timers(game_id, version, due_times)
 
     transaction.on_commit(run)
 
 
-def schedule_timers(game_id: int, version: int) -> None:
+def anyone_listening(game_id: int, game: Any) -> bool:
+    """Whether a push of this version could reach anyone. A running game's
+    move that nobody has a socket open for (by presence) is not rendered or
+    sent at all: a socket registers its presence before it subscribes and
+    takes its snapshot, so one that arrives later reads this version there.
+    The start and the end also change the lobby and watch lists: always."""
+    from games.models import Game
+
+    if game is None or game.status != Game.Status.ACTIVE or game.version <= 1:
+        return True
+    from live.presence import listening
+
+    here = listening(game_id)
+    return here is None or bool(here.online_seats) or here.watching > 0
+
+
+def schedule_timers(game_id: int, version: int, due_times: list[Any] | None = None) -> None:
     """ETA tasks for near deadlines. Only a shortcut: if the broker loses
-    them, the beat sweep finds the rows."""
+    them, the beat sweep finds the rows. ``due_times``, when the caller knows
+    them, are the due times of the version's rows (else they are read)."""
     from django.core.cache import cache
     from django.utils import timezone
 
     from games.services.timers import near_deadlines
-    from games.tasks import REQUEUE_SECONDS, expire_decision, queued_key
+    from games.tasks import (
+        REQUEUE_SECONDS,
+        eta_slot,
+        expire_decision,
+        expire_due,
+        queued_key,
+        slot_key,
+    )
 
     try:
-        for due in near_deadlines(game_id, version):
-            expire_decision.apply_async((game_id, version), eta=due)
+        for due in near_deadlines(game_id, version, due_times=due_times):
+            # One ETA task per slot (a fraction of a second) for every
+            # deadline due in it: it hands out all that is then overdue.
+            # A slot about to end may have been handed out already: a
+            # deadline that near (or past) gets an ETA task of its own.
+            slot = eta_slot(due.timestamp())
+            wait = slot - timezone.now().timestamp()
+            timeout = max(1, wait) + REQUEUE_SECONDS
+            if wait < 1:
+                slot = due.timestamp()
+                expire_decision.apply_async((game_id, version), eta=due)
+            elif cache.add(slot_key(slot), 1, timeout=timeout):
+                expire_due.apply_async(eta=datetime.fromtimestamp(slot, tz=UTC))
             # The sweep leaves this one to its ETA task unless it is late.
-            wait = (due - timezone.now()).total_seconds()
-            cache.set(
-                queued_key(game_id, version),
-                due.timestamp(),
-                timeout=max(1, wait) + REQUEUE_SECONDS,
-            )
+            cache.set(queued_key(game_id, version), slot, timeout=timeout)
     except Exception:
         logger.exception("Could not schedule the timers of game %s", game_id)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from games import engine
@@ -14,7 +14,13 @@ from games.ranking import final_ranking
 from games.services.errors import IllegalMove, InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import access_seat, check_version, lock_game
-from games.services.timers import charge_time_bank, reset_timeouts, sync_deadlines
+from games.services.timers import (
+    charge_time_bank,
+    forget_seats,
+    game_seats,
+    reset_timeouts,
+    sync_deadlines,
+)
 from games.standing_orders import describe as describe_order
 from games.standing_orders import standing_action
 from ratings.services import rate_game
@@ -135,11 +141,15 @@ def _fire_standing_orders(game: Game, state: engine.State) -> engine.State:
 def _standing_order(game: Game, state: engine.State) -> tuple[int, engine.Action] | None:
     if state.finished:
         return None
-    orders = (
-        game.seats.filter(status=Seat.Status.PLAYING, user__isnull=False, taken_over=False)
-        .exclude(standing_orders={})
-        .values_list("number", "standing_orders")
-    )
+    # The seats this write already read (``game_seats``), in seat order.
+    orders = [
+        (s.number, s.standing_orders)
+        for s in game_seats(game)
+        if s.status == Seat.Status.PLAYING
+        and s.user_id is not None
+        and not s.taken_over
+        and s.standing_orders
+    ]
     for player, order in orders:
         action = standing_action(state, player, order)
         if action is not None:
@@ -189,12 +199,14 @@ def _mark_bankrupt_seats(game: Game, state: engine.State) -> None:
         game.seats.filter(number__in=out, status=Seat.Status.PLAYING).update(
             status=Seat.Status.BANKRUPT
         )
+        forget_seats(game)
 
 
 def _finish(game: Game, state: engine.State) -> None:
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     game.end_reason = state.end_reason
+    forget_seats(game)
     for rank, player, worth in final_ranking(state):
         seat = game.seats.get(number=player)
         seat.final_rank = rank
@@ -213,11 +225,10 @@ def _finish(game: Game, state: engine.State) -> None:
 
 def bot_seats(game: Game) -> dict[int, str]:
     """Bot seats, and human seats a bot took over after repeated timeouts."""
-    seats = game.seats.filter(status=Seat.Status.PLAYING).filter(
-        Q(user__isnull=True) | Q(taken_over=True)
-    )
     return {
-        n: kind or Seat.BotKind.HEURISTIC for n, kind in seats.values_list("number", "bot_kind")
+        s.number: s.bot_kind or Seat.BotKind.HEURISTIC
+        for s in game_seats(game)
+        if s.status == Seat.Status.PLAYING and (s.user_id is None or s.taken_over)
     }
 
 

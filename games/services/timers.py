@@ -32,6 +32,51 @@ logger = logging.getLogger(__name__)
 TIME_LIMIT = "time_limit"
 
 
+# --- rows read once per write ----------------------------------------------------
+#
+# A write (one transaction, the game row locked) reads the game's seats and
+# deadline rows at most once and keeps them on the locked ``Game`` instance,
+# so that the timeout, the deadline rewrite, the standing orders and the bot
+# check do not each query them again. Whoever changes seats by a queryset
+# update calls ``forget_seats``; ``sync_deadlines`` keeps its rows current.
+
+
+def game_seats(game: Game) -> list[Seat]:
+    """The game's seats (with their users), read once per write."""
+    seats: list[Seat] | None = getattr(game, "_seat_rows", None)
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("number"))
+        game._seat_rows = seats  # type: ignore[attr-defined]
+    return seats
+
+
+def forget_seats(game: Game) -> None:
+    game.__dict__.pop("_seat_rows", None)
+
+
+def _seat(game: Game, number: int) -> Seat | None:
+    return next((s for s in game_seats(game) if s.number == number), None)
+
+
+def game_deadlines(game: Game) -> list[Deadline]:
+    """The game's deadline rows, read once per write and kept current by
+    ``sync_deadlines``."""
+    rows: list[Deadline] | None = getattr(game, "_deadline_rows", None)
+    if rows is None:
+        rows = list(game.deadlines.all())
+        game._deadline_rows = rows  # type: ignore[attr-defined]
+    return rows
+
+
+def known_due_times(game: Game, version: int) -> list[datetime] | None:
+    """Due times of the rows this write left at ``version``, if it knows them
+    (so that scheduling after commit need not read them back)."""
+    rows: list[Deadline] | None = getattr(game, "_deadline_rows", None)
+    if rows is None or game.version != version:
+        return None
+    return [d.due_at for d in rows if d.version == version]
+
+
 def sync_deadlines(
     game: Game,
     state: engine.State,
@@ -47,10 +92,11 @@ def sync_deadlines(
     claim, trade and time-limit windows keep theirs until they close.
     Called inside the write's transaction with the game row locked."""
     now = now or timezone.now()
-    existing = {(d.player, d.kind, d.ref): d for d in game.deadlines.all()}
+    existing = {(d.player, d.kind, d.ref): d for d in game_deadlines(game)}
     if state.finished or game.status != Game.Status.ACTIVE:
         if existing:
             game.deadlines.all().delete()
+        game._deadline_rows = []  # type: ignore[attr-defined]
         return
     wanted: dict[tuple[int, str, str], int] = {}
     for p in engine.pending_decisions(state):
@@ -59,26 +105,32 @@ def sync_deadlines(
     if game.time_limit_seconds and game.started_at and state.rules.end_condition == "time":
         wanted[(engine.SYSTEM, TIME_LIMIT, "")] = engine.SYSTEM
     drop = [d.pk for key, d in existing.items() if key not in wanted]
-    keep: list[int] = []
+    kept: list[Deadline] = []
     arising: list[tuple[int, str, str]] = []
     for key, player in wanted.items():
         old = existing.get(key)
         if old is not None and _keeps_clock(key[1], player, actor, action_kind):
-            keep.append(old.pk)
+            kept.append(old)
             continue
         if old is not None:
             drop.append(old.pk)
         arising.append(key)
+    # A diff: only the rows that changed are written.
     if drop:
         Deadline.objects.filter(pk__in=drop).delete()
-    if keep:
-        Deadline.objects.filter(pk__in=keep).update(version=game.version)
+    stale = [d.pk for d in kept if d.version != game.version]
+    if stale:
+        Deadline.objects.filter(pk__in=stale).update(version=game.version)
+    for d in kept:
+        d.version = game.version
+    created: list[Deadline] = []
     if arising:
         timer = dl.TimerSettings.of(game)
-        seats = {s.number: s for s in game.seats.select_related("user")}
-        Deadline.objects.bulk_create(
-            _new_deadline(game, timer, seats.get(p), p, kind, ref, now) for p, kind, ref in arising
+        created = Deadline.objects.bulk_create(
+            _new_deadline(game, timer, _seat(game, p), p, kind, ref, now)
+            for p, kind, ref in arising
         )
+    game._deadline_rows = kept + created  # type: ignore[attr-defined]
     # Tell players whose turn has come; not the one who just moved, who is here.
     if any(p >= 0 and p != actor for p, _, _ in arising):
         game_id, version = game.pk, game.version
@@ -137,15 +189,16 @@ def charge_time_bank(game: Game, actor: int, now: datetime | None = None) -> Non
         return
     now = now or timezone.now()
     timer = dl.TimerSettings.of(game)
-    started = (
-        game.deadlines.filter(player=actor)
-        .exclude(kind__in=dl.WINDOW_KINDS)
-        .order_by("started_at")
-        .values_list("started_at", flat=True)
-        .first()
+    started = min(
+        (
+            d.started_at
+            for d in game_deadlines(game)
+            if d.player == actor and d.kind not in dl.WINDOW_KINDS
+        ),
+        default=None,
     )
     used = max(0.0, (now - started).total_seconds()) if started else 0.0
-    seat = game.seats.filter(number=actor).first()
+    seat = _seat(game, actor)
     if seat is None:
         return
     seat.bank_seconds = dl.bank_after_move(timer, seat.bank_seconds, used)
@@ -183,9 +236,11 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
         if game.version != expected_version or game.status != Game.Status.ACTIVE:
             return False
         now = now or timezone.now()
-        deadline = game.deadlines.filter(due_at__lte=now).order_by("due_at", "pk").first()
-        if deadline is None:
+        # The rows are read once: the rewrite after the move reuses them.
+        overdue = [d for d in game_deadlines(game) if d.due_at <= now]
+        if not overdue:
             return False
+        deadline = min(overdue, key=lambda d: (d.due_at, d.pk))
         state = load_state(game)
         action = timeout_for(state, deadline)
         if not engine.is_legal(state, action):
@@ -211,6 +266,16 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
         return True
 
 
+def expire_one(game_id: int, expected_version: int) -> bool:
+    """``expire_decision`` for one game of a batch: a failure is logged and
+    left to the next sweep instead of stopping the batch."""
+    try:
+        return expire_decision(game_id, expected_version)
+    except Exception:
+        logger.exception("Could not expire the decision of game %s", game_id)
+        return False
+
+
 def _timeout_note(state: engine.State, d: Deadline, action: engine.Action) -> str:
     if d.kind == TIME_LIMIT:
         return "The time limit was reached (timer)."
@@ -222,8 +287,8 @@ def _timeout_note(state: engine.State, d: Deadline, action: engine.Action) -> st
 
 def _count_timeout(game: Game, player: int) -> bool:
     """Count a timeout; return whether a bot now takes the seat."""
-    seat = game.seats.filter(number=player, user__isnull=False).first()
-    if seat is None or seat.taken_over:
+    seat = _seat(game, player)
+    if seat is None or seat.user_id is None or seat.taken_over:
         return False
     seat.timeouts_in_row += 1
     seat.timeouts_total += 1
@@ -246,7 +311,7 @@ def _notify_timeout(game: Game, state: engine.State, d: Deadline, takeover: bool
     from notifications import services as notify
 
     if d.kind == "claim_rent":
-        seat = game.seats.filter(number=d.player, user__isnull=False).first()
+        seat = _seat(game, d.player)
         if seat is not None and seat.user_id is not None:
             notify.on_commit(
                 seat.user_id, game.pk, "claim_expired",
@@ -255,7 +320,7 @@ def _notify_timeout(game: Game, state: engine.State, d: Deadline, takeover: bool
             )  # fmt: skip
         return
     if takeover:
-        seat = game.seats.filter(number=d.player).first()
+        seat = _seat(game, d.player)
         if seat is not None and seat.user_id:
             notify.on_commit(
                 seat.user_id, game.pk, "takeover",
@@ -405,11 +470,20 @@ def _shift_deadlines(user: Any, shift: Any) -> None:
         d.save(update_fields=["due_at", "started_at", "remind_at"])
 
 
-def near_deadlines(game_id: int, version: int, now: datetime | None = None) -> list[datetime]:
+def near_deadlines(
+    game_id: int,
+    version: int,
+    now: datetime | None = None,
+    due_times: list[datetime] | None = None,
+) -> list[datetime]:
     """Due times of this version's deadlines inside the ETA horizon: at most
-    the first, since resolving it moves the version and reschedules."""
+    the first, since resolving it moves the version and reschedules.
+    ``due_times``, if given, are those rows' due times (not read again)."""
     now = now or timezone.now()
     horizon = now + timedelta(seconds=settings.TIMER_ETA_HORIZON_SECONDS)
+    if due_times is not None:
+        near = [due for due in due_times if due <= horizon]
+        return [min(near)] if near else []
     first = (
         Deadline.objects.filter(game_id=game_id, version=version, due_at__lte=horizon)
         .order_by("due_at")
