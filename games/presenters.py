@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games import engine
+from games import board_svg, engine
 from games.engine import board
 from games.engine.buildings import owns_group
 from games.engine.cards import DECK_NAMES, DECKS, FINE_OR_CHANCE
@@ -40,42 +40,17 @@ logger = logging.getLogger(__name__)
 
 LOG_LIMIT = 100
 
-# Used until games.board_svg (which owns the seat colours) is importable.
-_FALLBACK_SEAT_COLOURS = (
-    "#d1495b", "#2e86de", "#1b998b", "#f0a202", "#7b4ea3", "#e2711d", "#3d5a80", "#6a994e",
-)  # fmt: skip
-
-# As printed on the board (the same as games.board_svg's), then railroads and utilities.
-GROUP_COLOURS = (
-    "#8B4A2B",  # brown
-    "#AAD8F2",  # light blue
-    "#D93A96",  # pink
-    "#F7941D",  # orange
-    "#E0262B",  # red
-    "#FEF200",  # yellow
-    "#1FA456",  # green
-    "#0B5AA8",  # dark blue
-    "#3B3B3B",  # railroads / stations
-    "#9AA5B1",  # utilities
-)
+# The board's colour groups, then railroads and utilities.
+GROUP_COLOURS = (*board_svg.GROUP_COLOURS, "#3B3B3B", "#9AA5B1")
 
 _AUCTION_ITEMS = ("property", "house", "hotel")
 
 
 def seat_colours() -> tuple[str, ...]:
-    try:
-        from games.board_svg import SEAT_COLOURS
-    except ImportError:
-        return _FALLBACK_SEAT_COLOURS
-    return tuple(SEAT_COLOURS)
+    return board_svg.SEAT_COLOURS
 
 
-def seat_text_colour(number: int) -> str:
-    try:
-        from games.board_svg import seat_text_colour as text_colour
-    except ImportError:
-        return "#ffffff"
-    return text_colour(number)
+seat_text_colour = board_svg.seat_text_colour
 
 
 def money(rules: engine.Ruleset, amount: int) -> str:

@@ -120,11 +120,7 @@ def join_game(*, public_id: str, user: Any, invite_token: str | None = None) -> 
                 seat = Seat.objects.create(game=game, number=_next_number(game), user=user)
         except IntegrityError:
             raise InvalidRequest("You already have a seat in this game.") from None
-        if game.auto_start and game.seats.count() == game.max_seats:
-            _start(game)
-        else:
-            game.save(update_fields=["updated_at"])
-            after_commit(game.pk, game.version, bots_due=False)
+        _seat_taken(game)
     return seat
 
 
@@ -145,6 +141,16 @@ def leave_game(*, public_id: str, user: Any) -> None:
         after_commit(game.pk, game.version, bots_due=False)
 
 
+def _seat_taken(game: Game) -> None:
+    """After a seat fills: start if the game auto-starts and is full, else
+    just tell the lobby."""
+    if game.auto_start and game.seats.count() == game.max_seats:
+        _start(game)
+    else:
+        game.save(update_fields=["updated_at"])
+        after_commit(game.pk, game.version, bots_due=False)
+
+
 def _require_host(game: Game, user: Any) -> None:
     if not getattr(user, "is_authenticated", False) or game.host_id != user.pk:
         raise NotAllowed("Only the host can do that.")
@@ -157,11 +163,7 @@ def add_bot(*, public_id: str, user: Any, kind: str = Seat.BotKind.HEURISTIC) ->
         game = _lobby_game(public_id)
         _require_host(game, user)
         seat = Seat.objects.create(game=game, number=_next_number(game), bot_kind=kind)
-        if game.auto_start and game.seats.count() == game.max_seats:
-            _start(game)
-        else:
-            game.save(update_fields=["updated_at"])
-            after_commit(game.pk, game.version, bots_due=False)
+        _seat_taken(game)
     return seat
 
 

@@ -52,18 +52,24 @@ def check_action(payload: Any, player: int) -> engine.Action:
     return action
 
 
+def _lock_for_player(public_id: str, user: Any, expected_version: int | None) -> tuple[Game, Seat]:
+    """Lock the game and check that ``user`` plays in it at this version."""
+    game = lock_game(public_id=public_id)
+    seat = access_seat(game, user)
+    if game.status != Game.Status.ACTIVE:
+        raise InvalidRequest("This game is not in play.")
+    check_version(game, expected_version)
+    if seat.status != Seat.Status.PLAYING:
+        raise NotAllowed("You are no longer playing in this game.")
+    return game, seat
+
+
 def submit_action(
     *, public_id: str, user: Any, action: Any, expected_version: int | None
 ) -> list[engine.Event]:
     """Apply one player's action as one transaction; return its events."""
     with transaction.atomic():
-        game = lock_game(public_id=public_id)
-        seat = access_seat(game, user)
-        if game.status != Game.Status.ACTIVE:
-            raise InvalidRequest("This game is not in play.")
-        check_version(game, expected_version)
-        if seat.status != Seat.Status.PLAYING:
-            raise NotAllowed("You are no longer playing in this game.")
+        game, seat = _lock_for_player(public_id, user, expected_version)
         reset_timeouts(game, seat.number)
         events = _apply(game, check_action(action, seat.number), actor=seat.number)
         Seat.objects.filter(pk=seat.pk).update(decisions_total=F("decisions_total") + 1)
@@ -72,13 +78,7 @@ def submit_action(
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
     with transaction.atomic():
-        game = lock_game(public_id=public_id)
-        seat = access_seat(game, user)
-        if game.status != Game.Status.ACTIVE:
-            raise InvalidRequest("This game is not in play.")
-        check_version(game, expected_version)
-        if seat.status != Seat.Status.PLAYING:
-            raise NotAllowed("You are no longer playing in this game.")
+        game, seat = _lock_for_player(public_id, user, expected_version)
         events = _apply(game, engine.Action(engine.RESIGN, seat.number), actor=seat.number)
         Seat.objects.filter(pk=seat.pk).update(status=Seat.Status.RESIGNED)
         return events
