@@ -149,6 +149,7 @@ CELERY_RESULT_EXPIRES = 3600
 TIMER_SWEEP_SECONDS = max(1, env_int("TIMER_SWEEP_SECONDS", 2))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 TURN_EMAIL_EVERY_HOURS = env_int("TURN_EMAIL_EVERY_HOURS", 6)
+DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 CELERY_BEAT_SCHEDULE = {
@@ -157,7 +158,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": float(TIMER_SWEEP_SECONDS),
     },
-    "daily-digest": {"task": "notifications.tasks.send_digests", "schedule": 24 * 3600.0},
+    # Every quarter hour: each user's digest goes out in their own DIGEST_HOUR.
+    "daily-digest": {"task": "notifications.tasks.send_digests", "schedule": 900.0},
 }
 
 AUTH_USER_MODEL = "accounts.User"

@@ -3,6 +3,7 @@ the daily digest. Run by Celery tasks after a write has committed."""
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django.conf import settings
@@ -94,8 +95,28 @@ def reminder(deadline_id: int) -> bool:
     return note is not None
 
 
+def local_now(user: Any, now: Any) -> Any:
+    """``now`` on the user's clock (UTC when the stored zone is unknown)."""
+    try:
+        zone = zoneinfo.ZoneInfo(user.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    return now.astimezone(zone)
+
+
+def digest_due_zones(now: Any, hour: int) -> list[str]:
+    """The time zones whose local hour is ``hour`` at ``now``: the beat task
+    runs every quarter hour, so each zone gets its digest once per local day."""
+    return sorted(
+        name
+        for name in zoneinfo.available_timezones()
+        if now.astimezone(zoneinfo.ZoneInfo(name)).hour == hour
+    )
+
+
 def digest(user: Any, now: Any = None) -> bool:
-    """One email listing the games awaiting the user, soonest deadline first."""
+    """One email listing the games awaiting the user, soonest deadline first;
+    at most one per day of the user's own calendar."""
     now = now or timezone.now()
     seats = Seat.objects.filter(
         user=user, status=Seat.Status.PLAYING, game__status=Game.Status.ACTIVE
@@ -113,7 +134,7 @@ def digest(user: Any, now: Any = None) -> bool:
             lines.append((d.due_at, f"- {d.game.public_id}: {left} left ({_url(d.game)})"))
     if not lines:
         return False
-    key = f"digest:{user.pk}:{now:%Y-%m-%d}"
+    key = f"digest:{user.pk}:{local_now(user, now):%Y-%m-%d}"
     note = services.notify(
         user.pk, None, "your_turn", f"{len(lines)} games await you.", dedupe_key=key
     )

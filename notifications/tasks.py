@@ -19,6 +19,14 @@ def send_reminder(deadline_id: int) -> bool:
 
 @shared_task(ignore_result=True)
 def send_digests() -> int:
+    """Digests for the users whose local time is now in ``DIGEST_HOUR``
+    (beat runs this every quarter hour; the per-day key stops repeats)."""
+    from django.conf import settings
+    from django.utils import timezone
+
     from accounts.models import User
 
-    return sum(decisions.digest(u) for u in User.objects.filter(notify_digest=True, is_active=True))
+    now = timezone.now()
+    zones = decisions.digest_due_zones(now, settings.DIGEST_HOUR)
+    users = User.objects.filter(notify_digest=True, is_active=True, time_zone__in=zones)
+    return sum(decisions.digest(u, now) for u in users.iterator())

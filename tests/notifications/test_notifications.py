@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import time_machine
 from django.core import mail
 
 from games import engine
@@ -78,3 +79,45 @@ def test_hidden_in_site_notices_do_not_count(alice: Any) -> None:
     alice.notify_in_site = False
     assert services.unread_count(alice) == 0
     assert services.mark_all_read(alice) == 1
+
+
+def test_the_digest_goes_out_at_the_digest_hour_of_each_players_zone(
+    duel: Game, no_bot_tasks: Any, settings: Any
+) -> None:
+    import datetime as dt
+
+    from notifications import tasks
+
+    settings.DIGEST_HOUR = 8
+    player = mover(duel)
+    player.notify_digest = True
+    player.time_zone = "Asia/Tokyo"  # UTC+9, no daylight saving
+    player.save()
+    utc = dt.UTC
+    with time_machine.travel(dt.datetime(2026, 6, 1, 12, 0, tzinfo=utc), tick=False):
+        assert tasks.send_digests() == 0  # 21:00 in Tokyo
+    with time_machine.travel(dt.datetime(2026, 6, 1, 23, 10, tzinfo=utc), tick=False):
+        assert tasks.send_digests() == 1  # 08:10 on 2 June in Tokyo
+    with time_machine.travel(dt.datetime(2026, 6, 1, 23, 40, tzinfo=utc), tick=False):
+        assert tasks.send_digests() == 0  # same local day: not again
+    assert len(mail.outbox) == 1
+
+
+def test_the_digest_day_is_the_players_own_calendar_day(duel: Game, no_bot_tasks: Any) -> None:
+    import datetime as dt
+
+    player = mover(duel)
+    player.time_zone = "America/New_York"
+    utc = dt.UTC
+    # 03:00 UTC on 2 June is still 1 June in New York: one digest for 1 June.
+    assert decisions.digest(player, dt.datetime(2026, 6, 1, 14, 0, tzinfo=utc))
+    assert not decisions.digest(player, dt.datetime(2026, 6, 2, 3, 0, tzinfo=utc))
+    assert decisions.digest(player, dt.datetime(2026, 6, 2, 14, 0, tzinfo=utc))
+
+
+def test_digest_zones_are_those_at_the_digest_hour() -> None:
+    import datetime as dt
+
+    now = dt.datetime(2026, 1, 15, 7, 30, tzinfo=dt.UTC)
+    zones = decisions.digest_due_zones(now, 8)
+    assert "Europe/Paris" in zones and "UTC" not in zones and "Asia/Tokyo" not in zones
