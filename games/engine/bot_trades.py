@@ -97,6 +97,65 @@ def offer_gain(
     return gain
 
 
+def gains_both(
+    s: State, p: int, q: int, recv: list[int], give: list[int], share: int
+) -> tuple[int, int]:
+    """``(offer_gain(s, p, q, recv, give, 0, 0, share), offer_gain(s, q, p,
+    give, recv, 0, 0, share))`` in one pass: both sides see the same groups
+    before and after, so the offer search values each swap once."""
+    gp = gq = 0
+    mortgaged = s.mortgaged
+    groups = 0
+    for sq in recv:
+        if mortgaged[sq]:
+            mv = MORTGAGE[sq]
+            gp += PRICE[sq] - mv - ten_percent(mv)
+            gq -= PRICE[sq] - mv
+        else:
+            gp += PRICE[sq]
+            gq -= PRICE[sq]
+        groups |= 1 << GROUP[sq]
+    for sq in give:
+        if mortgaged[sq]:
+            mv = MORTGAGE[sq]
+            gp -= PRICE[sq] - mv
+            gq += PRICE[sq] - mv - ten_percent(mv)
+        else:
+            gp -= PRICE[sq]
+            gq += PRICE[sq]
+        groups |= 1 << GROUP[sq]
+    groups &= 0xFF
+    own = s.owner
+    g = 0
+    while groups:
+        if groups & 1:
+            before_p = before_q = after_p = after_q = True
+            for m in GROUP_MEMBERS[g]:
+                o = own[m]
+                if o != p:
+                    before_p = False
+                if o != q:
+                    before_q = False
+                if m in recv:
+                    o = p
+                elif m in give:
+                    o = q
+                if o != p:
+                    after_p = False
+                if o != q:
+                    after_q = False
+            premium = PREMIUM[g]
+            dp = after_p - before_p
+            dq = after_q - before_q
+            gp += premium * dp
+            gp -= premium * share * dq // 100
+            gq += premium * dq
+            gq -= premium * share * dp // 100
+        groups >>= 1
+        g += 1
+    return gp, gq
+
+
 def candidate_groups(own: list[int], p: int) -> list[tuple[int, int]]:
     """``(group, seller)`` for each colour group ``p`` lacks only property
     held by one other player (nothing of it with the bank)."""
@@ -193,8 +252,7 @@ def find_offer(
                 gives.append([m for m in GROUP_MEMBERS[g2] if own[m] == p])
         q_spare = max(0, s.cash[q] - cushion)
         for give in gives:
-            gp = offer_gain(s, p, q, take, give, 0, 0, share)
-            gq = offer_gain(s, q, p, give, take, 0, 0, share)
+            gp, gq = gains_both(s, p, q, take, give, share)
             added = 0
             while True:
                 x = _round_up(-gq)  # cash p -> q (negative: q pays p)

@@ -49,12 +49,8 @@ def give_property(s: State, sq: int, to: int, frm: int, ev: EventLog) -> None:
 
 def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
     """Raise cash towards ``target``: mortgage first, then sell buildings."""
-    if s.cash[p] >= target:
+    if s.cash[p] >= target or _mortgage_towards(s, p, target, ev):
         return
-    for sq in _mortgageable(s, p):
-        if s.cash[p] >= target:
-            return
-        buildings.mortgage(s, p, sq, ev)
     # p's built sites in square order: selling only removes buildings, so
     # the most built site is searched among these alone.
     own = s.owner
@@ -68,34 +64,43 @@ def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
             buildings.sell(s, p, sq, ev)
         else:  # a hotel the bank cannot break down: the group goes at once
             buildings.sell_group(s, p, GROUP[sq], ev)
-    if s.cash[p] >= target:
-        return  # (skips building the list below for nothing)
-    for sq in _mortgageable(s, p):
-        if s.cash[p] >= target:
-            return
-        buildings.mortgage(s, p, sq, ev)
+    if s.cash[p] < target:
+        _mortgage_towards(s, p, target, ev)
 
 
-def _mortgageable(s: State, p: int) -> list[int]:
-    """What ``p`` may mortgage now: cheap things first, complete groups last
-    (ties in square order)."""
+#: Properties cheapest first (ties in square order): the order of mortgaging.
+_BY_PRICE: tuple[int, ...] = tuple(sorted(PROPERTIES, key=lambda sq: (PRICE[sq], sq)))
+
+
+def _mortgage_towards(s: State, p: int, target: int, ev: EventLog) -> bool:
+    """Mortgage what ``p`` may, cheap things first and complete groups last,
+    until the cash reaches ``target``; True if it did. Mortgaging one
+    property changes no other's eligibility, so the order is decided as it
+    goes (it is the order of sorting by (whole group, price, square))."""
     own = s.owner
     mortgaged = s.mortgaged
     bld = s.bld
-    keyed: list[tuple[bool, int, int]] = []
-    for sq in PROPERTIES:
+    cash = s.cash
+    wholes: list[int] = []
+    for sq in _BY_PRICE:
         if own[sq] != p or mortgaged[sq]:
             continue
         g = GROUP[sq]
-        whole = False
         if g < 8:
             members = GROUP_MEMBERS[g]
             if bld[members[0]] or bld[members[1]] or bld[members[-1]]:
                 continue  # buildings on the group
-            whole = own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
-        keyed.append((whole, PRICE[sq], sq))
-    keyed.sort()
-    return [k[2] for k in keyed]
+            if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p:
+                wholes.append(sq)
+                continue
+        if cash[p] >= target:
+            return True
+        buildings.mortgage(s, p, sq, ev)
+    for sq in wholes:
+        if cash[p] >= target:
+            return True
+        buildings.mortgage(s, p, sq, ev)
+    return cash[p] >= target
 
 
 def _most_built(s: State, sites: list[int]) -> int:
