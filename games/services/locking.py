@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 
 from games.models import Game, Seat
 from games.services.errors import GameNotFound, NotAllowed, VersionConflict
@@ -39,3 +41,115 @@ def check_version(game: Game, expected_version: int | None) -> None:
         raise VersionConflict(
             "The game has moved on since you loaded it; here is the current position.", game
         )
+
+
+# --- the hot write path, in few round trips ---------------------------------------
+#
+# A timeout is a full move, and at thousands a minute the cost of a move is
+# round trips and the ORM building SQL, not the engine. These helpers build
+# the few statements of a write by hand (once per model, from its fields, so
+# they follow the models) and run several in one round trip on PostgreSQL:
+# Django's psycopg cursors bind client-side, so statements joined by ";" go
+# out as one simple query, each still with a snapshot of its own.
+
+Statement = tuple[str, list[Any]]
+
+
+def run_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
+    """Run the statements in order (inside the caller's transaction) and
+    return each one's rows; one round trip on PostgreSQL."""
+    connection = transaction.get_connection()
+    results: list[list[tuple[Any, ...]]] = []
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                results.append(cursor.fetchall() if cursor.description else [])
+            return results
+        cursor.execute("; ".join(s for s, _ in statements), [p for _, ps in statements for p in ps])
+        while True:
+            results.append(cursor.fetchall() if cursor.description else [])
+            if not cursor.nextset():
+                return results
+
+
+class RowReader:
+    """Builds instances of ``model`` from the columns of ``select``, converted
+    as the ORM would (JSON decoded, SQLite's types mapped)."""
+
+    def __init__(self, model: type[Model], connection: Any) -> None:
+        meta = model._meta
+        self.model = model
+        self.fields: list[Any] = list(meta.concrete_fields)
+        self.attnames = [f.attname for f in self.fields]
+        self.table = connection.ops.quote_name(meta.db_table)
+        self.alias = connection.alias
+        converters = []
+        for i, f in enumerate(self.fields):
+            col = f.get_col(meta.db_table)
+            found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+            if found:
+                converters.append((i, col, found))
+        self.converters = converters
+        self.connection = connection
+
+    def columns(self, alias: str | None = None) -> str:
+        qn = self.connection.ops.quote_name
+        prefix = qn(alias) if alias else self.table
+        return ", ".join(f"{prefix}.{qn(f.column)}" for f in self.fields)
+
+    def build(self, row: Sequence[Any]) -> Any:
+        values = list(row[: len(self.fields)])
+        for i, col, found in self.converters:
+            for convert in found:
+                values[i] = convert(values[i], col, self.connection)
+        return self.model.from_db(self.alias, self.attnames, values)
+
+
+_readers: dict[tuple[type[Model], str], RowReader] = {}
+
+
+def reader(model: type[Model]) -> RowReader:
+    connection = transaction.get_connection()
+    key = (model, connection.alias)
+    found = _readers.get(key)
+    if found is None:
+        found = _readers[key] = RowReader(model, connection)
+    return found
+
+
+def update_statement(obj: Model, fields: Sequence[str]) -> Statement:
+    """``obj.save(update_fields=fields)`` as a statement (``auto_now`` set)."""
+    connection = transaction.get_connection()
+    qn = connection.ops.quote_name
+    meta = obj._meta
+    sets, params = [], []
+    for name in fields:
+        f: Any = meta.get_field(name)
+        sets.append(f"{qn(f.column)} = %s")
+        params.append(f.get_db_prep_save(f.pre_save(obj, False), connection))
+    params.append(obj.pk)
+    return (
+        f"UPDATE {qn(meta.db_table)} SET {', '.join(sets)} WHERE {qn(meta.pk.column)} = %s",
+        params,
+    )
+
+
+def insert_statement(objs: Sequence[Model], *, returning_pk: bool = False) -> Statement:
+    """A multi-row insert of ``objs`` (all of one model; ``auto_now_add`` set),
+    returning their primary keys in order if asked."""
+    connection = transaction.get_connection()
+    qn = connection.ops.quote_name
+    meta = objs[0]._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    params: list[Any] = []
+    for obj in objs:
+        params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    sql = (
+        f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+        f"VALUES {', '.join([row] * len(objs))}"
+    )
+    if returning_pk:
+        sql += f" RETURNING {qn(meta.pk.column)}"
+    return sql, params

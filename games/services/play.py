@@ -13,7 +13,14 @@ from games.models import Game, GameEvent, Seat
 from games.ranking import final_ranking
 from games.services.errors import IllegalMove, InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
-from games.services.locking import access_seat, check_version, lock_game
+from games.services.locking import (
+    Statement,
+    access_seat,
+    check_version,
+    insert_statement,
+    lock_game,
+    update_statement,
+)
 from games.services.timers import (
     charge_time_bank,
     forget_seats,
@@ -90,10 +97,15 @@ def apply_system_action(
     *,
     note: dict[str, Any] | None = None,
     actor: int | None = None,
+    state: engine.State | None = None,
+    writes: list[Statement] | None = None,
 ) -> list[engine.Event]:
     """For timers and bots: the caller holds the lock and checked the version.
-    ``note`` is logged with the move (e.g. why the timer acted)."""
-    return _apply(game, action, actor=action.player if actor is None else actor, note=note)
+    ``note`` is logged with the move (e.g. why the timer acted). ``state``,
+    if the caller has parsed it, is the game's state (not parsed again);
+    ``writes`` are the caller's statements, sent with the move's own."""
+    actor = action.player if actor is None else actor
+    return _apply(game, action, actor=actor, note=note, state=state, writes=writes)
 
 
 # Standing orders answering each other (two auto-bidders) stop after this
@@ -102,11 +114,17 @@ MAX_STANDING_ORDER_MOVES = 400
 
 
 def _apply(
-    game: Game, action: engine.Action, *, actor: int, note: dict[str, Any] | None = None
+    game: Game,
+    action: engine.Action,
+    *,
+    actor: int,
+    note: dict[str, Any] | None = None,
+    state: engine.State | None = None,
+    writes: list[Statement] | None = None,
 ) -> list[engine.Event]:
     """Apply the action, then any standing orders it brings into play, each
     as its own version with its own events; schedule once, after commit."""
-    new_state, events = _apply_one(game, action, actor=actor, note=note)
+    new_state, events = _apply_one(game, action, actor=actor, note=note, state=state, writes=writes)
     new_state = _fire_standing_orders(game, new_state)
     after_commit(
         game.pk, game.version, bots_due=bots_due(game, new_state), state=new_state, game=game
@@ -158,9 +176,16 @@ def _standing_order(game: Game, state: engine.State) -> tuple[int, engine.Action
 
 
 def _apply_one(
-    game: Game, action: engine.Action, *, actor: int, note: dict[str, Any] | None
+    game: Game,
+    action: engine.Action,
+    *,
+    actor: int,
+    note: dict[str, Any] | None,
+    state: engine.State | None = None,
+    writes: list[Statement] | None = None,
 ) -> tuple[engine.State, list[engine.Event]]:
-    state = load_state(game)
+    if state is None:
+        state = load_state(game)
     try:
         new_state, events = engine.apply(state, action)
     except engine.IllegalAction as exc:
@@ -173,9 +198,10 @@ def _apply_one(
         fields += ["status", "finished_at", "end_reason"]
     else:
         _mark_bankrupt_seats(game, new_state)
-    game.save(update_fields=fields)
-    # The action, the note saying why the server acted, and the engine's
-    # events, in one insert.
+    # The game row, the action, the note saying why the server acted, the
+    # engine's events and the deadline rows are written together, in one
+    # round trip on PostgreSQL (``sync_deadlines`` sends them).
+    writes = [*(writes or ()), update_statement(game, fields)]
     rows = [
         GameEvent(game=game, seq=game.version, index=0, kind="action", payload=action.to_dict())
     ]
@@ -186,10 +212,10 @@ def _apply_one(
         GameEvent(game=game, seq=game.version, index=first + i, kind=ev.kind, payload=ev.to_dict())
         for i, ev in enumerate(events)
     ]
-    GameEvent.objects.bulk_create(rows)
+    writes.append(insert_statement(rows))
     # The deadlines of the new pending decisions are written with the move.
     charge_time_bank(game, actor)
-    sync_deadlines(game, new_state, actor=actor, action_kind=action.kind)
+    sync_deadlines(game, new_state, actor=actor, action_kind=action.kind, writes=writes)
     return new_state, events
 
 

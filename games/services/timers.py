@@ -12,6 +12,7 @@ exactly one outcome.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,7 +26,15 @@ from games import engine
 from games.engine import actions as A
 from games.models import Deadline, Game, Seat
 from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
-from games.services.locking import access_seat, lock_game
+from games.services.locking import (
+    Statement,
+    access_seat,
+    insert_statement,
+    lock_game,
+    reader,
+    run_together,
+    update_statement,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +77,48 @@ def game_deadlines(game: Game) -> list[Deadline]:
     return rows
 
 
+def lock_game_with_rows(pk: int) -> Game:
+    """``lock_game(pk=pk)`` that also reads the game's deadline rows and seats
+    (with their users), all in one round trip on PostgreSQL. The rows are read
+    by statements after the lock, so they are what the last writer of this
+    game committed (each statement has a snapshot of its own)."""
+    from django.contrib.auth import get_user_model
+
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_game must be called inside transaction.atomic()")
+    # SQLite has no row locks: its writers queue on the database (IMMEDIATE).
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    games, deadlines, seats = reader(Game), reader(Deadline), reader(Seat)
+    users = reader(get_user_model())
+    found, deadline_rows, seat_rows = run_together(
+        [
+            (f"SELECT {games.columns()} FROM {games.table} WHERE {games.table}.id = %s"
+             f"{lock}", [pk]),
+            (f"SELECT {deadlines.columns()} FROM {deadlines.table}"
+             f" WHERE {deadlines.table}.game_id = %s", [pk]),
+            (f"SELECT {seats.columns()}, {users.columns('u')} FROM {seats.table}"
+             f" LEFT JOIN {users.table} u ON u.id = {seats.table}.user_id"
+             f" WHERE {seats.table}.game_id = %s ORDER BY {seats.table}.number", [pk]),
+        ]
+    )  # fmt: skip
+    if not found:
+        raise GameNotFound("There is no such game.")
+    game: Game = games.build(found[0])
+    game._deadline_rows = [deadlines.build(r) for r in deadline_rows]  # type: ignore[attr-defined]
+    width = len(seats.fields)
+    seat_list = []
+    for row in seat_rows:
+        seat = seats.build(row)
+        Seat.user.field.set_cached_value(
+            seat, users.build(row[width:]) if seat.user_id is not None else None
+        )
+        Seat.game.field.set_cached_value(seat, game)
+        seat_list.append(seat)
+    game._seat_rows = seat_list  # type: ignore[attr-defined]
+    return game
+
+
 def known_due_times(game: Game, version: int) -> list[datetime] | None:
     """Due times of the rows this write left at ``version``, if it knows them
     (so that scheduling after commit need not read them back)."""
@@ -84,18 +135,25 @@ def sync_deadlines(
     actor: int | None,
     action_kind: str = "",
     now: datetime | None = None,
+    writes: Sequence[Statement] = (),
 ) -> None:
     """Make the deadline rows match the pending decisions of ``state``.
 
     A decision still open keeps its clock unless it is new to the player who
     just acted (their next move) or an auction bid extended the window; the
     claim, trade and time-limit windows keep theirs until they close.
-    Called inside the write's transaction with the game row locked."""
+    Called inside the write's transaction with the game row locked.
+    ``writes``, the rest of the write, are sent first, in the same round
+    trip on PostgreSQL."""
     now = now or timezone.now()
+    statements = list(writes)
+    table = reader(Deadline).table
     existing = {(d.player, d.kind, d.ref): d for d in game_deadlines(game)}
     if state.finished or game.status != Game.Status.ACTIVE:
         if existing:
-            game.deadlines.all().delete()
+            statements.append((f"DELETE FROM {table} WHERE game_id = %s", [game.pk]))
+        if statements:
+            run_together(statements)
         game._deadline_rows = []  # type: ignore[attr-defined]
         return
     wanted: dict[tuple[int, str, str], int] = {}
@@ -117,19 +175,30 @@ def sync_deadlines(
         arising.append(key)
     # A diff: only the rows that changed are written.
     if drop:
-        Deadline.objects.filter(pk__in=drop).delete()
+        marks = ", ".join(["%s"] * len(drop))
+        statements.append((f"DELETE FROM {table} WHERE id IN ({marks})", drop))
     stale = [d.pk for d in kept if d.version != game.version]
     if stale:
-        Deadline.objects.filter(pk__in=stale).update(version=game.version)
+        marks = ", ".join(["%s"] * len(stale))
+        statements.append(
+            (f"UPDATE {table} SET version = %s WHERE id IN ({marks})", [game.version, *stale])
+        )
     for d in kept:
         d.version = game.version
     created: list[Deadline] = []
     if arising:
         timer = dl.TimerSettings.of(game)
-        created = Deadline.objects.bulk_create(
+        created = [
             _new_deadline(game, timer, _seat(game, p), p, kind, ref, now)
             for p, kind, ref in arising
-        )
+        ]
+        # Last, so that its new ids are the last result.
+        statements.append(insert_statement(created, returning_pk=True))
+    if statements:
+        results = run_together(statements)
+        for d, (pk,) in zip(created, results[-1] if created else [], strict=True):
+            d.pk = pk
+            d._state.adding, d._state.db = False, reader(Deadline).alias
     game._deadline_rows = kept + created  # type: ignore[attr-defined]
     # Tell players whose turn has come; not the one who just moved, who is here.
     if any(p >= 0 and p != actor for p, _, _ in arising):
@@ -230,7 +299,7 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
 
     with transaction.atomic():
         try:
-            game = lock_game(pk=game_id)
+            game = lock_game_with_rows(game_id)
         except GameNotFound:
             return False
         if game.version != expected_version or game.status != Game.Status.ACTIVE:
@@ -259,9 +328,13 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
             "due_at": deadline.due_at.isoformat(),
         }
         takeover = False
+        # The timeout counters go out with the move's own statements.
+        writes: list[Statement] = []
         if deadline.kind not in dl.NON_BLOCKING_KINDS and deadline.player >= 0:
-            takeover = _count_timeout(game, deadline.player)
-        apply_system_action(game, action, note=payload, actor=deadline.player)
+            takeover = _count_timeout(game, deadline.player, writes)
+        apply_system_action(
+            game, action, note=payload, actor=deadline.player, state=state, writes=writes
+        )
         _notify_timeout(game, state, deadline, takeover)
         return True
 
@@ -285,8 +358,9 @@ def _timeout_note(state: engine.State, d: Deadline, action: engine.Action) -> st
     return f"{name} ran out of time: {action.kind.replace('_', ' ')} (timer)."
 
 
-def _count_timeout(game: Game, player: int) -> bool:
-    """Count a timeout; return whether a bot now takes the seat."""
+def _count_timeout(game: Game, player: int, writes: list[Statement]) -> bool:
+    """Count a timeout (its statement added to ``writes``); return whether a
+    bot now takes the seat."""
     seat = _seat(game, player)
     if seat is None or seat.user_id is None or seat.taken_over:
         return False
@@ -298,7 +372,7 @@ def _count_timeout(game: Game, player: int) -> bool:
         seat.taken_over = True
         seat.takeovers_total += 1
         fields += ["taken_over", "takeovers_total"]
-    seat.save(update_fields=fields)
+    writes.append(update_statement(seat, fields))
     return takeover
 
 

@@ -1,0 +1,74 @@
+"""A timeout is a full move written in few round trips: the rows it reads
+with the lock and the statements it sends must match what the ORM would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import engine
+from games.models import Deadline, Game, GameEvent, Seat
+from games.services import timers
+
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+@pytest.mark.django_db
+def test_the_lock_reads_the_same_game_seats_and_deadlines_as_the_orm(duel: Game) -> None:
+    with transaction.atomic():
+        game = timers.lock_game_with_rows(duel.pk)
+        seats = timers.game_seats(game)
+        deadlines = timers.game_deadlines(game)
+    assert model_to_dict(game) == model_to_dict(Game.objects.get(pk=duel.pk))
+    assert game.state == Game.objects.get(pk=duel.pk).state
+    assert [model_to_dict(s) for s in seats] == [
+        model_to_dict(s) for s in Seat.objects.filter(game=duel).order_by("number")
+    ]
+    assert [s.user for s in seats] == [s.user for s in duel.seats.order_by("number")]
+    assert [s.user.vacation_until for s in seats] == [None, None]  # type: ignore[union-attr]
+    assert sorted(model_to_dict(d).items() for d in deadlines) == sorted(
+        model_to_dict(d).items() for d in Deadline.objects.filter(game=duel)
+    )
+
+
+@pytest.mark.django_db
+def test_a_timeout_writes_the_move_the_counters_and_the_new_deadline(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    late = engine.from_dict(duel.state).turn
+    old = set(Deadline.objects.filter(game=duel).values_list("pk", flat=True))
+    assert timers.expire_decision(duel.pk, duel.version, now=timezone.now() + timedelta(days=9))
+    game = Game.objects.get(pk=duel.pk)
+    assert game.version == duel.version + 1
+    assert game.updated_at > duel.updated_at
+    assert engine.from_dict(game.state).seq == engine.from_dict(duel.state).seq + 1
+    kinds = list(
+        GameEvent.objects.filter(game=duel, seq=game.version).values_list("kind", flat=True)
+    )
+    assert kinds[:2] == ["action", "note"] and len(kinds) > 2
+    seat = duel.seats.get(number=late)
+    assert (seat.timeouts_in_row, seat.timeouts_total) == (1, 1)
+    rows = list(Deadline.objects.filter(game=duel))
+    assert rows and all(d.version == game.version for d in rows)
+    # A new decision gets a row of its own (its id keys reminders and notices).
+    assert not old & {d.pk for d in rows}
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="counts PostgreSQL round trips")
+@pytest.mark.django_db
+def test_a_timeout_takes_two_round_trips_inside_its_transaction(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        assert timers.expire_decision(duel.pk, duel.version, now=timezone.now() + timedelta(days=9))
+    # The lock with the rows it needs, then every write at once. (Here the
+    # transaction is a savepoint inside the test's own.)
+    sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sent) == 2, [q[:80] for q in sent]
