@@ -25,8 +25,9 @@ def queued_key(game_id: int, version: int) -> str:
 
 
 # A queued (or ETA-held) expiry is not queued again by the sweep for this
-# long; once a task starts it clears the mark, so a worker killed mid-run is
-# replaced at the next sweep, and a task lost before it started after this.
+# long; once a batch starts it clears the marks of the whole batch, so a
+# worker killed mid-run is replaced at the next sweep, and a task lost before
+# it started after this.
 REQUEUE_SECONDS = 30
 # Overdue games are handed to the worker processes in batches of about this
 # many, one task per batch (each game still its own transaction, lock and
@@ -69,9 +70,14 @@ def expire_decisions(pairs: Iterable[Sequence[int]]) -> int:
     """A batch of (game, expected version): each resolved in its own
     transaction, with its own lock and version check. Returns how many
     changed something."""
+    pairs = [(int(game_id), int(version)) for game_id, version in pairs]
+    # The marks of the whole batch go at once, in one round trip: a worker
+    # killed anywhere in the batch leaves all of it to the next sweep (which
+    # may also queue a game still ahead in this batch: that copy finds the
+    # version moved and does nothing).
+    cache.delete_many([queued_key(g, v) for g, v in pairs])
     done = 0
     for game_id, version in pairs:
-        cache.delete(queued_key(game_id, version))
         done += timers.expire_one(game_id, version)
     return done
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,6 +54,7 @@ def check_version(game: Game, expected_version: int | None) -> None:
 # out as one simple query, each still with a snapshot of its own.
 
 Statement = tuple[str, list[Any]]
+TUPLES_OK = 2  # psycopg.pq.ExecStatus.TUPLES_OK, without importing psycopg on SQLite
 
 
 def run_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
@@ -67,9 +69,13 @@ def run_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]
                 results.append(cursor.fetchall() if cursor.description else [])
             return results
         cursor.execute("; ".join(s for s, _ in statements), [p for _, ps in statements for p in ps])
+        raw = cursor.cursor
         while True:
-            results.append(cursor.fetchall() if cursor.description else [])
-            if not cursor.nextset():
+            # The result's status, not ``description`` (which builds a
+            # Column object per column of every result).
+            rows = raw.pgresult is not None and raw.pgresult.status == TUPLES_OK
+            results.append(raw.fetchall() if rows else [])
+            if not raw.nextset():
                 return results
 
 
@@ -93,6 +99,7 @@ class RowReader:
         self.converters = converters
         self.connection = connection
 
+    @functools.cache  # noqa: B019 (one reader per model and database, kept for good)
     def columns(self, alias: str | None = None) -> str:
         qn = self.connection.ops.quote_name
         prefix = qn(alias) if alias else self.table
