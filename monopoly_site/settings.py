@@ -123,7 +123,13 @@ CACHES = {
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_PREFIX}:asgi"},
+        # A consumer waits on Redis with BZPOPMIN for up to 5 s at a time;
+        # redis-py's default read timeout is also 5 s, which failed (and so
+        # closed) every socket whose channel was quiet that long.
+        "CONFIG": {
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            "prefix": f"{REDIS_PREFIX}:asgi",
+        },
     }
 }
 
