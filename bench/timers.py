@@ -80,6 +80,41 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             os.killpg(process.pid, signal.SIGKILL)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of one process so far (Linux), 0 if gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def worker_pids(root: int) -> list[int]:
+    """The worker's main process and its pool processes."""
+    pids = [root]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == root:
+                pids.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return pids
+
+
+def database_backends() -> list[int]:
+    """PostgreSQL server processes serving this database, other than ours."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [pid for (pid,) in cursor.fetchall()]
+
+
 def create_games(n: int, first_due: datetime, spread: float) -> list[int]:
     """``n`` started two-player games, each with its first decision due at a
     point spread evenly over ``spread`` seconds from ``first_due``."""
@@ -214,9 +249,18 @@ def main() -> int:
         # The games were created with consecutive ids: poll a cheap range count.
         ours = Game.objects.filter(pk__gte=min(ids), pk__lte=max(ids))
         end = time.monotonic() + opts.lead + opts.spread + opts.drain
+        # CPU time of the worker's processes and of their database server
+        # processes, from just before the first deadline to the end.
+        time.sleep(max(0.0, (first_due - timezone.now()).total_seconds() - 0.5))
+        processes = worker_pids(worker.pid)
+        backends = database_backends()
+        cpu_before = [cpu_seconds(p) for p in processes], [cpu_seconds(p) for p in backends]
         while ours.filter(version__gt=1).count() < len(ids) and time.monotonic() < end:
             time.sleep(1)
         time.sleep(3)  # duplicates, if any, would land now
+        new_backends = [p for p in database_backends() if p not in backends]
+        worker_cpu = sum(cpu_seconds(p) for p in processes) - sum(cpu_before[0])
+        database_cpu = sum(cpu_seconds(p) for p in backends + new_backends) - sum(cpu_before[1])
         notes = GameEvent.objects.filter(
             game_id__gte=min(ids), game_id__lte=max(ids), kind="note", payload__source="timeout"
         )
@@ -254,6 +298,13 @@ def main() -> int:
         + sum(1 for c in per_game.values() if c > 1),
         "games_with_more_than_one_action": moved_twice,
         "final_versions": {str(k): v for k, v in sorted(versions.items())},
+        # Every task of the worker counts (sweeps, ETA slots, batches), over
+        # the decisions resolved; the database's is its server processes'.
+        "cpu_ms_per_expiry": {
+            "worker": round(1000 * worker_cpu / max(1, len(rows)), 2),
+            "database": round(1000 * database_cpu / max(1, len(rows)), 2),
+            "worker_processes": len(processes),
+        },
         "lateness_seconds": {
             "p50": round(percentile(late, 50), 3),
             "p95": round(percentile(late, 95), 3),

@@ -149,6 +149,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
+# Celery's Django fixup closes every database connection before and after
+# each task unless this is set, so every task (a batch of timeouts, a sweep)
+# opened a new connection and PostgreSQL forked a server process for it. The
+# worker keeps them as Django does instead (CONN_MAX_AGE and health checks,
+# through close_old_connections around each task: monopoly_site/celery.py);
+# the fixup then closes them only every this many tasks.
+CELERY_DB_REUSE_MAX = 1000
 # Timers (issue 6): beat sweeps the deadline table this often; deadlines
 # closer than the horizon also get an ETA task, which only cuts latency. The
 # horizon stays far below the visibility timeout, past which Redis redelivers.
