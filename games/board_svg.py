@@ -46,6 +46,8 @@ __all__ = [
     "SEAT_COLOUR_NAMES",
     "SEAT_TEXT_COLOURS",
     "render_board",
+    "render_board_base",
+    "render_board_live",
     "seat_text_colour",
 ]
 
@@ -763,16 +765,7 @@ def _corner_printing(rules: Ruleset, sq: int, pot: int) -> str:
             + _text(c / 2 + 12, c - 5, "VISITING", 11, weight="bold")
         )  # fmt: skip
     if sq == 20:
-        pot_badge = ""
-        if pot > 0:
-            label = _money(pot, cur)
-            pw = max(_text_width(label, 11) + 12, 44)
-            pot_badge = (
-                f'<g class="pot-badge"><rect x="{_n(c / 2 - pw / 2)}" y="71" width="{_n(pw)}" '
-                f'height="17" rx="8.5" fill="#FFF4C2" stroke="#B8860B" stroke-width="1.2"/>'
-                + _text(c / 2, 83.5, label, 11, weight="bold")
-                + "</g>"
-            )
+        pot_badge = _pot_badge(rules, pot) if pot > 0 else ""
         return (
             _text(c / 2, 20, "FREE", 15, weight="bold")
             + _icon_car(c / 2, 38)
@@ -793,6 +786,19 @@ def _corner_printing(rules: Ruleset, sq: int, pot: int) -> str:
 
 
 _corner_static = functools.lru_cache(maxsize=64)(_corner_printing)
+
+
+def _pot_badge(rules: Ruleset, pot: int) -> str:
+    """The Free Parking jackpot, on its corner."""
+    c = CORNER
+    label = _money(pot, rules.currency)
+    pw = max(_text_width(label, 11) + 12, 44)
+    return (
+        f'<g class="pot-badge"><rect x="{_n(c / 2 - pw / 2)}" y="71" width="{_n(pw)}" '
+        f'height="17" rx="8.5" fill="#FFF4C2" stroke="#B8860B" stroke-width="1.2"/>'
+        + _text(c / 2, 83.5, label, 11, weight="bold")
+        + "</g>"
+    )
 
 
 # --- Tokens ----------------------------------------------------------------
@@ -862,8 +868,9 @@ def _die(x: float, y: float, size: float, value: int, index: int) -> str:
     return "".join(out)
 
 
-def _centre(state: State, labels: list[str]) -> str:
-    cur = state.rules.currency
+@functools.lru_cache(maxsize=1)
+def _centre_static() -> str:
+    """The title banner and the card decks: the same on every board."""
     mid = SIZE / 2
     out: list[str] = []
     # The title banner, diagonal as on the printed board.
@@ -881,6 +888,14 @@ def _centre(state: State, labels: list[str]) -> str:
     # Card decks, as on the printed board.
     out.append(_deck(mid - 205, mid - 205, 135, "Community Chest", "chest"))
     out.append(_deck(mid + 215, mid + 215, -45, "Chance", "chance"))
+    return "".join(out)
+
+
+def _centre(state: State, labels: list[str]) -> str:
+    """Whose turn it is, the last throw and the bank."""
+    cur = state.rules.currency
+    mid = SIZE / 2
+    out: list[str] = []
     mid_y = mid + 40  # the information block sits below the banner
 
     # Whose turn it is.
@@ -972,53 +987,77 @@ def _where(state: State, p: int, uk: bool) -> str:
     return "on " + B.square_name(sq, uk)
 
 
-def render_board(
-    state: State,
-    *,
-    seat_labels: list[str] | None = None,
-    highlight_squares: set[int] | None = None,
-) -> str:
-    """The board of ``state`` as one ``<svg>`` element (escaped, safe to inline).
-
-    ``seat_labels`` are the short texts on the tokens (default "1", "2"...);
-    ``highlight_squares`` get the ``sq-hl`` class and a ring, e.g. the
-    squares the viewer can act on.
-    """
-    uk = state.rules.uk
-    cur = state.rules.currency
-    n = state.n
-    labels = [str(p + 1) for p in range(n)]
-    if seat_labels:
-        for p, lab in enumerate(seat_labels[:n]):
-            if lab:
-                labels[p] = lab[:3]
-    hl = highlight_squares or set()
-
-    # Who stands where.
-    here: dict[int, list[int]] = {}
-    for p in range(n):
-        if state.alive[p]:
-            here.setdefault(state.pos[p], []).append(p)
-
-    def who(p: int) -> str:
-        return state.names[p]
-
-    out: list[str] = [
+def _svg_open(extra: str, cls: str = "board-svg") -> str:
+    return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" width="100%" '
-        f'role="img" aria-labelledby="board-title board-desc" class="board-svg" '
+        f'{extra} class="{cls}" '
         f'font-family="{_FONT}" text-anchor="middle" fill="{_INK}" '
         f'preserveAspectRatio="xMidYMid meet">'
-    ]
-    # Accessible summary.
+    )
+
+
+_ACCESSIBLE = 'role="img" aria-labelledby="board-title board-desc"'
+_DEFS = (
+    '<defs><pattern id="mb-hatch" width="7" height="7" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(45)"><rect width="7" height="7" fill="#FFFFFF" '
+    'fill-opacity="0.55"/><line x1="0" y1="0" x2="0" y2="7" stroke="#8A8A84" '
+    'stroke-width="2" stroke-opacity="0.6"/></pattern></defs>'
+)
+_BG = f'<rect class="board-bg" x="0" y="0" width="{SIZE}" height="{SIZE}" fill="{_BOARD_BG}"/>'
+_INNER_EDGE = (
+    f'<rect x="{CORNER}" y="{CORNER}" width="{SIZE - 2 * CORNER}" '
+    f'height="{SIZE - 2 * CORNER}" fill="none" stroke="{_LINE}" stroke-width="2"/>'
+)
+_OUTER_EDGE = (
+    f'<rect x="0.75" y="0.75" width="{SIZE - 1.5}" height="{SIZE - 1.5}" fill="none" '
+    f'stroke="{_LINE}" stroke-width="1.5"/>'
+)
+_KIND_CLASSES = {
+    B.GO: "sq-go",
+    B.SITE: "sq-site",
+    B.RAILROAD: "sq-railroad",
+    B.UTILITY: "sq-utility",
+    B.CHANCE: "sq-chance",
+    B.CHEST: "sq-chest",
+    B.INCOME_TAX: "sq-tax",
+    B.LUXURY_TAX: "sq-tax",
+    B.GO_TO_JAIL: "sq-gotojail",
+    B.JAIL: "sq-jail",
+    B.FREE_PARKING: "sq-parking",
+}
+
+
+def _labels(state: State, seat_labels: list[str] | None) -> list[str]:
+    labels = [str(p + 1) for p in range(state.n)]
+    if seat_labels:
+        for p, lab in enumerate(seat_labels[: state.n]):
+            if lab:
+                labels[p] = lab[:3]
+    return labels
+
+
+def _standing(state: State) -> dict[int, list[int]]:
+    """Who stands where."""
+    here: dict[int, list[int]] = {}
+    for p in range(state.n):
+        if state.alive[p]:
+            here.setdefault(state.pos[p], []).append(p)
+    return here
+
+
+def _summary(state: State) -> str:
+    """The accessible name and description."""
+    uk = state.rules.uk
+    cur = state.rules.currency
     edition = "London (UK)" if uk else "Atlantic City (US)"
     parts = []
-    for p in range(n):
+    for p in range(state.n):
         if not state.alive[p]:
-            parts.append(f"{who(p)} is bankrupt")
+            parts.append(f"{state.names[p]} is bankrupt")
             continue
         owned = sum(1 for sq in B.PROPERTIES if state.owner[sq] == p)
         parts.append(
-            f"{who(p)} (seat {p + 1}, {SEAT_COLOUR_NAMES[p % len(SEAT_COLOUR_NAMES)]}) "
+            f"{state.names[p]} (seat {p + 1}, {SEAT_COLOUR_NAMES[p % len(SEAT_COLOUR_NAMES)]}) "
             f"{_where(state, p, uk)}, {_money(state.cash[p], cur)}, "
             f"{owned} propert{'y' if owned == 1 else 'ies'}"
         )
@@ -1029,100 +1068,73 @@ def render_board(
     desc += f" Bank: {state.bank_houses} houses, {state.bank_hotels} hotels."
     if state.pot > 0:
         desc += f" Free Parking pot: {_money(state.pot, cur)}."
-    out.append(f'<title id="board-title">Monopoly board, {escape(edition)} edition</title>')
-    out.append(f'<desc id="board-desc">{escape(desc)}</desc>')
-    out.append(
-        '<defs><pattern id="mb-hatch" width="7" height="7" patternUnits="userSpaceOnUse" '
-        'patternTransform="rotate(45)"><rect width="7" height="7" fill="#FFFFFF" '
-        'fill-opacity="0.55"/><line x1="0" y1="0" x2="0" y2="7" stroke="#8A8A84" '
-        'stroke-width="2" stroke-opacity="0.6"/></pattern></defs>'
-    )
-    out.append(
-        f'<rect class="board-bg" x="0" y="0" width="{SIZE}" height="{SIZE}" fill="{_BOARD_BG}"/>'
+    return (
+        f'<title id="board-title">Monopoly board, {escape(edition)} edition</title>'
+        f'<desc id="board-desc">{escape(desc)}</desc>'
     )
 
-    # The centre first, then the squares, then highlights and tokens on top.
-    out.append(f'<g class="centre">{_centre(state, labels)}</g>')
-    out.append(
-        f'<rect x="{CORNER}" y="{CORNER}" width="{SIZE - 2 * CORNER}" '
-        f'height="{SIZE - 2 * CORNER}" fill="none" stroke="{_LINE}" stroke-width="2"/>'
+
+def _square_open(state: State, sq: int, hl: set[int], here: dict[int, list[int]]) -> str:
+    """A square's group, with its state as classes and its tooltip."""
+    x, y, _, _, _ = square_box(sq)
+    kind = B.KIND[sq]
+    classes = ["sq"]
+    if sq % 10 == 0:
+        classes.append("sq-corner")
+    classes.append(_KIND_CLASSES[kind])
+    if kind == B.SITE:
+        classes.append("grp-" + _GROUP_SLUGS[B.GROUP[sq]])
+    owner = state.owner[sq] if B.IS_PROPERTY[sq] else -1
+    if owner >= 0:
+        classes.append(f"owned owner-{owner}")
+    if B.IS_PROPERTY[sq] and state.mortgaged[sq]:
+        classes.append("mortgaged")
+    if sq in hl:
+        classes.append("sq-hl")
+    people = [state.names[p] + (" (in jail)" if state.in_jail[p] else "") for p in here.get(sq, [])]
+    return (
+        f'<g id="sq-{sq}" class="{" ".join(classes)}" data-sq="{sq}" '
+        f'transform="translate({_n(x)} {_n(y)})">'
+        f"<title>{escape(_square_title(state, sq, people))}</title>"
     )
 
-    out.append('<g class="squares">')
-    for sq in range(B.NUM_SQUARES):
-        x, y, w, h, side = square_box(sq)
-        kind = B.KIND[sq]
-        classes = ["sq"]
-        if sq % 10 == 0:
-            classes.append("sq-corner")
-        classes.append(
-            {
-                B.GO: "sq-go",
-                B.SITE: "sq-site",
-                B.RAILROAD: "sq-railroad",
-                B.UTILITY: "sq-utility",
-                B.CHANCE: "sq-chance",
-                B.CHEST: "sq-chest",
-                B.INCOME_TAX: "sq-tax",
-                B.LUXURY_TAX: "sq-tax",
-                B.GO_TO_JAIL: "sq-gotojail",
-                B.JAIL: "sq-jail",
-                B.FREE_PARKING: "sq-parking",
-            }[kind]
-        )
-        if kind == B.SITE:
-            classes.append("grp-" + _GROUP_SLUGS[B.GROUP[sq]])
-        owner = state.owner[sq] if B.IS_PROPERTY[sq] else -1
-        if owner >= 0:
-            classes.append(f"owned owner-{owner}")
-        if B.IS_PROPERTY[sq] and state.mortgaged[sq]:
-            classes.append("mortgaged")
-        if sq in hl:
-            classes.append("sq-hl")
-        people = [who(p) + (" (in jail)" if state.in_jail[p] else "") for p in here.get(sq, [])]
-        title = _square_title(state, sq, people)
-        out.append(
-            f'<g id="sq-{sq}" class="{" ".join(classes)}" data-sq="{sq}" '
-            f'transform="translate({_n(x)} {_n(y)})">'
-            f"<title>{escape(title)}</title>"
-            f'<rect class="sq-bg" width="{_n(w)}" height="{_n(h)}" fill="{_SQUARE_BG}" '
-            f'stroke="{_LINE}" stroke-width="1"/>'
-        )
-        if sq % 10 == 0:
-            out.append(_corner_content(state, sq))
-        else:
-            mortgaged = B.IS_PROPERTY[sq] and state.mortgaged[sq]
-            if mortgaged:
-                out.append(_mortgage_hatch(side))
-            out.append(_square_content(state.rules, sq, side))
-            if owner >= 0:
-                out.append(_owner_mark(side, owner, state.names[owner]))
-            if mortgaged:
-                out.append(_mortgage_mark(sq, side, kind == B.SITE))
-            if kind == B.SITE:
-                out.append(_buildings(side, state.bld[sq]))
-        out.append("</g>")
+
+def _square_state(state: State, sq: int, side: int) -> str:
+    """What play puts on a (non-corner) square: owner, mortgage, buildings."""
+    if not B.IS_PROPERTY[sq]:
+        return ""
+    out = []
+    owner = state.owner[sq]
+    if owner >= 0:
+        out.append(_owner_mark(side, owner, state.names[owner]))
+    if state.mortgaged[sq]:
+        out.append(_mortgage_mark(sq, side, B.KIND[sq] == B.SITE))
+    if B.KIND[sq] == B.SITE:
+        out.append(_buildings(side, state.bld[sq]))
+    return "".join(out)
+
+
+def _highlights(hl: set[int]) -> str:
+    """Rings on the squares' edges, above every square."""
+    if not hl:
+        return ""
+    out = ['<g class="highlights">']
+    for sq in sorted(hl):
+        if 0 <= sq < B.NUM_SQUARES:
+            x, y, w, h, _ = square_box(sq)
+            out.append(
+                f'<rect class="sq-hl-ring" data-sq="{sq}" x="{_n(x + 1)}" y="{_n(y + 1)}" '
+                f'width="{_n(w - 2)}" height="{_n(h - 2)}" rx="3" fill="none" '
+                f'stroke="{_HIGHLIGHT}" stroke-width="4.5"/>'
+            )
     out.append("</g>")
-    out.append(
-        f'<rect x="0.75" y="0.75" width="{SIZE - 1.5}" height="{SIZE - 1.5}" fill="none" '
-        f'stroke="{_LINE}" stroke-width="1.5"/>'
-    )
+    return "".join(out)
 
-    # Highlights: rings on the squares' edges, above every square.
-    if hl:
-        out.append('<g class="highlights">')
-        for sq in sorted(hl):
-            if 0 <= sq < B.NUM_SQUARES:
-                x, y, w, h, _ = square_box(sq)
-                out.append(
-                    f'<rect class="sq-hl-ring" data-sq="{sq}" x="{_n(x + 1)}" y="{_n(y + 1)}" '
-                    f'width="{_n(w - 2)}" height="{_n(h - 2)}" rx="3" fill="none" '
-                    f'stroke="{_HIGHLIGHT}" stroke-width="4.5"/>'
-                )
-        out.append("</g>")
 
-    # Tokens; the current player's last, so that its ring shows.
-    out.append('<g class="tokens">')
+def _tokens(state: State, here: dict[int, list[int]], labels: list[str]) -> str:
+    """Tokens; the current player's last, so that its ring shows."""
+    uk = state.rules.uk
+    out = ['<g class="tokens">']
     last: list[str] = []
     for sq in sorted(here):
         x, y, w, h, side = square_box(sq)
@@ -1146,11 +1158,124 @@ def render_board(
                 placed.append((p, tx, ty, "", r))
         for p, tx, ty, extra, r in placed:
             current = p == state.turn and not state.finished
-            title = f"{who(p)} (seat {p + 1}) {_where(state, p, uk)}"
+            title = f"{state.names[p]} (seat {p + 1}) {_where(state, p, uk)}"
             token_cls = extra + (" current" if current else "")
             token = _token(p, x + tx, y + ty, labels[p], title, token_cls, sq, r)
             (last if current else out).append(token)
     out.extend(last)
     out.append("</g>")
+    return "".join(out)
+
+
+def render_board(
+    state: State,
+    *,
+    seat_labels: list[str] | None = None,
+    highlight_squares: set[int] | None = None,
+) -> str:
+    """The board of ``state`` as one ``<svg>`` element (escaped, safe to inline).
+
+    ``seat_labels`` are the short texts on the tokens (default "1", "2"...);
+    ``highlight_squares`` get the ``sq-hl`` class and a ring, e.g. the
+    squares the viewer can act on.
+    """
+    labels = _labels(state, seat_labels)
+    hl = highlight_squares or set()
+    here = _standing(state)
+    out: list[str] = [_svg_open(_ACCESSIBLE), _summary(state), _DEFS, _BG]
+    # The centre first, then the squares, then highlights and tokens on top.
+    out.append(f'<g class="centre">{_centre_static()}{_centre(state, labels)}</g>')
+    out.append(_INNER_EDGE)
+    out.append('<g class="squares">')
+    for sq in range(B.NUM_SQUARES):
+        _, _, w, h, side = square_box(sq)
+        out.append(_square_open(state, sq, hl, here))
+        out.append(
+            f'<rect class="sq-bg" width="{_n(w)}" height="{_n(h)}" fill="{_SQUARE_BG}" '
+            f'stroke="{_LINE}" stroke-width="1"/>'
+        )
+        if sq % 10 == 0:
+            out.append(_corner_content(state, sq))
+        else:
+            if B.IS_PROPERTY[sq] and state.mortgaged[sq]:
+                out.append(_mortgage_hatch(side))  # under the printing
+            out.append(_square_content(state.rules, sq, side))
+            out.append(_square_state(state, sq, side))
+        out.append("</g>")
+    out.append("</g>")
+    out.append(_OUTER_EDGE)
+    out.append(_highlights(hl))
+    out.append(_tokens(state, here, labels))
+    out.append("</svg>")
+    return "".join(out)
+
+
+# --- Two layers, for the live page ------------------------------------------------
+#
+# Most of the board is printing that never changes in a game: the base layer
+# holds it and is drawn once with the page. The live layer, drawn over it in
+# the same coordinates, holds what play changes (owners, buildings, mortgages,
+# tokens, dice, whose turn, the bank) and the tooltips; it is a fifth of the
+# size, so each move pushes that much less to every spectator.
+
+
+@functools.lru_cache(maxsize=16)
+def render_board_base(rules: Ruleset) -> str:
+    """The printed board of ``rules``: squares, names, prices, banner, decks."""
+    out = [_svg_open('aria-hidden="true" focusable="false"', "board-svg board-base"), _BG]
+    out.append(f'<g class="centre">{_centre_static()}</g>')
+    out.append(_INNER_EDGE)
+    out.append('<g class="squares">')
+    for sq in range(B.NUM_SQUARES):
+        x, y, w, h, side = square_box(sq)
+        out.append(
+            f'<g class="sq-base" transform="translate({_n(x)} {_n(y)})">'
+            f'<rect class="sq-bg" width="{_n(w)}" height="{_n(h)}" fill="{_SQUARE_BG}" '
+            f'stroke="{_LINE}" stroke-width="1"/>'
+        )
+        if sq % 10 == 0:
+            out.append(_corner_static(rules, sq, 0))
+        else:
+            out.append(_square_content(rules, sq, side))
+        out.append("</g>")
+    out.append("</g>")
+    out.append(_OUTER_EDGE)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def render_board_live(
+    state: State,
+    *,
+    seat_labels: list[str] | None = None,
+    highlight_squares: set[int] | None = None,
+) -> str:
+    """What play changes, to lay over ``render_board_base(state.rules)``.
+    The squares keep their ids, classes and tooltips (with a transparent
+    area to hover); mortgage hatching lies over the printing here."""
+    labels = _labels(state, seat_labels)
+    hl = highlight_squares or set()
+    here = _standing(state)
+    out: list[str] = [
+        _svg_open(_ACCESSIBLE, "board-svg board-live"),
+        _summary(state),
+        _DEFS,
+        f'<g class="centre">{_centre(state, labels)}</g>',
+        '<g class="squares">',
+    ]
+    for sq in range(B.NUM_SQUARES):
+        _, _, w, h, side = square_box(sq)
+        out.append(_square_open(state, sq, hl, here))
+        out.append(f'<rect class="sq-hit" width="{_n(w)}" height="{_n(h)}" fill="none"/>')
+        if sq == 20 and state.pot > 0:
+            out.append(_pot_badge(state.rules, state.pot))
+        elif sq % 10:
+            if B.IS_PROPERTY[sq] and state.mortgaged[sq]:
+                out.append(_mortgage_hatch(side))
+            out.append(_square_state(state, sq, side))
+        out.append("</g>")
+    out.append("</g>")
+    out.append(_highlights(hl))
+    out.append(_tokens(state, here, labels))
     out.append("</svg>")
     return "".join(out)

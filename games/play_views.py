@@ -121,6 +121,7 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     ``/games/<public_id>/`` view calls this once the game has started)."""
     game, seat = access_game_for_viewer(request, public_id)
     context = region_context(game, seat)
+    context["board_base"] = presenters.board_base(context["state"])
     if game.status == Game.Status.FINISHED:
         # Drawn once on the full page: a finished game no longer changes.
         from games.replay_views import game_charts

@@ -83,6 +83,7 @@ def load_state(game: Game) -> engine.State | None:
 # the state is parsed and the seats are read once, not once per audience.
 STATE_MEMO = "_live_state"
 SEATS_MEMO = "_live_seats"
+LOG_MEMO = "_live_log"  # viewer -> worded lines
 
 
 def remember(game: Game, state: engine.State | None = None) -> None:
@@ -90,6 +91,7 @@ def remember(game: Game, state: engine.State | None = None) -> None:
     if state is not None:
         game.__dict__[STATE_MEMO] = state
     game.__dict__[SEATS_MEMO] = list(game.seats.select_related("user").order_by("number"))
+    game.__dict__[LOG_MEMO] = {}
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -391,6 +393,56 @@ def log(
 
     Private events are shown only to their seat. ``action`` and ``start``
     rows record what was asked, not what happened, and are left out."""
+    return _group(log_lines(game, s, viewer, limit))
+
+
+def log_delta(game: Game, s: engine.State, viewer: int | None) -> dict[str, Any] | None:
+    """What ``game.version`` added to the viewer's log, for a page that shows
+    the version before: ``into`` (the lines of the turn at the top of that
+    page, which they go on top of) and ``turns`` (newer turns), newest first.
+    None when the page's log had nothing to add to (send the whole log)."""
+    lines = log_lines(game, s, viewer)
+    new = [line for line in lines if line["seq"] == game.version]
+    older = lines[: len(lines) - len(new)]
+    if not older or any(line["seq"] > game.version for line in lines):
+        return None
+    top = older[-1]["turn"]
+    into = [line for line in new if line["turn"] == top]
+    return {
+        "top": top,
+        "into": into[::-1],
+        "turns": _group(new[len(into) :]),
+        "limit": LOG_LIMIT,
+    }
+
+
+def _group(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    groups: list[dict[str, Any]] = []
+    for line in reversed(lines):
+        turn = line["turn"]
+        if not groups or groups[-1]["turn"] != turn:
+            label = f"Turn {turn + 1}" if turn >= 0 else "Setting up"
+            groups.append({"turn": turn, "label": label, "lines": []})
+        groups[-1]["lines"].append(line)
+    return groups
+
+
+def log_lines(
+    game: Game, s: engine.State, viewer: int | None, limit: int = LOG_LIMIT
+) -> list[dict[str, Any]]:
+    """The newest ``limit`` readable events, worded, oldest first."""
+    memo = game.__dict__.get(LOG_MEMO)
+    if memo is not None and limit == LOG_LIMIT and viewer in memo:
+        return memo[viewer]  # type: ignore[no-any-return]
+    lines = _read_log_lines(game, s, viewer, limit)
+    if memo is not None and limit == LOG_LIMIT:
+        memo[viewer] = lines
+    return lines
+
+
+def _read_log_lines(
+    game: Game, s: engine.State, viewer: int | None, limit: int
+) -> list[dict[str, Any]]:
     query = GameEvent.objects.filter(game=game).exclude(kind__in=("action", "start"))
     audience = Q(audience_seat__isnull=True)
     if viewer is not None:
@@ -417,14 +469,7 @@ def log(
         if key not in _LOG_CACHE and len(_LOG_CACHE) >= _LOG_CACHE_SIZE:
             _LOG_CACHE.pop(next(iter(_LOG_CACHE)), None)
         _LOG_CACHE[key] = (lines[-1]["seq"], lines)
-    groups: list[dict[str, Any]] = []
-    for line in reversed(lines):
-        turn = line["turn"]
-        if not groups or groups[-1]["turn"] != turn:
-            label = f"Turn {turn + 1}" if turn >= 0 else "Setting up"
-            groups.append({"turn": turn, "label": label, "lines": []})
-        groups[-1]["lines"].append(line)
-    return groups
+    return lines
 
 
 def _log_lines(rows: list[GameEvent], s: engine.State, turn: int) -> list[dict[str, Any]]:
@@ -468,16 +513,27 @@ def board_markup(s: engine.State, game: Game) -> SafeString:
     Tokens keep the board's default labels (seat numbers), which match the
     numbered tokens of the players region."""
     try:
-        from games.board_svg import render_board
+        from games.board_svg import render_board_live
     except ImportError:
         return _placeholder_board(s)
     try:
-        svg = render_board(s, highlight_squares=set(_highlight_squares(s)))
+        # Only what play changes: the printed board under it (board_base)
+        # comes with the page and is never pushed.
+        svg = render_board_live(s, highlight_squares=set(_highlight_squares(s)))
     except Exception:
         # A drawing bug must not take the whole game page (and its actions) down.
         logger.exception("Could not draw the board of game %s", game.public_id)
         return _placeholder_board(s)
     return mark_safe(svg)  # render_board escapes every text it writes
+
+
+def board_base(s: engine.State) -> SafeString:
+    """The printed board that ``board_markup`` is drawn over (empty if it fails)."""
+    try:
+        return mark_safe(board_svg.render_board_base(s.rules))  # escaped by board_svg
+    except Exception:
+        logger.exception("Could not draw the printed board")
+        return mark_safe("")
 
 
 def _highlight_squares(s: engine.State) -> list[int]:

@@ -30,6 +30,47 @@
     return max;
   }
 
+  // A push may carry a region as a delta: a marker <template data-delta=ID
+  // data-version=N> and pieces [data-delta-of=ID] that add to what the page
+  // shows (e.g. new log lines on top). They apply only to the region at
+  // version N-1: dropped when it is already at N or newer; any other version
+  // means something was missed, so the caller resyncs (returns false).
+  function applyDeltas(content, version) {
+    var ok = true;
+    var children = Array.prototype.slice.call(content.children);
+    children.filter(function (child) {
+      return child.tagName === "TEMPLATE" && child.hasAttribute("data-delta");
+    }).forEach(function (marker) {
+      var id = marker.getAttribute("data-delta");
+      var have = regionVersion(id);
+      var limit = parseInt(marker.getAttribute("data-limit"), 10) || 0;
+      marker.remove();
+      if (have === version - 1) {
+        document.getElementById(id).setAttribute("data-version", String(version));
+        if (limit) setTimeout(function () { trim(id, limit); }, 0);
+        return;
+      }
+      children.forEach(function (piece) {
+        if (piece.getAttribute("data-delta-of") === id) piece.remove();
+      });
+      if (have >= 0 && have < version - 1) ok = false;
+    });
+    return ok;
+  }
+
+  // Keep a region that grows by deltas (the log) at the length a full
+  // render has: drop its oldest lines, and groups left empty.
+  function trim(id, limit) {
+    var region = document.getElementById(id);
+    if (!region) return;
+    var lines = region.querySelectorAll(".log-lines > li");
+    for (var i = lines.length - 1; i >= limit; i--) {
+      var list = lines[i].parentNode;
+      lines[i].remove();
+      if (!list.children.length && list.closest(".log-turn")) list.closest(".log-turn").remove();
+    }
+  }
+
   function resync(elt) {
     var socket = sockets.get(elt);
     if (socket) {
@@ -56,6 +97,10 @@
       }
       var tpl = document.createElement("template");
       tpl.innerHTML = text;
+      if (!applyDeltas(tpl.content, version)) {
+        resync(elt); // a region is not at the version its delta builds on
+        return "";
+      }
       Array.prototype.slice.call(tpl.content.children).forEach(function (child) {
         if (child.hasAttribute("data-version") && regionVersion(child.id) >= version) {
           child.remove(); // the page already shows this version (or newer)

@@ -62,6 +62,13 @@ def test_the_spectators_board_changes_without_a_reload(browser: Any, daphne_url:
     assert watcher.evaluate("window.__notReloaded") is True
     assert watcher.locator("#board").inner_html() != board_before
     assert watcher.locator("#actions form").count() == 0
+    # The push carried only the new log lines: put on top, they make the
+    # same log as a fresh page shows.
+    watcher.wait_for_selector(f'#log[data-version="{version + 1}"]')
+    fresh = watcher_ctx.new_page()
+    fresh.goto(game.get_absolute_url())
+    assert watcher.locator("#log").inner_text() == fresh.locator("#log").inner_text()
+    fresh.close()
 
     # Presence: the player sees one watcher, the watcher sees the player online.
     player.wait_for_selector("#presence .watching-count:text('1')")

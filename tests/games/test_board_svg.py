@@ -12,6 +12,8 @@ from games.board_svg import (
     SEAT_COLOURS,
     SEAT_TEXT_COLOURS,
     render_board,
+    render_board_base,
+    render_board_live,
     square_box,
 )
 from games.engine import new_game, ruleset
@@ -297,3 +299,28 @@ def test_deterministic_pure_and_fast() -> None:
     per_render = (time.perf_counter() - start) / runs
     # The target is < 5 ms (about 2 ms on a laptop); the bound allows for a loaded CI box.
     assert per_render < 0.02
+
+
+def test_the_live_layer_holds_what_play_changes_and_the_base_the_printing() -> None:
+    s = game(players=3)
+    s.owner[39], s.bld[39] = 2, 3
+    s.owner[5], s.mortgaged[5] = 0, True
+    base = render_board_base(s.rules)
+    live = parse(render_board_live(s, highlight_squares={39}))
+    # The printing is the same whatever happens in the game.
+    assert base == render_board_base(game(players=2).rules)
+    base_root = parse(base)
+    assert base_root.get("aria-hidden") == "true"
+    assert "Boardwalk" in all_text(base_root) and "$400" in all_text(base_root)
+    for cls in ("owner-mark", "house", "mortgage-mark", "token", "die", "sq-hl-ring"):
+        assert not with_class(base_root, cls), cls
+    # The live layer: every square by id, with its state and tooltip.
+    assert live.get("role") == "img" and live.get("viewBox") == base_root.get("viewBox")
+    assert [by_id(live, f"sq-{sq}") is not None for sq in range(NUM_SQUARES)]
+    sq39 = by_id(live, "sq-39")
+    assert {"owned", "owner-2", "sq-hl"} <= classes(sq39)
+    assert len(with_class(sq39, "house")) == 3 and "owned by P2" in title_of(sq39)
+    assert "mortgaged" in classes(by_id(live, "sq-5")) and with_class(live, "mortgage-mark")
+    assert sorted(int(t.get("data-seat", "")) for t in with_class(live, "token")) == [0, 1, 2]
+    assert "Boardwalk" not in all_text(live)  # the printing is not sent again
+    assert len(render_board_live(s)) < len(render_board(s)) / 2

@@ -254,6 +254,40 @@ def test_the_cached_log_reads_only_new_events_and_matches_a_full_read(duel: Game
     presenters._LOG_CACHE.clear()
 
 
+@pytest.mark.django_db
+def test_the_log_delta_holds_only_the_new_versions_lines_newest_first(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    v = duel.version
+    event(duel, v + 1, 0, kind="turn_start", player=0, turn_no=0)
+    event(duel, v + 1, 1, kind="dice", player=0, d1=2, d2=3)
+    duel.version = v + 2
+    event(duel, v + 2, 0, kind="collect", player=0, amount=5)
+    event(duel, v + 2, 1, audience=1, kind="collect", player=1, amount=6)
+    event(duel, v + 2, 2, kind="turn_start", player=1, turn_no=1)
+    event(duel, v + 2, 3, kind="dice", player=1, d1=1, d2=1)
+    spectators = presenters.log_delta(duel, s, viewer=None)
+    assert spectators is not None and spectators["top"] == 0
+    assert [line["text"] for line in spectators["into"]] == [f"{s.names[0]} collects $5."]
+    [turn] = spectators["turns"]
+    assert turn["label"] == "Turn 2" and [line["kind"] for line in turn["lines"]] == [
+        "dice",
+        "turn_start",
+    ]
+    seat = presenters.log_delta(duel, s, viewer=1)
+    assert seat is not None and len(seat["into"]) == 2  # with the seat's private line
+
+
+@pytest.mark.django_db
+def test_the_log_delta_is_none_when_there_is_nothing_to_add_to(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    GameEvent.objects.filter(game=duel).delete()
+    duel.version += 1
+    event(duel, duel.version, 0, kind="dice", player=0, d1=2, d2=3)
+    assert presenters.log_delta(duel, s, viewer=None) is None
+
+
 # --- board ------------------------------------------------------------------------------
 
 
@@ -261,7 +295,7 @@ def test_the_cached_log_reads_only_new_events_and_matches_a_full_read(duel: Game
 def test_the_board_falls_back_to_a_list_when_drawing_fails(duel: Game) -> None:
     s = presenters.load_state(duel)
     assert s is not None
-    with mock.patch("games.board_svg.render_board", side_effect=RuntimeError("boom")):
+    with mock.patch("games.board_svg.render_board_live", side_effect=RuntimeError("boom")):
         html = presenters.board_markup(s, duel)
     assert "board-placeholder" in html and "is on GO" in html
 
