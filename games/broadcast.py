@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from django.template.loader import render_to_string
 
 from games import presenters
 from games.models import Game, Seat
+from live import fanout
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +41,7 @@ WATCH_GROUP = "watch"
 # Rendered without a request: the forms' CSRF token rides in the page's
 # hx-headers instead, so tell {% csrf_token %} not to look for one.
 NO_CSRF = {"csrf_token": "NOTPROVIDED", "oob": True}
+FANOUT_WAIT = 0.1  # seconds; at most this long for this process's sockets
 
 
 def game_group(game_pk: int) -> str:
@@ -57,10 +60,16 @@ def seat_group(game_pk: int, number: int) -> str:
     return f"game-{game_pk}-seat-{number}"
 
 
-def groups_for(game_pk: int, seat: int | None) -> list[str]:
+def audiences_for(game_pk: int, seat: int | None) -> list[str]:
+    """The groups whose game pushes this listener gets (through
+    ``live.fanout``); the game group itself (presence, chat) is on the layer."""
     if seat is None:
-        return [game_group(game_pk), spectators_group(game_pk)]
-    return [game_group(game_pk), players_group(game_pk), seat_group(game_pk, seat)]
+        return [spectators_group(game_pk)]
+    return [players_group(game_pk), seat_group(game_pk, seat)]
+
+
+def is_audience(group: str) -> bool:
+    return group.startswith("game-") and not group.removeprefix("game-").isdigit()
 
 
 def live_message(html: str) -> dict[str, Any]:
@@ -75,10 +84,33 @@ def _render(names: tuple[str, ...], context: dict[str, Any]) -> str:
     return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in names)
 
 
-def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send each (group, message) in one hop to the event loop. A group_send
-    costs channels-redis four round trips to Redis, so the groups are sent to
-    side by side; a group named twice gets its messages in order."""
+def _render_push(names: tuple[str, ...], context: dict[str, Any]) -> str:
+    """As ``_render``, but the log as only what this version added to it
+    when there was a log to add to (a few hundred bytes instead of the whole)."""
+    game, seat = context["game"], context["seat"]
+    delta = None
+    if "log" in names:
+        viewer = seat.number if seat is not None else None
+        delta = presenters.log_delta(game, context["state"], viewer)
+    if delta is None:
+        return _render(names, context)
+    html = _render(tuple(n for n in names if n != "log"), context)
+    return html + render_to_string(f"{TEMPLATE}#log_delta", {**context, "log_delta": delta})
+
+
+def send(messages: list[tuple[str, dict[str, Any]]]) -> threading.Event | None:
+    """Send each (group, message): an audience's game pushes through
+    ``live.fanout``, the rest (lobby, watch list) through the channel layer.
+    Returns what ``fanout.publish`` returns for the audiences."""
+    done = fanout.publish([(g, m) for g, m in messages if is_audience(g)])
+    _layer_send([(g, m) for g, m in messages if not is_audience(g)])
+    return done
+
+
+def _layer_send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """In one hop to the event loop. A group_send costs channels-redis four
+    round trips to Redis, so the groups are sent to side by side; a group
+    named twice gets its messages in order."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
@@ -159,7 +191,7 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     here = listening(game.pk)
     first = []
     if here is None or here.watching:
-        spectators = _render(AUDIENCE_REGIONS, region_context(game, None, shared=shared))
+        spectators = _render_push(AUDIENCE_REGIONS, region_context(game, None, shared=shared))
         first.append(
             (
                 spectators_group(game.pk),
@@ -180,7 +212,7 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
         seats.append(
             (
                 seat_group(game.pk, seat.number),
-                _game_message("audience", version, frame + _render(SEAT_REGIONS, context)),
+                _game_message("audience", version, frame + _render_push(SEAT_REGIONS, context)),
             )
         )
     if game.status == Game.Status.FINISHED:
@@ -248,5 +280,10 @@ def broadcast_game(
     # A newer commit has its own broadcast coming; this one is already stale.
     if game.version == version and (state is not None or game.state is not None):
         for batch in game_pushes(game, state):
-            send(batch)
+            done = send(batch)
+            if done is not None:
+                # This thread goes on to render for the seats and then the
+                # actor's answer; left running, it takes the GIL from the
+                # loop that is writing to the sockets of this process.
+                done.wait(FANOUT_WAIT)
     send(lobby_pushes(game))

@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from games import broadcast
-from live import presence
+from live import fanout, presence
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +62,11 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     presence_entry = ""
     last_resync = 0.0
     heartbeat: asyncio.Task[None] | None = None
+    audiences: list[str]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.audiences = []
 
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
@@ -77,11 +82,14 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             presence.person_for(self.scope), self.listener.seat, self.channel_name
         )
         summary = await presence.touch(self.listener.game_pk, self.presence_entry)
-        self.groups = broadcast.groups_for(self.listener.game_pk, self.listener.seat)
+        self.groups = [broadcast.game_group(self.listener.game_pk)]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
         self.versions: dict[str, int] = {}
+        for audience in broadcast.audiences_for(self.listener.game_pk, self.listener.seat):
+            await fanout.join(audience, self)
+            self.audiences.append(audience)
+        await self.accept()
         await self.send_snapshot()
         self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
         await self.update_presence(summary, always_self=True)
@@ -94,6 +102,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             self.heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.heartbeat
+        for audience in self.audiences:
+            await fanout.leave(audience, self)
+        self.audiences = []
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         if not self.presence_entry:
@@ -122,6 +133,10 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         await self.send(text_data=html)
 
     # --- group messages -------------------------------------------------------
+
+    async def deliver(self, message: dict[str, Any]) -> None:
+        """A push from ``live.fanout`` (the audiences' messages)."""
+        await getattr(self, message["type"].replace(".", "_"))(message)
 
     async def game_push(self, event: dict[str, Any]) -> None:
         part = event["part"]

@@ -64,9 +64,12 @@ def test_after_an_action_the_group_push_arrives_with_the_next_version(
         pushes = frames(seen, "push")
         assert [v for v, _ in pushes] == [version]  # one message with every region
         html = "".join(m for _, m in pushes)
-        for region in ("status", "board", "pending", "players", "log"):
+        for region in ("status", "board", "pending", "players"):
             assert f'id="{region}"' in html
             assert f'data-version="{version}"' in html
+        # The log only as what this version added, on top of the page's.
+        assert f'<template data-delta="log" data-version="{version}"' in html
+        assert 'id="log"' not in html
         mine = frames(await collect(player), "push")
         assert [v for v, _ in mine] == [version, version]
         assert 'id="actions"' in "".join(m for _, m in mine)
