@@ -63,7 +63,7 @@ def run_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]
     connection = transaction.get_connection()
     results: list[list[tuple[Any, ...]]] = []
     with connection.cursor() as cursor:
-        if connection.vendor != "postgresql":
+        if not _binds_client_side(cursor.cursor):
             for sql, params in statements:
                 cursor.execute(sql, params)
                 results.append(cursor.fetchall() if cursor.description else [])
@@ -77,6 +77,16 @@ def run_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]
             results.append(raw.fetchall() if rows else [])
             if not raw.nextset():
                 return results
+
+
+def _binds_client_side(cursor: Any) -> bool:
+    """Only a cursor that binds client-side may send several statements with
+    parameters at once: psycopg's ``ClientCursor``, Django's default."""
+    try:
+        from psycopg import ClientCursor
+    except ImportError:
+        return False
+    return isinstance(cursor, ClientCursor)
 
 
 class RowReader:

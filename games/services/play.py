@@ -220,12 +220,19 @@ def _apply_one(
 
 
 def _mark_bankrupt_seats(game: Game, state: engine.State) -> None:
-    out = [p for p in range(state.n) if not state.alive[p]]
-    if out:
-        game.seats.filter(number__in=out, status=Seat.Status.PLAYING).update(
+    out = {p for p in range(state.n) if not state.alive[p]}
+    if not out:
+        return
+    # The seats this write reads anyway: only a seat newly out is written,
+    # and the rows kept stay current (a write may still hold changes to them
+    # that it has not sent yet, such as a take-over on a timeout).
+    newly = [s for s in game_seats(game) if s.number in out and s.status == Seat.Status.PLAYING]
+    if newly:
+        game.seats.filter(number__in=[s.number for s in newly], status=Seat.Status.PLAYING).update(
             status=Seat.Status.BANKRUPT
         )
-        forget_seats(game)
+        for seat in newly:
+            seat.status = Seat.Status.BANKRUPT
 
 
 def _finish(game: Game, state: engine.State) -> None:

@@ -47,7 +47,9 @@ TIME_LIMIT = "time_limit"
 # deadline rows at most once and keeps them on the locked ``Game`` instance,
 # so that the timeout, the deadline rewrite, the standing orders and the bot
 # check do not each query them again. Whoever changes seats by a queryset
-# update calls ``forget_seats``; ``sync_deadlines`` keeps its rows current.
+# update changes the kept rows too or calls ``forget_seats`` (after which
+# they are read again, without changes the write has not sent yet);
+# ``sync_deadlines`` keeps its rows current.
 
 
 def game_seats(game: Game) -> list[Seat]:

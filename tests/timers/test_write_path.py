@@ -72,3 +72,31 @@ def test_a_timeout_takes_two_round_trips_inside_its_transaction(
     # transaction is a savepoint inside the test's own.)
     sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
     assert len(sent) == 2, [q[:80] for q in sent]
+
+
+@pytest.mark.django_db
+def test_a_seat_taken_over_on_a_timeout_gets_no_reminders_while_another_seat_goes_bankrupt(
+    alice: Any, bob: Any, charlie: Any, no_bot_tasks: Any
+) -> None:
+    from games import services
+
+    game = services.create_game(host=alice, max_seats=3, turn_seconds=3600, bot_delay_ms=0)
+    Game.objects.filter(pk=game.pk).update(takeover_after=1)
+    services.join_game(public_id=game.public_id, user=bob)
+    services.join_game(public_id=game.public_id, user=charlie)
+    services.start_game(public_id=game.public_id, user=alice)
+    game.refresh_from_db()
+    state = engine.from_dict(game.state)
+    late = state.turn
+    out = (late + 1) % 3
+    # Test setup: a player out of the game whose seat still says playing, so
+    # that the timeout's move marks it bankrupt before writing the deadlines.
+    state.alive[out] = False
+    Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
+    assert timers.expire_decision(game.pk, game.version, now=timezone.now() + timedelta(days=9))
+    seats = {s.number: s for s in Seat.objects.filter(game=game)}
+    assert seats[late].taken_over and seats[late].timeouts_in_row == 1
+    assert seats[out].status == Seat.Status.BANKRUPT
+    mine = list(Deadline.objects.filter(game=game, player=late))
+    assert mine, "the timed-out player has a next decision"
+    assert all(d.remind_at is None and d.reminded for d in mine)
