@@ -34,7 +34,13 @@ def after_commit(
             schedule_bots(game_id, version)
         schedule_timers(game_id, version, due_times)
 
-    transaction.on_commit(run)
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        # First of this commit's callbacks (turn notices, queued earlier in
+        # the write, cost a broker round trip): the watchers wait on this one.
+        connection.run_on_commit.insert(0, (set(connection.savepoint_ids), run, False))
+    else:
+        transaction.on_commit(run)
 
 
 def anyone_listening(game_id: int, game: Any) -> bool:
