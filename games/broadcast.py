@@ -178,12 +178,17 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     a socket registers its presence before it subscribes and takes its
     snapshot, so one that arrives later finds this version in the snapshot."""
     from games.play_views import region_context, shared_context
-    from games.timer_presenters import remember_deadlines
+    from games.timer_presenters import DEADLINES_MEMO, remember_deadlines
     from live.presence import listening
 
-    # Every audience renders from the same rows: read them once.
+    # Every audience renders from the same rows: read them once, and the
+    # deadline rows not at all when the write left them on the row it passed.
     presenters.remember(game, state)
-    remember_deadlines(game)
+    written = getattr(game, "_deadline_rows", None)
+    if written is not None:
+        game.__dict__[DEADLINES_MEMO] = sorted(written, key=lambda d: d.due_at)
+    else:
+        remember_deadlines(game)
     version = game.version
     frame = f"<!--push {version}-->"
     shared = {**shared_context(game), **NO_CSRF}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from unittest import mock
 
+import pytest
+
 from games import broadcast
 from games.models import Game
 from live.presence import Summary
@@ -70,3 +72,21 @@ def test_the_seats_and_deadlines_are_read_once_for_every_audience(duel: Game) ->
     assert sum('FROM "games_seat"' in q for q in sql) == 1
     assert sum('FROM "games_deadline"' in q for q in sql) == 1
     assert not any('FROM "games_game"' in q for q in sql)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_push_goes_before_the_commits_other_callbacks(duel: Game) -> None:
+    from django.db import transaction
+
+    from games.services import hooks
+
+    order: list[str] = []
+    with (
+        mock.patch.object(hooks, "anyone_listening", return_value=True),
+        mock.patch.object(hooks, "broadcast_game", side_effect=lambda *a: order.append("push")),
+        mock.patch.object(hooks, "schedule_timers"),
+    ):
+        with transaction.atomic():
+            transaction.on_commit(lambda: order.append("turn notice"))
+            hooks.after_commit(duel.pk, duel.version, bots_due=False)
+        assert order == ["push", "turn notice"]
