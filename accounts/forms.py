@@ -5,6 +5,7 @@ from typing import Any
 
 from allauth.account.forms import LoginForm
 from django import forms
+from django.conf import settings
 
 from accounts.models import User, time_zone_choices
 
@@ -30,6 +31,14 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
             "notify_digest": "Daily digest email",
         }
         help_texts = {"display_name": "Shown to other players instead of your username."}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        hour = settings.DIGEST_HOUR
+        self.fields["notify_digest"].help_text = (
+            f"Email me a list of the games awaiting my move each day at {hour:02d}:00 "
+            "in my time zone (below)."
+        )
 
     def clean_display_name(self) -> str:
         name: str = self.cleaned_data["display_name"].strip()

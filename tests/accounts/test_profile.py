@@ -114,3 +114,12 @@ def test_posted_decisions_are_counted(client: Client, alice: User) -> None:
     )
     seat.refresh_from_db()
     assert seat.decisions_total == 1
+
+
+def test_settings_say_when_the_daily_digest_is_sent(
+    client: Client, alice: User, settings: object
+) -> None:
+    settings.DIGEST_HOUR = 7  # type: ignore[attr-defined]
+    client.force_login(alice)
+    body = client.get("/settings/").content.decode()
+    assert "each day at 07:00 in my time zone" in body
