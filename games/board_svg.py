@@ -1219,6 +1219,31 @@ def render_board(
 # size, so each move pushes that much less to every spectator.
 
 
+def _in_play(state: State, sq: int, hl: set[int], here: dict[int, list[int]]) -> bool:
+    if sq in hl or sq in here:
+        return True
+    if sq == 20:
+        return state.pot > 0
+    return B.IS_PROPERTY[sq] and (state.owner[sq] >= 0 or state.mortgaged[sq])
+
+
+def _printed_title(rules: Ruleset, sq: int) -> str:
+    """The tooltip of a square nobody has marked."""
+    name = B.square_name(sq, rules.uk)
+    if B.IS_PROPERTY[sq]:
+        group = (B.UK_GROUP_NAMES if rules.uk else B.US_GROUP_NAMES)[B.GROUP[sq]]
+        if B.KIND[sq] == B.SITE:
+            group = f"{group} group"
+        return f"{name} ({group}), price {_money(B.PRICE[sq], rules.currency)}, for sale."
+    if B.KIND[sq] == B.INCOME_TAX:
+        return f"{name}: pay {_income_tax_text(rules).removeprefix('Pay ')}."
+    if B.KIND[sq] == B.LUXURY_TAX:
+        return f"{name}: pay {_money(rules.luxury_tax, rules.currency)}."
+    if B.KIND[sq] == B.GO:
+        return f"GO: collect {_money(rules.go_salary, rules.currency)} salary as you pass."
+    return f"{name}."
+
+
 @functools.lru_cache(maxsize=16)
 def render_board_base(rules: Ruleset) -> str:
     """The printed board of ``rules``: squares, names, prices, banner, decks."""
@@ -1229,7 +1254,8 @@ def render_board_base(rules: Ruleset) -> str:
     for sq in range(B.NUM_SQUARES):
         x, y, w, h, side = square_box(sq)
         out.append(
-            f'<g class="sq-base" transform="translate({_n(x)} {_n(y)})">'
+            f'<g class="sq-base" data-sq="{sq}" transform="translate({_n(x)} {_n(y)})">'
+            f"<title>{escape(_printed_title(rules, sq))}</title>"
             f'<rect class="sq-bg" width="{_n(w)}" height="{_n(h)}" fill="{_SQUARE_BG}" '
             f'stroke="{_LINE}" stroke-width="1"/>'
         )
@@ -1251,8 +1277,9 @@ def render_board_live(
     highlight_squares: set[int] | None = None,
 ) -> str:
     """What play changes, to lay over ``render_board_base(state.rules)``.
-    The squares keep their ids, classes and tooltips (with a transparent
-    area to hover); mortgage hatching lies over the printing here."""
+    Only squares that play has marked (owned, mortgaged, highlighted, with
+    tokens, the jackpot) are here, with their ids, classes and tooltips (and
+    a transparent area to hover); mortgage hatching lies over the printing."""
     labels = _labels(state, seat_labels)
     hl = highlight_squares or set()
     here = _standing(state)
@@ -1264,6 +1291,8 @@ def render_board_live(
         '<g class="squares">',
     ]
     for sq in range(B.NUM_SQUARES):
+        if not _in_play(state, sq, hl, here):
+            continue  # the printed board's square (and tooltip) shows through
         _, _, w, h, side = square_box(sq)
         out.append(_square_open(state, sq, hl, here))
         out.append(f'<rect class="sq-hit" width="{_n(w)}" height="{_n(h)}" fill="none"/>')

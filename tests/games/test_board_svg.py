@@ -314,9 +314,13 @@ def test_the_live_layer_holds_what_play_changes_and_the_base_the_printing() -> N
     assert "Boardwalk" in all_text(base_root) and "$400" in all_text(base_root)
     for cls in ("owner-mark", "house", "mortgage-mark", "token", "die", "sq-hl-ring"):
         assert not with_class(base_root, cls), cls
-    # The live layer: every square by id, with its state and tooltip.
+    assert "Boardwalk (dark blue group), price $400, for sale." in [
+        t.text for t in base_root.iter(f"{NS}title")
+    ]
+    # The live layer: the squares play has marked, with their state and tooltip.
     assert live.get("role") == "img" and live.get("viewBox") == base_root.get("viewBox")
-    assert [by_id(live, f"sq-{sq}") is not None for sq in range(NUM_SQUARES)]
+    marked = {int(g.get("data-sq", "")) for g in with_class(live, "sq")}
+    assert {5, 39} | {s.pos[p] for p in range(3)} == marked
     sq39 = by_id(live, "sq-39")
     assert {"owned", "owner-2", "sq-hl"} <= classes(sq39)
     assert len(with_class(sq39, "house")) == 3 and "owned by P2" in title_of(sq39)
