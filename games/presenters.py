@@ -90,7 +90,12 @@ def remember(game: Game, state: engine.State | None = None) -> None:
     """Memoise the state (if known) and the seats on ``game`` for one broadcast."""
     if state is not None:
         game.__dict__[STATE_MEMO] = state
-    game.__dict__[SEATS_MEMO] = list(game.seats.select_related("user").order_by("number"))
+    # A write keeps the seats it read (with their users, kept current, by
+    # number) on the Game row it passes on: not read again.
+    kept = game.__dict__.get("_seat_rows")
+    if kept is None:
+        kept = game.seats.select_related("user").order_by("number")
+    game.__dict__[SEATS_MEMO] = list(kept)
     game.__dict__[LOG_MEMO] = {}
 
 

@@ -90,3 +90,19 @@ def test_the_push_goes_before_the_commits_other_callbacks(duel: Game) -> None:
             transaction.on_commit(lambda: order.append("turn notice"))
             hooks.after_commit(duel.pk, duel.version, bots_due=False)
         assert order == ["push", "turn notice"]
+
+
+def test_rows_the_write_kept_on_the_game_are_not_read_again(duel: Game) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    duel._seat_rows = list(duel.seats.select_related("user").order_by("number"))  # type: ignore[attr-defined]
+    duel._deadline_rows = list(duel.deadlines.all())  # type: ignore[attr-defined]
+    with (
+        mock.patch("live.presence.listening", return_value=None),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        pushes = list(broadcast.game_pushes(duel))
+    assert [len(batch) for batch in pushes] == [2, 2]
+    sql = " ".join(q["sql"] for q in queries.captured_queries)
+    assert 'FROM "games_seat"' not in sql and 'FROM "games_deadline"' not in sql
