@@ -56,6 +56,7 @@ def anyone_listening(game_id: int, game: Any) -> bool:
     from live.presence import listening
 
     here = listening(game_id)
+    game.__dict__["_live_here"] = here  # the broadcast's audiences: not read again
     return here is None or bool(here.online_seats) or here.watching > 0
 
 
