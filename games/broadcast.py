@@ -193,7 +193,8 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     frame = f"<!--push {version}-->"
     shared = {**shared_context(game), **NO_CSRF}
     public = _render(PUBLIC_REGIONS, shared)
-    here = listening(game.pk)
+    # Who listens, as the commit hook just read it (else read it now).
+    here = game.__dict__["_live_here"] if "_live_here" in game.__dict__ else listening(game.pk)
     first = []
     if here is None or here.watching:
         spectators = _render_push(AUDIENCE_REGIONS, region_context(game, None, shared=shared))

@@ -106,3 +106,9 @@ def test_rows_the_write_kept_on_the_game_are_not_read_again(duel: Game) -> None:
     assert [len(batch) for batch in pushes] == [2, 2]
     sql = " ".join(q["sql"] for q in queries.captured_queries)
     assert 'FROM "games_seat"' not in sql and 'FROM "games_deadline"' not in sql
+
+
+def test_who_listens_is_not_read_again_when_the_commit_hook_read_it(duel: Game) -> None:
+    duel.__dict__["_live_here"] = Summary(frozenset(), 0)
+    with mock.patch("live.presence.listening", side_effect=AssertionError("read again")):
+        assert groups(duel) == [[broadcast.players_group(duel.pk)], []]
