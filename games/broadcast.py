@@ -197,7 +197,9 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     here = game.__dict__["_live_here"] if "_live_here" in game.__dict__ else listening(game.pk)
     first = []
     if here is None or here.watching:
-        spectators = _render_push(AUDIENCE_REGIONS, region_context(game, None, shared=shared))
+        # At the end a spectator's idle action card changes too ("the game is over").
+        names = AUDIENCE_REGIONS + (("actions",) if game.status == Game.Status.FINISHED else ())
+        spectators = _render_push(names, region_context(game, None, shared=shared))
         first.append(
             (
                 spectators_group(game.pk),

@@ -112,3 +112,13 @@ def test_who_listens_is_not_read_again_when_the_commit_hook_read_it(duel: Game) 
     duel.__dict__["_live_here"] = Summary(frozenset(), 0)
     with mock.patch("live.presence.listening", side_effect=AssertionError("read again")):
         assert groups(duel) == [[broadcast.players_group(duel.pk)], []]
+
+
+def test_at_the_end_spectators_get_their_idle_action_card(duel: Game) -> None:
+    Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
+    duel.refresh_from_db()
+    with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 1)):
+        [first, _] = list(broadcast.game_pushes(duel))
+    [spectators] = [m for g, m in first if g == broadcast.spectators_group(duel.pk)]
+    assert 'id="actions"' in spectators["html"]
+    assert "expected_version" not in spectators["html"]  # no forms: nothing of a seat's
