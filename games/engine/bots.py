@@ -232,10 +232,14 @@ class HeuristicBot(Bot):
                 return _new(Action, (A.CLAIM_RENT, p, -1, 0, c[0], None))
         for t in s.trades:
             if t[2] == p:
-                ok = self._trade_ok(s, p, t[1], t[3]) and is_legal(
+                if self._trade_ok(s, p, t[1], t[3]) and is_legal(
                     s, Action(A.ACCEPT_TRADE, p, target=t[0])
-                )
-                return Action(A.ACCEPT_TRADE if ok else A.REJECT_TRADE, p, target=t[0])
+                ):
+                    return Action(A.ACCEPT_TRADE, p, target=t[0])
+                counter = self._counter(s, p, t[1], t[3])
+                if counter is not None:
+                    return Action(A.COUNTER_TRADE, p, target=t[0], terms=counter)
+                return Action(A.REJECT_TRADE, p, target=t[0])
         return None
 
     def _decide(self, s: State, p: int, phase: int) -> Action:
@@ -423,6 +427,36 @@ class HeuristicBot(Bot):
             sum(t.give_cards) - sum(t.take_cards),
         )
         return gain >= 0
+
+    def _counter(self, s: State, p: int, other: int, t: A.Terms) -> A.Terms | None:
+        """The same exchange of property and cards at a cash price that is
+        worth at least zero to both sides under ``offer_gain`` (so another
+        heuristic bot accepts it and no counter-offer loop can start), or
+        None if the offer was refused for another reason or no price works.
+        The counter is from ``p``'s side: ``p`` gives what it was asked for."""
+        cards = sum(t.give_cards) - sum(t.take_cards)
+        base = offer_gain(s, p, other, t.give_props, t.take_props, 0, cards)
+        if base + t.give_cash - t.take_cash >= 0:
+            return None  # worth it, refused for cash or legality: no price helps
+        if base >= 0:  # p would take it for nothing: it pays what it gains, keeping its cushion
+            cash = -min(base // 10 * 10, max(0, s.cash[p] - self.cushion))
+        else:  # other pays what p loses, rounded up to 10
+            cash = -(base // 10) * 10
+            if cash > s.cash[other]:
+                return None
+        if offer_gain(s, other, p, t.take_props, t.give_props, -cash, -cards) < 0:
+            return None
+        terms = A.Terms(
+            give_props=t.take_props,
+            give_cash=max(0, -cash),
+            give_cards=t.take_cards,
+            take_props=t.give_props,
+            take_cash=max(0, cash),
+            take_cards=t.give_cards,
+        )
+        if terms_error(s, p, other, terms, accepting=True):
+            return None
+        return terms
 
 
 def make_bot(kind: str, jail_policy: str = "pay", seed: int = 0) -> Bot:

@@ -108,14 +108,12 @@ def test_acceptance_needs_compensation_for_handing_over_a_group() -> None:
     s = game(players=2)
     deal(s, 0, 16, 18)
     deal(s, 1, 19)
-    # At the printed price: refused (it completes seat 0's group).
-    assert HeuristicBot().act(propose(s, A.Terms(take_props=(19,), give_cash=200)), 1).kind == (
-        A.REJECT_TRADE
-    )
-    # Just below the bot's own offer: refused; at it: accepted.
-    assert HeuristicBot().act(propose(s, A.Terms(take_props=(19,), give_cash=470)), 1).kind == (
-        A.REJECT_TRADE
-    )
+    # At the printed price, or just below the bot's own offer: not accepted
+    # (it completes seat 0's group) but countered at that offer; at it: accepted.
+    at_480 = A.Terms(give_props=(19,), take_cash=480)
+    for low in (200, 470):
+        answer = HeuristicBot().act(propose(s, A.Terms(take_props=(19,), give_cash=low)), 1)
+        assert answer.kind == A.COUNTER_TRADE and answer.terms == at_480
     assert HeuristicBot().act(propose(s, A.Terms(take_props=(19,), give_cash=480)), 1).kind == (
         A.ACCEPT_TRADE
     )
@@ -129,7 +127,9 @@ def test_acceptance_of_trades_that_complete_nothing() -> None:
     fair = A.Terms(take_props=(19,), give_cash=200)
     assert HeuristicBot().act(propose(s, fair), 1).kind == A.ACCEPT_TRADE
     cheap = A.Terms(take_props=(19,), give_cash=150)
-    assert HeuristicBot().act(propose(s, cheap), 1).kind == A.REJECT_TRADE
+    answer = HeuristicBot().act(propose(s, cheap), 1)
+    assert answer.kind == A.COUNTER_TRADE
+    assert answer.terms == A.Terms(give_props=(19,), take_cash=200)
     # Paying cash below its cushion: refused however good.
     s.cash[1], s.bank_in = 200, s.bank_in + 1300
     gift = A.Terms(give_props=(21,), take_cash=100)
@@ -152,6 +152,41 @@ def test_a_rejected_offer_is_not_repeated_at_once() -> None:
     assert not HeuristicBot.trade_window(s, 0)
     s.seq = 0
     assert bot.act(s, 0).kind == A.END_TURN
+
+
+def test_a_counter_offer_is_accepted_by_the_proposing_bot() -> None:
+    s = game(players=2)
+    deal(s, 0, 16, 18)
+    deal(s, 1, 19)
+    s = propose(s, A.Terms(take_props=(19,), give_cash=200))
+    counter = HeuristicBot().act(s, 1)
+    assert counter.kind == A.COUNTER_TRADE
+    s, _ = act(s, counter.kind, player=1, target=counter.target, terms=counter.terms)
+    (tid, frm, to, terms) = s.trades[0]
+    assert (frm, to) == (1, 0) and terms == A.Terms(give_props=(19,), take_cash=480)
+    answer = HeuristicBot().act(s, 0)
+    assert answer.kind == A.ACCEPT_TRADE and answer.target == tid
+    s, _ = act(s, answer.kind, player=0, target=tid)
+    assert all(s.owner[sq] == 0 for sq in ORANGE)
+    assert s.cash[0] == 1500 - 480 and s.cash[1] == 1500 + 480
+
+
+def test_no_counter_when_no_price_suits_both_sides() -> None:
+    s = game(players=2)
+    deal(s, 1, *DARK_BLUE)
+    # Breaking up seat 1's complete group costs it more than Boardwalk is
+    # worth to seat 0: refused outright.
+    answer = HeuristicBot().act(propose(s, A.Terms(take_props=(39,), give_cash=10)), 1)
+    assert answer.kind == A.REJECT_TRADE
+
+
+def test_no_counter_when_the_proposer_cannot_pay_the_price() -> None:
+    s = game(players=2)
+    deal(s, 0, 16, 18)
+    deal(s, 1, 19)
+    s.cash[0], s.bank_in = 300, s.bank_in + 1200
+    answer = HeuristicBot().act(propose(s, A.Terms(take_props=(19,), give_cash=200)), 1)
+    assert answer.kind == A.REJECT_TRADE
 
 
 class _Stubborn(HeuristicBot):

@@ -72,14 +72,17 @@ def test_heuristic_bot_builds_evenly_on_complete_groups() -> None:
     assert sorted(s.bld[q] for q in (6, 8, 9)) == [2, 2, 2]
 
 
-def test_heuristic_bot_rejects_a_trade_that_hands_over_a_group() -> None:
+def test_heuristic_bot_asks_more_for_a_trade_that_hands_over_a_group() -> None:
     s = game()
     deal(s, 0, 37)
     deal(s, 1, 39)
     s, _ = act(
         s, A.PROPOSE_TRADE, player=1, target=0, terms=A.Terms(take_props=(37,), give_cash=360)
     )
-    assert HeuristicBot().act(s, 0).kind == A.REJECT_TRADE
+    # Not accepted: countered at the price plus half the dark blue premium.
+    answer = HeuristicBot().act(s, 0)
+    assert answer.kind == A.COUNTER_TRADE
+    assert answer.terms == A.Terms(give_props=(37,), take_cash=730)
     s2 = game()
     deal(s2, 0, 37)
     deal(s2, 1, 1)

@@ -260,3 +260,29 @@ def test_four_bot_game_plays_to_the_end_and_replays_exactly() -> None:
     for action in actions:
         state, _ = engine.apply(state, action)
     assert engine.to_dict(state) == game.state
+
+
+def test_a_bot_counters_a_low_trade_offer_and_the_log_says_so(alice: User, edit_state: Any) -> None:
+    game = services.create_seated_game(
+        humans=[alice], bots=["heuristic"], start=True, bot_delay_ms=0
+    )
+
+    def deal(s: engine.State) -> None:
+        s.owner[16] = s.owner[18] = 0  # alice: two of the orange group
+        s.owner[19] = 1  # the bot: the third
+        s.turn, s.phase = 0, 4  # alice has moved (P_END): the bot is not to roll
+
+    edit_state(game, deal)
+    game.refresh_from_db()
+    offer = {"kind": "propose_trade", "target": 1, "terms": {"take_props": [19], "give_cash": 200}}
+    services.submit_action(
+        public_id=game.public_id, user=alice, action=offer, expected_version=game.version
+    )
+    game.refresh_from_db()
+    assert services.play_bot_move(game.pk, game.version)
+    game.refresh_from_db()
+    ((_, frm, to, terms),) = engine.from_dict(game.state).trades
+    assert (frm, to) == (1, 0)
+    assert terms == engine.Terms(give_props=(19,), take_cash=480)
+    kinds = list(game.events.order_by("-seq", "-index").values_list("kind", flat=True)[:2])
+    assert kinds == ["trade_proposed", "trade_rejected"]
