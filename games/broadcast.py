@@ -255,6 +255,46 @@ def watch_html() -> str:
     return render_to_string("games/watch.html#watch_games", {"rows": watch_rows(), **NO_CSRF})
 
 
+def user_games_group(user_pk: int) -> str:
+    return f"user-{user_pk}-games"
+
+
+def your_games_html(user: Any) -> str:
+    from games.views import _your_games
+
+    return render_to_string(
+        "games/lobby.html#your_games", {"your_games": _your_games(user), **NO_CSRF}
+    )
+
+
+# Per game, what its players' "Your games" rows last showed (status and who
+# must move), as this process last pushed it: most moves change neither.
+_SHOWN: dict[int, tuple[str, tuple[int, ...]]] = {}
+_SHOWN_SIZE = 4096
+
+
+def your_games_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
+    """Each seated person's "Your games" list, when this game's row in it
+    changed: its status, or whose move it is (the deadline with it)."""
+    from games import engine
+
+    waiting: tuple[int, ...] = ()
+    state = presenters.load_state(game) if game.status == Game.Status.ACTIVE else None
+    if state is not None:
+        waiting = tuple(sorted({d.player for d in engine.pending_decisions(state) if d.blocking}))
+    shown = (str(game.status), waiting)
+    if _SHOWN.get(game.pk) == shown:
+        return []
+    if game.pk not in _SHOWN and len(_SHOWN) >= _SHOWN_SIZE:
+        _SHOWN.pop(next(iter(_SHOWN)), None)
+    _SHOWN[game.pk] = shown
+    return [
+        (user_games_group(seat.user_id), live_message(your_games_html(seat.user)))
+        for seat in presenters.game_seats(game)
+        if seat.user_id is not None and seat.user is not None
+    ]
+
+
 def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     """The open-games list changes while a game fills, and when it starts or
     is abandoned; the watch list when a game starts or ends."""
@@ -294,4 +334,4 @@ def broadcast_game(
                 # actor's answer; left running, it takes the GIL from the
                 # loop that is writing to the sockets of this process.
                 done.wait(FANOUT_WAIT)
-    send(lobby_pushes(game))
+    send(lobby_pushes(game) + your_games_pushes(game))

@@ -195,18 +195,29 @@ def _seat_rows(game_pk: int) -> list[dict[str, Any]]:
 class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]
     """``/ws/lobby/`` and ``/ws/watch/``: the open-games and watch lists."""
 
+    groups: list[str]
+
     async def connect(self) -> None:
         room = self.scope["url_route"]["kwargs"]["room"]
-        self.group = broadcast.LOBBY_GROUP if room == "lobby" else broadcast.WATCH_GROUP
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        user = self.scope.get("user")
+        self.groups = [broadcast.LOBBY_GROUP if room == "lobby" else broadcast.WATCH_GROUP]
+        mine = room == "lobby" and getattr(user, "is_authenticated", False)
+        if mine:
+            # The person's own "Your games" list, pushed when one of them changes.
+            self.groups.append(broadcast.user_games_group(user.pk))
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        # A reconnecting page may have missed pushes: send the list afresh.
+        # A reconnecting page may have missed pushes: send the lists afresh.
         render = broadcast.lobby_html if room == "lobby" else broadcast.watch_html
         html = await database_sync_to_async(render)()
+        if mine:
+            html += await database_sync_to_async(broadcast.your_games_html)(user)
         await self.send(text_data="<!--live-->" + html)
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "groups", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if _parse_frame(text_data, bytes_data) is None:

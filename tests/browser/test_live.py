@@ -204,3 +204,26 @@ def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server
     assert page.evaluate("window.__notReloaded") is True
     page.screenshot(path=str(SHOTS / "live-lobby.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.browser
+def test_your_games_shows_a_started_game_without_a_reload(
+    browser: Any, daphne_server: Daphne
+) -> None:
+    ada, grace = (
+        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
+        for name in ("ada", "grace")
+    )
+    context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", ada)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto("/lobby/")
+    page.wait_for_timeout(500)  # let the socket open
+    page.evaluate("window.__notReloaded = true")
+    with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
+        game = pool.submit(services.create_seated_game, humans=[ada, grace], bots=[], start=True)
+        game = game.result()
+    page.wait_for_selector(f"#your-games a[href='{game.get_absolute_url()}']")
+    assert page.evaluate("window.__notReloaded") is True
+    page.screenshot(path=str(SHOTS / "live-your-games.png"), full_page=True)
+    context.close()

@@ -299,3 +299,33 @@ def test_resyncs_are_limited_to_one_a_second(duel: Game) -> None:
         await comm.disconnect()
 
     run(scenario)
+
+
+def test_your_games_updates_for_each_player_when_a_game_starts(alice: User, bob: User) -> None:
+    async def scenario() -> None:
+        mine = communicator("/ws/lobby/", alice)
+        assert (await mine.connect())[0]
+        [first] = await collect(mine)
+        assert 'id="your-games"' in first and 'id="open-games"' in first
+        game = await database_sync_to_async(services.create_game)(host=alice, max_seats=2)
+        created = "".join(await collect(mine))
+        assert game.get_absolute_url() in created and 'id="your-games"' in created
+        await database_sync_to_async(services.join_game)(public_id=game.public_id, user=bob)
+        await collect(mine)
+        await database_sync_to_async(services.start_game)(public_id=game.public_id, user=alice)
+        started = "".join(await collect(mine))
+        assert 'id="your-games"' in started and "In play" in started
+        await mine.disconnect()
+
+    run(scenario)
+
+
+def test_an_anonymous_lobby_gets_no_personal_list(db: None) -> None:
+    async def scenario() -> None:
+        comm = communicator("/ws/lobby/")
+        assert (await comm.connect())[0]
+        [first] = await collect(comm)
+        assert 'id="your-games"' not in first
+        await comm.disconnect()
+
+    run(scenario)
