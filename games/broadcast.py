@@ -295,13 +295,36 @@ def your_games_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
+def waiting_group(game_pk: int) -> str:
+    return f"waiting-{game_pk}"
+
+
+RELOAD = {"type": "live.push", "html": "<!--reload-->"}
+
+
+def waiting_listener(public_id: str, user: Any) -> tuple[int, bool] | None:
+    """(pk, still waiting) of a game that has not started, for its waiting
+    page's socket: public games for everyone, private ones for their seated
+    players. None means refuse."""
+    game = Game.objects.filter(public_id=public_id).only("pk", "is_public", "status").first()
+    if game is None:
+        return None
+    if not game.is_public and not (
+        getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists()
+    ):
+        return None
+    return game.pk, game.status == Game.Status.LOBBY
+
+
 def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     """The open-games list changes while a game fills, and when it starts or
-    is abandoned; the watch list when a game starts or ends."""
-    if not game.is_public:
-        return []
+    is abandoned; the watch list when a game starts or ends. The game's own
+    waiting page reloads on each of those changes (it differs per viewer)."""
     started = game.status == Game.Status.ACTIVE and game.version == 1
-    out = []
+    waiting = game.status in (Game.Status.LOBBY, Game.Status.ABANDONED) or started
+    out = [(waiting_group(game.pk), RELOAD)] if waiting else []
+    if not game.is_public:
+        return out
     if game.status in (Game.Status.LOBBY, Game.Status.ABANDONED) or started:
         out.append((LOBBY_GROUP, live_message(lobby_html())))
     if started or game.status == Game.Status.FINISHED:

@@ -225,3 +225,36 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
 
     async def live_push(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
+
+
+class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]
+    """``/ws/games/<public_id>/waiting/``: tells a game's waiting page to
+    reload when its seats or status change (the page differs per viewer)."""
+
+    group = ""
+
+    async def connect(self) -> None:
+        public_id = self.scope["url_route"]["kwargs"]["public_id"]
+        found = await database_sync_to_async(broadcast.waiting_listener)(
+            public_id, self.scope.get("user")
+        )
+        if found is None:
+            await self.close(code=CLOSE_REFUSED)
+            return
+        pk, still_waiting = found
+        self.group = broadcast.waiting_group(pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if not still_waiting:  # it started while the page was on its way
+            await self.send(text_data=broadcast.RELOAD["html"])
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if _parse_frame(text_data, bytes_data) is None:
+            await self.close(code=CLOSE_BAD_FRAME)
+
+    async def live_push(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])

@@ -6,5 +6,6 @@ from games import consumers
 
 websocket_urlpatterns = [
     path("ws/games/<str:public_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/games/<str:public_id>/waiting/", consumers.WaitingConsumer.as_asgi()),
     re_path(r"^ws/(?P<room>lobby|watch)/$", consumers.LobbyConsumer.as_asgi()),
 ]

@@ -2,14 +2,15 @@
 //
 // The server frames each message: "<!--push N-->" for the regions of game
 // version N, "<!--snapshot N-->" for every region (sent on each connect and
-// on request), "<!--live-->" for chat, presence and lobby lists. A region is
+// on request), "<!--live-->" for chat, presence and lobby lists, and
+// "<!--reload-->" for a page to fetch itself afresh. A region is
 // swapped in only when it is newer than what the page shows, so stale and
 // duplicate pushes are dropped; a push that skips a version asks for a fresh
 // snapshot instead. The socket reconnects by itself after any close, with
 // jittered backoff, and every reconnect brings a snapshot.
 (function () {
   "use strict";
-  var FRAME = /^<!--(push|snapshot|live)(?: (\d+))?-->/;
+  var FRAME = /^<!--(push|snapshot|live|reload)(?: (\d+))?-->/;
   var REFUSED = [4400, 4403]; // our own "do not come back" codes
   var EXT_RETRIES = [1006, 1011, 1012, 1013]; // the extension retries these itself
   var api = null;
@@ -88,6 +89,10 @@
       if (xhr) return text; // an ordinary htmx response, not a push
       var match = FRAME.exec(text);
       if (!match || match[1] === "live") return text;
+      if (match[1] === "reload") {
+        window.location.reload(); // a page that differs per viewer: fetch it afresh
+        return "";
+      }
       var version = parseInt(match[2], 10);
       var root = elt.closest("[ws-connect]") || document;
       var shown = shownVersion(root);

@@ -227,3 +227,26 @@ def test_your_games_shows_a_started_game_without_a_reload(
     assert page.evaluate("window.__notReloaded") is True
     page.screenshot(path=str(SHOTS / "live-your-games.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.browser
+def test_the_waiting_page_follows_the_seats_and_the_start(
+    browser: Any, daphne_server: Daphne
+) -> None:
+    ada, grace = (
+        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
+        for name in ("ada", "grace")
+    )
+    context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", ada)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
+        game = pool.submit(services.create_game, host=ada, max_seats=3).result()
+        page.goto(game.get_absolute_url())
+        page.wait_for_timeout(500)  # let the socket open
+        pool.submit(services.join_game, public_id=game.public_id, user=grace).result()
+        page.wait_for_selector("#seats-heading:has-text('Seats (2 / 3)')")
+        pool.submit(services.start_game, public_id=game.public_id, user=ada).result()
+    page.wait_for_selector("#board[data-version]")
+    page.screenshot(path=str(SHOTS / "live-waiting-started.png"), full_page=True)
+    context.close()

@@ -329,3 +329,39 @@ def test_an_anonymous_lobby_gets_no_personal_list(db: None) -> None:
         await comm.disconnect()
 
     run(scenario)
+
+
+def test_the_waiting_page_reloads_when_someone_joins_and_when_it_starts(
+    alice: User, bob: User
+) -> None:
+    async def scenario() -> None:
+        game = await database_sync_to_async(services.create_game)(host=alice, max_seats=2)
+        comm = communicator(f"/ws/games/{game.public_id}/waiting/")
+        assert (await comm.connect())[0]
+        assert await comm.receive_nothing(timeout=0.3)
+        await database_sync_to_async(services.join_game)(public_id=game.public_id, user=bob)
+        assert await collect(comm) == ["<!--reload-->"]
+        await database_sync_to_async(services.start_game)(public_id=game.public_id, user=alice)
+        assert await collect(comm) == ["<!--reload-->"]
+        await comm.disconnect()
+        # A page that arrives after the start is told to reload at once.
+        late = communicator(f"/ws/games/{game.public_id}/waiting/")
+        assert (await late.connect())[0]
+        assert await collect(late) == ["<!--reload-->"]
+        await late.disconnect()
+
+    run(scenario)
+
+
+def test_a_private_waiting_page_is_only_for_its_players(alice: User, charlie: User) -> None:
+    async def scenario() -> None:
+        game = await database_sync_to_async(services.create_game)(
+            host=alice, max_seats=2, is_public=False
+        )
+        for user, allowed in ((charlie, False), (None, False), (alice, True)):
+            comm = communicator(f"/ws/games/{game.public_id}/waiting/", user)
+            assert (await comm.connect())[0] is allowed
+            if allowed:
+                await comm.disconnect()
+
+    run(scenario)
