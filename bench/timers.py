@@ -252,15 +252,25 @@ def main() -> int:
         # CPU time of the worker's processes and of their database server
         # processes, from just before the first deadline to the end.
         time.sleep(max(0.0, (first_due - timezone.now()).total_seconds() - 0.5))
+        # Server processes come and go (a connection lives CONN_MAX_AGE), so
+        # each is sampled every second: one that appears counts from zero,
+        # and one that ends counts up to its last sample.
         processes = worker_pids(worker.pid)
-        backends = database_backends()
-        cpu_before = [cpu_seconds(p) for p in processes], [cpu_seconds(p) for p in backends]
+        worker_before = sum(cpu_seconds(p) for p in processes)
+        backends_before = {p: cpu_seconds(p) for p in database_backends()}
+        backends_seen = dict(backends_before)
+
+        def sample_backends() -> None:
+            for pid in database_backends():
+                backends_seen[pid] = max(backends_seen.get(pid, 0.0), cpu_seconds(pid))
+
         while ours.filter(version__gt=1).count() < len(ids) and time.monotonic() < end:
+            sample_backends()
             time.sleep(1)
         time.sleep(3)  # duplicates, if any, would land now
-        new_backends = [p for p in database_backends() if p not in backends]
-        worker_cpu = sum(cpu_seconds(p) for p in processes) - sum(cpu_before[0])
-        database_cpu = sum(cpu_seconds(p) for p in backends + new_backends) - sum(cpu_before[1])
+        sample_backends()
+        worker_cpu = sum(cpu_seconds(p) for p in processes) - worker_before
+        database_cpu = sum(backends_seen.values()) - sum(backends_before.values())
         notes = GameEvent.objects.filter(
             game_id__gte=min(ids), game_id__lte=max(ids), kind="note", payload__source="timeout"
         )

@@ -12,6 +12,7 @@ from django.core.cache import cache
 
 from games import services
 from games.services import timers
+from games.services.hooks import pushes_deferred
 
 
 @shared_task(ignore_result=True)
@@ -70,19 +71,23 @@ def expire_decisions(pairs: Iterable[Sequence[int]]) -> int:
     """A batch of (game, expected version): each resolved in its own
     transaction, with its own lock and version check. Returns how many
     changed something."""
-    pairs = [(int(game_id), int(version)) for game_id, version in pairs]
+    return expire_batch([(int(game_id), int(version)) for game_id, version in pairs])
+
+
+def expire_batch(pairs: list[tuple[int, int]]) -> int:
     # The marks of the whole batch go at once, in one round trip: a worker
     # killed anywhere in the batch leaves all of it to the next sweep (which
     # may also queue a game still ahead in this batch: that copy finds the
     # version moved and does nothing).
     cache.delete_many([queued_key(g, v) for g, v in pairs])
     done = 0
-    for game_id, version in pairs:
-        done += timers.expire_one(game_id, version)
+    with pushes_deferred():
+        for game_id, version in pairs:
+            done += timers.expire_one(game_id, version)
     return done
 
 
-def dispatch_overdue(*, take_eta: bool) -> int:
+def dispatch_overdue(*, take_eta: bool, run_one: bool = False) -> int:
     """Queue the overdue decisions in batches and mark them queued.
 
     A mark per (game, version) holds when its expiry task will run: 0 for
@@ -91,7 +96,8 @@ def dispatch_overdue(*, take_eta: bool) -> int:
     not queued again on every sweep; a deadline moved earlier than its ETA
     (a vacation ended early) is queued at once. The ETA slot task
     (``take_eta=True``) takes those whose ETA has come, and leaves only the
-    queued ones."""
+    queued ones. With ``run_one`` the caller's own process resolves one
+    batch after queueing the others, which spares a task per call."""
     now = time.time()
     overdue = timers.overdue_games()
     marks = cache.get_many([queued_key(g, v) for g, v in overdue])
@@ -101,17 +107,23 @@ def dispatch_overdue(*, take_eta: bool) -> int:
         if mark is not None and (mark == 0 if take_eta else mark <= now + 1):
             continue
         todo.append((game_id, version))
-    if todo:
-        cache.set_many({queued_key(g, v): 0 for g, v in todo}, timeout=REQUEUE_SECONDS)
-    for batch in batches(todo):
+    queued = batches(todo)
+    own = queued.pop() if run_one and queued else None
+    if queued:
+        marks = {queued_key(g, v): 0 for batch in queued for g, v in batch}
+        cache.set_many(marks, timeout=REQUEUE_SECONDS)
+    for batch in queued:
         expire_decisions.delay(batch)
+    if own is not None:
+        expire_batch(own)
     return len(todo)
 
 
 @shared_task(ignore_result=True)
 def expire_due() -> int:
-    """The ETA task of one slot: hand out what has fallen due."""
-    return dispatch_overdue(take_eta=True)
+    """The ETA task of one slot: hand out what has fallen due, and resolve a
+    batch of it here."""
+    return dispatch_overdue(take_eta=True, run_one=True)
 
 
 @shared_task(ignore_result=True)

@@ -7,12 +7,18 @@ change that was rolled back.
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+# Pushes held back until the end of a ``pushes_deferred`` block, per thread.
+_held = threading.local()
 
 
 def after_commit(
@@ -28,7 +34,10 @@ def after_commit(
     due_times = known_due_times(game, version) if game is not None else None
 
     def run() -> None:
-        if anyone_listening(game_id, game):
+        held: list[Any] | None = getattr(_held, "pushes", None)
+        if held is not None and not _always_pushed(game):
+            held.append((game_id, version, state, game))
+        elif anyone_listening(game_id, game):
             broadcast_game(game_id, version, state, game)
         if bots_due:
             schedule_bots(game_id, version)
@@ -49,15 +58,69 @@ def anyone_listening(game_id: int, game: Any) -> bool:
     sent at all: a socket registers its presence before it subscribes and
     takes its snapshot, so one that arrives later reads this version there.
     The start and the end also change the lobby and watch lists: always."""
-    from games.models import Game
-
-    if game is None or game.status != Game.Status.ACTIVE or game.version <= 1:
+    if _always_pushed(game):
         return True
     from live.presence import listening
 
-    here = listening(game_id)
+    return _keep_listening(game, listening(game_id))
+
+
+def _always_pushed(game: Any) -> bool:
+    from games.models import Game
+
+    return game is None or game.status != Game.Status.ACTIVE or game.version <= 1
+
+
+def _keep_listening(game: Any, here: Any) -> bool:
     game.__dict__["_live_here"] = here  # the broadcast's audiences: not read again
     return here is None or bool(here.online_seats) or here.watching > 0
+
+
+@contextmanager
+def pushes_deferred() -> Iterator[None]:
+    """For a batch of writes (timeouts): each committed write's push waits
+    for the end of the block, where who listens to each game is read in one
+    round trip instead of one per write. Each push still follows its commit
+    and reads presence after it, so the rule of ``anyone_listening`` holds."""
+    if getattr(_held, "pushes", None) is not None:
+        yield
+        return
+    _held.pushes = []
+    try:
+        yield
+    finally:
+        pushes, _held.pushes = _held.pushes, None
+        here = _listening_to([game_id for game_id, _, _, _ in pushes]) if pushes else {}
+        for game_id, version, state, game in pushes:
+            if _keep_listening(game, here.get(game_id)):
+                broadcast_game(game_id, version, state, game)
+
+
+_presence_client: Any = None
+
+
+def _listening_to(game_ids: list[int]) -> dict[int, Any]:
+    """``live.presence.listening`` of several games in one round trip; a game
+    missing from the answer (Redis could not say) is pushed as before."""
+    global _presence_client
+    import time
+
+    import redis
+    from django.conf import settings
+
+    from live.presence import _key, _summarise
+
+    if _presence_client is None:
+        _presence_client = redis.Redis.from_url(settings.REDIS_URL)
+    now = time.time()
+    try:
+        with _presence_client.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.zrangebyscore(_key(game_id), now, "+inf")
+            results = pipe.execute()
+    except redis.RedisError:
+        return {}
+    return {g: _summarise(members) for g, members in zip(game_ids, results, strict=True)}
 
 
 def schedule_timers(game_id: int, version: int, due_times: list[Any] | None = None) -> None:
