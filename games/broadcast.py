@@ -8,9 +8,16 @@ and incoming offers, is rendered once for that seat's group. So a spectator
 never receives seat-private content and a player never another seat's panel.
 The game group itself carries presence, and chat once the game is over.
 
+These audiences' pushes go through ``live.fanout`` (straight to this
+process's sockets, Redis pub/sub to the others); the lobby, watch list,
+"Your games" and waiting-page pushes through the channel layer. A push
+carries the log as only the lines its version added, and the board as its
+live layer (the printed board comes with the page).
+
 Every game push is framed as ``<!--push N-->`` (``<!--snapshot N-->`` on
 connect or resync) so that the client can drop stale versions and notice a
-gap; chat, presence and lobby pushes are framed ``<!--live-->``.
+gap; chat, presence and lobby pushes are framed ``<!--live-->``, and a
+waiting page is told ``<!--reload-->``.
 """
 
 from __future__ import annotations
