@@ -25,6 +25,7 @@ from games.services.timers import (
     charge_time_bank,
     forget_seats,
     game_seats,
+    lock_game_with_rows,
     reset_timeouts,
     sync_deadlines,
 )
@@ -277,7 +278,8 @@ def play_bot_move(game_id: int, expected_version: int) -> bool:
     Returns whether a move was made."""
     with transaction.atomic():
         try:
-            game = lock_game(pk=game_id)
+            # The seats and deadline rows the move needs come with the lock.
+            game = lock_game_with_rows(game_id)
         except Exception:
             return False
         if game.version != expected_version or game.status != Game.Status.ACTIVE:

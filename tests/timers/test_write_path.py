@@ -100,3 +100,23 @@ def test_a_seat_taken_over_on_a_timeout_gets_no_reminders_while_another_seat_goe
     mine = list(Deadline.objects.filter(game=game, player=late))
     assert mine, "the timed-out player has a next decision"
     assert all(d.remind_at is None and d.reminded for d in mine)
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="counts PostgreSQL round trips")
+@pytest.mark.django_db
+def test_a_bot_move_reads_its_seats_and_deadlines_with_the_lock(
+    alice: Any, no_bot_tasks: Any
+) -> None:
+    from games import services
+    from tests.games.conftest import _started
+
+    game = _started(alice, bots=1)
+    bot = Seat.objects.get(game=game, user=None).number
+    state = engine.from_dict(game.state)
+    state.turn = bot  # test setup: the bot is to roll
+    Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
+    with CaptureQueriesContext(connection) as queries:
+        assert services.play_bot_move(game.pk, game.version)
+    sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sent) == 2, [q[:80] for q in sent]
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
