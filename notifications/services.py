@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from notifications import live
 from notifications.models import EmailThrottle, Notification
 
 logger = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ def notify(
         url = f"/games/{public_id}/" if public_id else ""
     try:
         with transaction.atomic():
-            return Notification.objects.create(
+            note = Notification.objects.create(
                 user_id=user_id,
                 game_id=game_id,
                 kind=kind,
@@ -48,6 +49,8 @@ def notify(
             )
     except IntegrityError:
         return None
+    transaction.on_commit(lambda: live.push_unread(user_id))
+    return note
 
 
 def on_commit(user_id: int, game_id: int | None, kind: str, text: str, **kwargs: Any) -> None:
@@ -86,6 +89,9 @@ def unread_count(user: Any) -> int:
 
 
 def mark_all_read(user: Any) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).update(
+    count = Notification.objects.filter(user=user, read_at__isnull=True).update(
         read_at=timezone.now()
     )
+    if count:  # the person's other open pages drop their badge too
+        transaction.on_commit(lambda: live.push_unread(user.pk))
+    return count

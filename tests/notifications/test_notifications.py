@@ -121,3 +121,45 @@ def test_digest_zones_are_those_at_the_digest_hour() -> None:
     now = dt.datetime(2026, 1, 15, 7, 30, tzinfo=dt.UTC)
     zones = decisions.digest_due_zones(now, 8)
     assert "Europe/Paris" in zones and "UTC" not in zones and "Asia/Tokyo" not in zones
+
+
+def test_a_new_notice_pushes_the_unread_count_to_open_pages_only(
+    alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from unittest import mock
+
+    from notifications import live
+
+    with mock.patch("games.broadcast.send") as send:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.notify(alice.pk, None, "reminder", "no page open")
+        send.assert_not_called()  # nobody to tell: no query, no render, no send
+        live.socket_opened(alice.pk)
+        live.socket_opened(alice.pk)  # two tabs
+        live.socket_closed(alice.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.notify(alice.pk, None, "reminder", "one tab open")
+        ((messages,),) = [c.args for c in send.call_args_list]
+        ((group, message),) = messages
+        assert group == live.unread_group(alice.pk)
+        assert 'id="nav-notifications" hx-swap-oob="true"' in message["html"]
+        assert 'aria-label="2 unread"' in message["html"]
+        send.reset_mock()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.mark_all_read(alice)
+        ((messages,),) = [c.args for c in send.call_args_list]
+        assert "unread-count" not in messages[0][1]["html"]
+        live.socket_closed(alice.pk)
+        send.reset_mock()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.notify(alice.pk, None, "reminder", "closed again")
+        send.assert_not_called()
+
+
+def test_the_nav_link_pushed_is_the_one_the_page_shows(alice: Any, client: Any) -> None:
+    from notifications import live
+
+    services.notify(alice.pk, None, "reminder", "x")
+    client.force_login(alice)
+    page = client.get("/lobby/").content.decode()
+    assert live.nav_link_html(1, oob=False).strip() in page
