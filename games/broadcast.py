@@ -295,10 +295,16 @@ def your_games_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     if game.pk not in _SHOWN and len(_SHOWN) >= _SHOWN_SIZE:
         _SHOWN.pop(next(iter(_SHOWN)), None)
     _SHOWN[game.pk] = shown
+    from live.presence import in_lobby
+
+    people = [s.user for s in presenters.game_seats(game) if s.user is not None]
+    # Rendered only for those looking at the lobby; one who opens it later
+    # is sent the list afresh when the socket connects.
+    looking = in_lobby([user.pk for user in people])
     return [
-        (user_games_group(seat.user_id), live_message(your_games_html(seat.user)))
-        for seat in presenters.game_seats(game)
-        if seat.user_id is not None and seat.user is not None
+        (user_games_group(user.pk), live_message(your_games_html(user)))
+        for user in people
+        if looking is None or user.pk in looking
     ]
 
 

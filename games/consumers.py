@@ -196,6 +196,7 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
     """``/ws/lobby/`` and ``/ws/watch/``: the open-games and watch lists."""
 
     groups: list[str]
+    user_pk: int | None = None
 
     async def connect(self) -> None:
         room = self.scope["url_route"]["kwargs"]["room"]
@@ -203,7 +204,10 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
         self.groups = [broadcast.LOBBY_GROUP if room == "lobby" else broadcast.WATCH_GROUP]
         mine = room == "lobby" and getattr(user, "is_authenticated", False)
         if mine:
-            # The person's own "Your games" list, pushed when one of them changes.
+            # The person's own "Your games" list, pushed when one of them
+            # changes (counted open first, then listened to, then sent).
+            self.user_pk = user.pk
+            await presence.lobby_opened(user.pk)
             self.groups.append(broadcast.user_games_group(user.pk))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -218,6 +222,9 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if self.user_pk is not None:
+            with contextlib.suppress(Exception):
+                await presence.lobby_closed(self.user_pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if _parse_frame(text_data, bytes_data) is None:

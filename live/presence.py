@@ -150,3 +150,46 @@ def watching_counts(game_pks: list[int]) -> dict[int, int]:
     except redis.RedisError:
         return {}
     return {pk: _summarise(members).watching for pk, members in zip(game_pks, results, strict=True)}
+
+
+# --- the lobby ------------------------------------------------------------------
+#
+# How many lobby sockets each signed-in person has open, so that their "Your
+# games" list is rendered and pushed only when they can see it (during a game
+# the players are on the game page). A counter per person; a process that
+# dies without closing its sockets leaves it too high until it expires, which
+# costs renders, never a missed push.
+
+LOBBY_TTL_SECONDS = 24 * 3600  # Daphne closes a socket after a day at most
+
+
+def _lobby_key(user_pk: int) -> str:
+    return f"{settings.REDIS_PREFIX}:live:lobby:{user_pk}"
+
+
+async def lobby_opened(user_pk: int) -> None:
+    async with _redis().pipeline(transaction=False) as pipe:
+        pipe.incr(_lobby_key(user_pk))
+        pipe.expire(_lobby_key(user_pk), LOBBY_TTL_SECONDS)
+        await pipe.execute()
+
+
+async def lobby_closed(user_pk: int) -> None:
+    await _redis().decr(_lobby_key(user_pk))
+
+
+def in_lobby(user_pks: list[int]) -> set[int] | None:
+    """Which of these people have a lobby socket open (None when Redis
+    cannot say, so that the caller pushes to everyone)."""
+    global _sync_client
+    import redis
+
+    if not user_pks:
+        return set()
+    if _sync_client is None:
+        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        counts = _sync_client.mget([_lobby_key(pk) for pk in user_pks])
+    except redis.RedisError:
+        return None
+    return {pk for pk, count in zip(user_pks, counts, strict=True) if count and int(count) > 0}

@@ -122,3 +122,14 @@ def test_at_the_end_spectators_get_their_idle_action_card(duel: Game) -> None:
     [spectators] = [m for g, m in first if g == broadcast.spectators_group(duel.pk)]
     assert 'id="actions"' in spectators["html"]
     assert "expected_version" not in spectators["html"]  # no forms: nothing of a seat's
+
+
+def test_your_games_is_rendered_only_for_players_looking_at_the_lobby(duel: Game) -> None:
+    alice_pk = duel.seats.get(number=0).user_id
+    broadcast._SHOWN.pop(duel.pk, None)
+    with mock.patch("live.presence.in_lobby", return_value={alice_pk}):
+        pushes = broadcast.your_games_pushes(duel)
+    assert [group for group, _ in pushes] == [broadcast.user_games_group(alice_pk)]
+    # Nothing changed in the row since: nothing is rendered again.
+    with mock.patch("live.presence.in_lobby", return_value=None):
+        assert broadcast.your_games_pushes(duel) == []
