@@ -278,6 +278,8 @@ def main() -> int:
     finally:
         stop(beat)
         stop(worker)
+        for path in run.glob(f"bench-timers-beat-{os.getpid()}*"):
+            path.unlink(missing_ok=True)
     late = [
         (created - datetime.fromisoformat(payload["due_at"])).total_seconds()
         for _, created, payload in rows
