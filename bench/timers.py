@@ -204,6 +204,9 @@ def main() -> int:
     os.environ.setdefault("TIMER_SWEEP_SECONDS", "1")
     os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "monopoly_site.settings")
+    # Production settings (DEBUG off, so no query log), as a deployed worker runs.
+    os.environ.setdefault("DEBUG", "false")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     if os.environ["DATABASE_URL"].startswith("postgres"):
         ensure_database(os.environ["DATABASE_URL"])
 
