@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 
 from games import broadcast
 from live import fanout, presence
+from notifications import live as unread
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +84,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         )
         summary = await presence.touch(self.listener.game_pk, self.presence_entry)
         self.groups = [broadcast.game_group(self.listener.game_pk)]
+        self.groups += await _unread_groups(user)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         self.versions: dict[str, int] = {}
@@ -107,6 +109,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         self.audiences = []
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
+        await _unread_closed(self.scope.get("user"))
         if not self.presence_entry:
             return
         with contextlib.suppress(Exception):
@@ -181,6 +184,21 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.send(text_data=html)
 
 
+async def _unread_groups(user: Any) -> list[str]:
+    """A signed-in person's sockets all carry their unread count: counted
+    open (so a new notice is pushed), then listening on their group."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    await database_sync_to_async(unread.socket_opened)(user.pk)
+    return [unread.unread_group(user.pk)]
+
+
+async def _unread_closed(user: Any) -> None:
+    if getattr(user, "is_authenticated", False):
+        with contextlib.suppress(Exception):
+            await database_sync_to_async(unread.socket_closed)(user.pk)
+
+
 def _seat_rows(game_pk: int) -> list[dict[str, Any]]:
     from games.models import Seat
     from games.presenters import seat_colours
@@ -209,6 +227,7 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             self.user_pk = user.pk
             await presence.lobby_opened(user.pk)
             self.groups.append(broadcast.user_games_group(user.pk))
+        self.groups += await _unread_groups(user)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -222,6 +241,8 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "groups", None):
+            await _unread_closed(self.scope.get("user"))
         if self.user_pk is not None:
             with contextlib.suppress(Exception):
                 await presence.lobby_closed(self.user_pk)

@@ -365,3 +365,26 @@ def test_a_private_waiting_page_is_only_for_its_players(alice: User, charlie: Us
                 await comm.disconnect()
 
     run(scenario)
+
+
+def test_the_unread_count_reaches_the_persons_open_pages(duel: Game, alice: User) -> None:
+    from notifications import live as unread
+    from notifications import services as notices
+
+    async def scenario() -> None:
+        lobby = communicator("/ws/lobby/", alice)
+        page = communicator(game_path(duel), alice)
+        for comm in (lobby, page):
+            assert (await comm.connect())[0]
+            await collect(comm)
+        await database_sync_to_async(notices.notify)(alice.pk, duel.pk, "reminder", "hurry")
+        for comm in (lobby, page):
+            pushed = "".join(await collect(comm))
+            assert 'id="nav-notifications" hx-swap-oob="true"' in pushed
+            assert 'aria-label="1 unread"' in pushed
+        for comm in (lobby, page):
+            await comm.disconnect()
+        # Both closed: the next notice is not even rendered.
+        assert not await database_sync_to_async(unread.push_unread)(alice.pk)
+
+    run(scenario)
