@@ -63,6 +63,45 @@ def postgres_answers(url: str, timeout: int = 2) -> bool:
         return False
 
 
+def drop_test_databases(url: str) -> None:
+    """Drop this run's test database if a test left connections open (Django
+    then only warns), and those of earlier runs whose process is gone, so
+    that test databases do not pile up on the server."""
+    import psycopg
+
+    parts = urlsplit(url)
+    base = "test_" + parts.path.lstrip("/").rsplit("_", 1)[0]
+    mine = "test_" + parts.path.lstrip("/")
+    try:
+        with psycopg.connect(
+            host=parts.hostname,
+            port=parts.port or 5432,
+            user=parts.username or "postgres",
+            password=parts.password or None,
+            dbname="postgres",
+            autocommit=True,
+            connect_timeout=2,
+        ) as conn:
+            names = [row[0] for row in conn.execute("SELECT datname FROM pg_database")]
+            for name in names:
+                suffix = name.removeprefix(base + "_")
+                if name != mine and not (suffix.isdigit() and not _pid_alive(int(suffix))):
+                    continue
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except psycopg.Error as exc:
+        say(f"Could not drop leftover test databases: {exc}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -188,6 +227,8 @@ def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
     try:
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=env).returncode
     finally:
+        if db_url.startswith("postgres"):
+            drop_test_databases(db_url)
         if embedded:
             embedded.stop()
             shutil.rmtree(embedded.data_dir, ignore_errors=True)

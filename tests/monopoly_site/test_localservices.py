@@ -1,0 +1,30 @@
+"""The test runner's housekeeping on the real PostgreSQL server."""
+
+from __future__ import annotations
+
+import os
+
+import psycopg
+
+from monopoly_site.localservices import drop_test_databases
+
+SERVER = "postgres://postgres@127.0.0.1:5432"
+
+
+def _databases(conn: psycopg.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT datname FROM pg_database")}
+
+
+def test_leftover_test_databases_of_finished_runs_are_dropped() -> None:
+    dead = 4_194_304  # Linux pids stay below 2**22: no process has it
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        for name in (f"test_lsprobe_{dead}", "test_lsprobe_1", f"test_lsprobe_{os.getpid()}"):
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        try:
+            drop_test_databases(f"{SERVER}/lsprobe_{os.getpid()}")
+            left = {n for n in _databases(conn) if n.startswith("test_lsprobe_")}
+            # Its own and a finished run's go; a running process's (pid 1) stays.
+            assert left == {"test_lsprobe_1"}
+        finally:
+            conn.execute('DROP DATABASE IF EXISTS "test_lsprobe_1"')
