@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -45,19 +46,27 @@ def redis_answers(url: str, timeout: float = 1.0) -> bool:
         client.close()
 
 
-def postgres_answers(url: str, timeout: int = 2) -> bool:
+def _server_connection(url: str, timeout: int = 2) -> Any:
+    """A connection to the maintenance database of the server at ``url``."""
     import psycopg
 
     parts = urlsplit(url)
+    return psycopg.connect(
+        host=parts.hostname,
+        port=parts.port or 5432,
+        user=parts.username or "postgres",
+        password=parts.password or None,
+        dbname="postgres",
+        autocommit=True,
+        connect_timeout=timeout,
+    )
+
+
+def postgres_answers(url: str, timeout: int = 2) -> bool:
+    import psycopg
+
     try:
-        with psycopg.connect(
-            host=parts.hostname,
-            port=parts.port or 5432,
-            user=parts.username or "postgres",
-            password=parts.password or None,
-            dbname="postgres",
-            connect_timeout=timeout,
-        ):
+        with _server_connection(url, timeout):
             return True
     except psycopg.Error:
         return False
@@ -73,15 +82,7 @@ def drop_test_databases(url: str) -> None:
     base = "test_" + parts.path.lstrip("/").rsplit("_", 1)[0]
     mine = "test_" + parts.path.lstrip("/")
     try:
-        with psycopg.connect(
-            host=parts.hostname,
-            port=parts.port or 5432,
-            user=parts.username or "postgres",
-            password=parts.password or None,
-            dbname="postgres",
-            autocommit=True,
-            connect_timeout=2,
-        ) as conn:
+        with _server_connection(url) as conn:
             names = [row[0] for row in conn.execute("SELECT datname FROM pg_database")]
             for name in names:
                 suffix = name.removeprefix(base + "_")

@@ -54,51 +54,18 @@ def offer_gain(
     """What a trade with ``other`` is worth to ``p``: it receives ``recv``,
     gives ``give``, gets ``cash`` net (negative: pays) and ``cards`` net.
     ``share`` defaults to ``handover_share(s)``."""
-    gain = cash + CARD_VALUE * cards
-    mortgaged = s.mortgaged
-    groups = 0  # bit g: colour group g is touched
-    for sq in recv:
-        gain += PRICE[sq]
-        if mortgaged[sq]:  # equity only, and the 10% due at once
-            gain -= MORTGAGE[sq] + ten_percent(MORTGAGE[sq])
-        groups |= 1 << GROUP[sq]
-    for sq in give:
-        gain -= PRICE[sq] - MORTGAGE[sq] if mortgaged[sq] else PRICE[sq]
-        groups |= 1 << GROUP[sq]
-    groups &= 0xFF
-    if not groups:
-        return gain
     if share < 0:
         share = handover_share(s)
-    own = s.owner
-    g = 0
-    while groups:  # each touched colour group, lowest first
-        if groups & 1:
-            before_p = before_o = after_p = after_o = True
-            for m in GROUP_MEMBERS[g]:
-                o = own[m]
-                if o != p:
-                    before_p = False
-                if o != other:
-                    before_o = False
-                if m in recv:
-                    o = p
-                elif m in give:
-                    o = other
-                if o != p:
-                    after_p = False
-                if o != other:
-                    after_o = False
-            premium = PREMIUM[g]
-            gain += premium * (after_p - before_p)
-            gain -= premium * share * (after_o - before_o) // 100
-        groups >>= 1
-        g += 1
-    return gain
+    return gains_both(s, p, other, recv, give, share)[0] + cash + CARD_VALUE * cards
 
 
 def gains_both(
-    s: State, p: int, q: int, recv: list[int], give: list[int], share: int
+    s: State,
+    p: int,
+    q: int,
+    recv: tuple[int, ...] | list[int],
+    give: tuple[int, ...] | list[int],
+    share: int,
 ) -> tuple[int, int]:
     """``(offer_gain(s, p, q, recv, give, 0, 0, share), offer_gain(s, q, p,
     give, recv, 0, 0, share))`` in one pass: both sides see the same groups
