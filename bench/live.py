@@ -31,36 +31,19 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
+
+from benchlib import ensure_database, percentile
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/monopoly_bench_live"
 FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+))?-->")
 
 
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    with psycopg.connect(
-        host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
-        password=parts.password or None, dbname="postgres", autocommit=True,
-    ) as conn:  # fmt: skip
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
-    return ordered[index]
 
 
 def form_for(action: Any) -> dict[str, Any]:

@@ -31,30 +31,12 @@ from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+
+from benchlib import ensure_database, percentile
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/monopoly_bench_timers"
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    with psycopg.connect(
-        host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
-        password=parts.password or None, dbname="postgres", autocommit=True,
-    ) as conn:  # fmt: skip
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
-    return ordered[index]
 
 
 def start(args: list[str], log: Path, ready: str) -> subprocess.Popen[bytes]:

@@ -46,7 +46,7 @@ def redis_answers(url: str, timeout: float = 1.0) -> bool:
         client.close()
 
 
-def _server_connection(url: str, timeout: int = 2) -> Any:
+def server_connection(url: str, timeout: int = 2) -> Any:
     """A connection to the maintenance database of the server at ``url``."""
     import psycopg
 
@@ -66,7 +66,7 @@ def postgres_answers(url: str, timeout: int = 2) -> bool:
     import psycopg
 
     try:
-        with _server_connection(url, timeout):
+        with server_connection(url, timeout):
             return True
     except psycopg.Error:
         return False
@@ -82,7 +82,7 @@ def drop_test_databases(url: str) -> None:
     base = "test_" + parts.path.lstrip("/").rsplit("_", 1)[0]
     mine = "test_" + parts.path.lstrip("/")
     try:
-        with _server_connection(url) as conn:
+        with server_connection(url) as conn:
             names = [row[0] for row in conn.execute("SELECT datname FROM pg_database")]
             for name in names:
                 suffix = name.removeprefix(base + "_")
