@@ -132,8 +132,9 @@ def listening(game_pk: int) -> Summary | None:
     return _summarise(members)
 
 
-def watching_counts(game_pks: list[int]) -> dict[int, int]:
-    """Spectators (people, not tabs) of several games in one round trip."""
+def listening_many(game_pks: list[int]) -> dict[int, Summary]:
+    """``listening`` of several games in one round trip; empty when Redis
+    cannot say (callers then act as if everyone were listening)."""
     global _sync_client
     import redis
 
@@ -149,7 +150,12 @@ def watching_counts(game_pks: list[int]) -> dict[int, int]:
             results = pipe.execute()
     except redis.RedisError:
         return {}
-    return {pk: _summarise(members).watching for pk, members in zip(game_pks, results, strict=True)}
+    return {pk: _summarise(members) for pk, members in zip(game_pks, results, strict=True)}
+
+
+def watching_counts(game_pks: list[int]) -> dict[int, int]:
+    """Spectators (people, not tabs) of several games in one round trip."""
+    return {pk: summary.watching for pk, summary in listening_many(game_pks).items()}
 
 
 # --- the lobby ------------------------------------------------------------------

@@ -96,31 +96,12 @@ def pushes_deferred() -> Iterator[None]:
                 broadcast_game(game_id, version, state, game)
 
 
-_presence_client: Any = None
-
-
 def _listening_to(game_ids: list[int]) -> dict[int, Any]:
     """``live.presence.listening`` of several games in one round trip; a game
     missing from the answer (Redis could not say) is pushed as before."""
-    global _presence_client
-    import time
+    from live.presence import listening_many
 
-    import redis
-    from django.conf import settings
-
-    from live.presence import _key, _summarise
-
-    if _presence_client is None:
-        _presence_client = redis.Redis.from_url(settings.REDIS_URL)
-    now = time.time()
-    try:
-        with _presence_client.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.zrangebyscore(_key(game_id), now, "+inf")
-            results = pipe.execute()
-    except redis.RedisError:
-        return {}
-    return {g: _summarise(members) for g, members in zip(game_ids, results, strict=True)}
+    return listening_many(game_ids)
 
 
 def schedule_timers(game_id: int, version: int, due_times: list[Any] | None = None) -> None:
