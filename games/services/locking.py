@@ -31,7 +31,13 @@ def access_seat(game: Game, user: Any) -> Seat:
     """The playing seat of ``user`` in ``game``, or ``NotAllowed``."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to play.")
-    seat = game.seats.filter(user=user).first()
+    # The seats the write read with the lock (by number, as ``Seat`` orders
+    # them), if it did: not queried again.
+    kept: list[Seat] | None = game.__dict__.get("_seat_rows")
+    if kept is not None:
+        seat = next((s for s in kept if s.user_id == user.pk), None)
+    else:
+        seat = game.seats.filter(user=user).first()
     if seat is None:
         raise NotAllowed("You are not playing in this game.")
     return seat

@@ -18,15 +18,14 @@ from games.services.locking import (
     access_seat,
     check_version,
     insert_statement,
-    lock_game,
     update_statement,
 )
 from games.services.timers import (
     charge_time_bank,
+    count_own_move,
     forget_seats,
     game_seats,
     lock_game_with_rows,
-    reset_timeouts,
     sync_deadlines,
 )
 from games.standing_orders import describe as describe_order
@@ -61,8 +60,9 @@ def check_action(payload: Any, player: int) -> engine.Action:
 
 
 def _lock_for_player(public_id: str, user: Any, expected_version: int | None) -> tuple[Game, Seat]:
-    """Lock the game and check that ``user`` plays in it at this version."""
-    game = lock_game(public_id=public_id)
+    """Lock the game and check that ``user`` plays in it at this version. The
+    seats (the player's among them) and deadline rows come with the lock."""
+    game = lock_game_with_rows(public_id=public_id)
     seat = access_seat(game, user)
     if game.status != Game.Status.ACTIVE:
         raise InvalidRequest("This game is not in play.")
@@ -78,10 +78,11 @@ def submit_action(
     """Apply one player's action as one transaction; return its events."""
     with transaction.atomic():
         game, seat = _lock_for_player(public_id, user, expected_version)
-        reset_timeouts(game, seat.number)
-        events = _apply(game, check_action(action, seat.number), actor=seat.number)
-        Seat.objects.filter(pk=seat.pk).update(decisions_total=F("decisions_total") + 1)
-        return events
+        parsed = check_action(action, seat.number)
+        # The seat's counters go out with the move's own statements.
+        writes: list[Statement] = []
+        count_own_move(seat, writes)
+        return _apply(game, parsed, actor=seat.number, writes=writes)
 
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
@@ -89,6 +90,7 @@ def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[e
         game, seat = _lock_for_player(public_id, user, expected_version)
         events = _apply(game, engine.Action(engine.RESIGN, seat.number), actor=seat.number)
         Seat.objects.filter(pk=seat.pk).update(status=Seat.Status.RESIGNED)
+        seat.status = Seat.Status.RESIGNED  # the kept row, which the broadcast shows
         return events
 
 

@@ -79,11 +79,12 @@ def game_deadlines(game: Game) -> list[Deadline]:
     return rows
 
 
-def lock_game_with_rows(pk: int) -> Game:
-    """``lock_game(pk=pk)`` that also reads the game's deadline rows and seats
-    (with their users), all in one round trip on PostgreSQL. The rows are read
-    by statements after the lock, so they are what the last writer of this
-    game committed (each statement has a snapshot of its own)."""
+def lock_game_with_rows(pk: int | None = None, *, public_id: str | None = None) -> Game:
+    """``lock_game`` (by ``pk`` or ``public_id``) that also reads the game's
+    deadline rows and seats (with their users), all in one round trip on
+    PostgreSQL. The rows are read by statements after the lock, so they are
+    what the last writer of this game committed (each statement has a
+    snapshot of its own)."""
     from django.contrib.auth import get_user_model
 
     connection = transaction.get_connection()
@@ -93,15 +94,21 @@ def lock_game_with_rows(pk: int) -> Game:
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     games, deadlines, seats = reader(Game), reader(Deadline), reader(Seat)
     users = reader(get_user_model())
+    if pk is not None:
+        where, key, game_id = f"{games.table}.id = %s", pk, "%s"
+    else:
+        # The rows' statements find the game's id from its public id: the
+        # lock's statement has already run, so it is the same game.
+        where, key = f"{games.table}.public_id = %s", public_id
+        game_id = f"(SELECT g.id FROM {games.table} g WHERE g.public_id = %s)"
     found, deadline_rows, seat_rows = run_together(
         [
-            (f"SELECT {games.columns()} FROM {games.table} WHERE {games.table}.id = %s"
-             f"{lock}", [pk]),
+            (f"SELECT {games.columns()} FROM {games.table} WHERE {where}{lock}", [key]),
             (f"SELECT {deadlines.columns()} FROM {deadlines.table}"
-             f" WHERE {deadlines.table}.game_id = %s", [pk]),
+             f" WHERE {deadlines.table}.game_id = {game_id}", [key]),
             (f"SELECT {seats.columns()}, {users.columns('u')} FROM {seats.table}"
              f" LEFT JOIN {users.table} u ON u.id = {seats.table}.user_id"
-             f" WHERE {seats.table}.game_id = %s ORDER BY {seats.table}.number", [pk]),
+             f" WHERE {seats.table}.game_id = {game_id} ORDER BY {seats.table}.number", [key]),
         ]
     )  # fmt: skip
     if not found:
@@ -378,9 +385,20 @@ def _count_timeout(game: Game, player: int, writes: list[Statement]) -> bool:
     return takeover
 
 
-def reset_timeouts(game: Game, player: int) -> None:
-    """A move by the player themself ends their run of timeouts."""
-    game.seats.filter(number=player, timeouts_in_row__gt=0).update(timeouts_in_row=0)
+def count_own_move(seat: Seat, writes: list[Statement]) -> None:
+    """A move by the player themself: one more decision of theirs, and the end
+    of their run of timeouts. Its statement (added to ``writes``) goes out
+    with the move's own; ``seat`` is the row the write read with the lock."""
+    table = reader(Seat).table
+    seat.decisions_total += 1
+    seat.timeouts_in_row = 0
+    writes.append(
+        (
+            f"UPDATE {table} SET decisions_total = decisions_total + 1, timeouts_in_row = 0"
+            " WHERE id = %s",
+            [seat.pk],
+        )
+    )
 
 
 def _notify_timeout(game: Game, state: engine.State, d: Deadline, takeover: bool) -> None:

@@ -120,3 +120,28 @@ def test_a_bot_move_reads_its_seats_and_deadlines_with_the_lock(
     sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
     assert len(sent) == 2, [q[:80] for q in sent]
     assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="counts PostgreSQL round trips")
+@pytest.mark.django_db
+def test_a_players_move_takes_two_round_trips_and_counts_on_their_seat(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    from games import services
+
+    mover = engine.next_actor(engine.from_dict(duel.state))
+    seat = duel.seats.select_related("user").get(number=mover)
+    Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=2, decisions_total=5)
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_action(
+            public_id=duel.public_id,
+            user=seat.user,
+            action={"kind": "roll"},
+            expected_version=duel.version,
+        )
+    # The lock with the seats and deadline rows, then every write at once.
+    sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sent) == 2, [q[:80] for q in sent]
+    seat.refresh_from_db()
+    assert (seat.timeouts_in_row, seat.decisions_total) == (0, 6)
+    assert Game.objects.get(pk=duel.pk).version == duel.version + 1
