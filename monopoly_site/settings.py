@@ -120,6 +120,10 @@ CACHES = {
     }
 }
 
+# Sessions are read from the cache and written to the database as well
+# (accounts/sessions.py): no session query on each signed-in request.
+SESSION_ENGINE = "accounts.sessions"
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",

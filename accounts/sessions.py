@@ -1,0 +1,30 @@
+"""Sessions kept in the database and read from the cache (Redis).
+
+Every signed-in request loads its session; with Django's ``db`` backend that
+is a query per request on the hot path of a move. ``cached_db`` reads it from
+Redis instead and still writes every change to the database, which remains the
+copy that counts. Unlike the stock backend, a session read while Redis is
+unreachable comes from the database alone instead of failing the request
+(Redis going away delays pushes and timers, it should not log anyone out or
+stop them playing). Deleting a session still fails loudly without Redis, since
+a cached copy left behind would keep a logged-out session alive.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.sessions.backends import cached_db
+from django.contrib.sessions.backends.db import SessionStore as DBStore
+
+logger = logging.getLogger(__name__)
+
+
+class SessionStore(cached_db.SessionStore):
+    def load(self) -> dict[str, Any]:
+        try:
+            return super().load()  # type: ignore[no-any-return]
+        except Exception:
+            logger.warning("Session cache unavailable; reading the session from the database")
+            return DBStore.load(self)  # type: ignore[no-any-return]

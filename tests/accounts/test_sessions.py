@@ -1,0 +1,58 @@
+"""Sessions are read from Redis and kept in the database (accounts/sessions.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+
+
+def _signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+def test_a_signed_in_request_reads_its_session_from_the_cache(alice: User) -> None:
+    client = _signed_in(alice)
+    # The database has it too: it is the copy that counts.
+    assert Session.objects.filter(session_key=client.session.session_key).exists()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/settings/")
+    assert response.status_code == 200 and response.context["user"] == alice
+    assert not [q for q in queries if "django_session" in q["sql"]]
+
+
+@pytest.mark.django_db
+def test_without_redis_the_session_comes_from_the_database(alice: User, monkeypatch: Any) -> None:
+    from django.core.cache import caches
+
+    client = _signed_in(alice)
+    cache = caches["default"]
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(cache, "get", down)
+    monkeypatch.setattr(cache, "set", down)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/settings/")
+    assert response.status_code == 200 and response.context["user"] == alice
+    assert [q for q in queries if "django_session" in q["sql"]]
+
+
+@pytest.mark.django_db
+def test_logging_out_ends_the_cached_session_too(alice: User) -> None:
+    client = _signed_in(alice)
+    key = client.session.session_key
+    client.post("/accounts/logout/")
+    assert not Session.objects.filter(session_key=key).exists()
+    client.cookies["sessionid"] = key
+    assert client.get("/settings/").status_code == 302  # to the login page
