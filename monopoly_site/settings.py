@@ -114,7 +114,7 @@ REDIS_PREFIX = env_str("REDIS_PREFIX", "monopoly")
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "monopoly_site.cache.RedisCache",  # one pool per process
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": REDIS_PREFIX,
     }
