@@ -6,6 +6,7 @@ and returns data a template can show without further logic.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -378,13 +379,17 @@ def turn_line(s: engine.State) -> str:
 
 
 # The worded log of recent games, per (game pk, viewer): the newest
-# ``LOG_LIMIT`` lines with the last seq read. Events are never updated or
-# deleted and each version's events are written with it, so a later version
-# only needs its own new events read and worded (one small query instead of
-# reloading and re-wording a hundred). Filled from committed reads only
-# (outside any transaction); a process that has not seen the game reads it all.
+# ``LOG_LIMIT`` lines and the version through which they are complete. Events
+# are never updated or deleted and each version's events are written with it,
+# so a later version only needs its own new events read and worded (one small
+# query instead of reloading and re-wording a hundred), or none when the write
+# that made it passes them on. Filled from committed reads only (outside any
+# transaction: a committed game row's version has all its events committed);
+# a process that has not seen the game reads it all.
 _LOG_CACHE: dict[tuple[int, int | None], tuple[int, list[dict[str, Any]]]] = {}
 _LOG_CACHE_SIZE = 512
+# ``action`` and ``start`` rows record what was asked, not what happened.
+UNLOGGED_KINDS = ("action", "start")
 
 
 def _log_cacheable(limit: int) -> bool:
@@ -448,7 +453,7 @@ def log_lines(
 def _read_log_lines(
     game: Game, s: engine.State, viewer: int | None, limit: int
 ) -> list[dict[str, Any]]:
-    query = GameEvent.objects.filter(game=game).exclude(kind__in=("action", "start"))
+    query = GameEvent.objects.filter(game=game).exclude(kind__in=UNLOGGED_KINDS)
     audience = Q(audience_seat__isnull=True)
     if viewer is not None:
         audience |= Q(audience_seat=viewer)
@@ -456,8 +461,10 @@ def _read_log_lines(
     cacheable = _log_cacheable(limit)
     cached = _LOG_CACHE.get(key) if cacheable else None
     if cached is not None:
-        last_seq, known = cached
-        rows = list(query.filter(audience, seq__gt=last_seq).order_by("seq", "index"))
+        through, known = cached
+        rows = _written_after(game, through, viewer)
+        if rows is None:
+            rows = list(query.filter(audience, seq__gt=through).order_by("seq", "index"))
         lines = known + _log_lines(rows, s, known[-1]["turn"])
     else:
         rows = list(query.filter(audience).order_by("-seq", "-index")[:limit])
@@ -473,8 +480,31 @@ def _read_log_lines(
     if cacheable and lines:
         if key not in _LOG_CACHE and len(_LOG_CACHE) >= _LOG_CACHE_SIZE:
             _LOG_CACHE.pop(next(iter(_LOG_CACHE)), None)
-        _LOG_CACHE[key] = (lines[-1]["seq"], lines)
+        _LOG_CACHE[key] = (max(game.version, lines[-1]["seq"]), lines)
     return lines
+
+
+def _written_after(game: Game, through: int, viewer: int | None) -> list[GameEvent] | None:
+    """The viewer's events after version ``through`` as the write that made
+    ``game`` sent them (``services.play`` keeps them on the row it passes to
+    the broadcast), when it wrote every version since; else None (read them).
+    Their payloads go through JSON as the stored ones did."""
+    written: list[GameEvent] | None = game.__dict__.get("_event_rows")
+    if not written or written[0].seq > through + 1 or written[-1].seq != game.version:
+        return None
+    return [
+        GameEvent(
+            seq=row.seq,
+            index=row.index,
+            kind=row.kind,
+            payload=json.loads(json.dumps(row.payload)),
+            audience_seat=row.audience_seat,
+        )
+        for row in written
+        if row.seq > through
+        and row.kind not in UNLOGGED_KINDS
+        and (row.audience_seat is None or row.audience_seat == viewer)
+    ]
 
 
 def _log_lines(rows: list[GameEvent], s: engine.State, turn: int) -> list[dict[str, Any]]:

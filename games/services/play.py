@@ -216,6 +216,9 @@ def _apply_one(
         for i, ev in enumerate(events)
     ]
     writes.append(insert_statement(rows))
+    # Kept on the row the broadcast is given, which words the new log lines
+    # from them instead of reading them back (``presenters.log_lines``).
+    game.__dict__.setdefault("_event_rows", []).extend(rows)
     # The deadlines of the new pending decisions are written with the move.
     charge_time_bank(game, actor)
     sync_deadlines(game, new_state, actor=actor, action_kind=action.kind, writes=writes)
