@@ -453,10 +453,6 @@ def log_lines(
 def _read_log_lines(
     game: Game, s: engine.State, viewer: int | None, limit: int
 ) -> list[dict[str, Any]]:
-    query = GameEvent.objects.filter(game=game).exclude(kind__in=UNLOGGED_KINDS)
-    audience = Q(audience_seat__isnull=True)
-    if viewer is not None:
-        audience |= Q(audience_seat=viewer)
     key = (game.pk, viewer)
     cacheable = _log_cacheable(limit)
     cached = _LOG_CACHE.get(key) if cacheable else None
@@ -464,9 +460,11 @@ def _read_log_lines(
         through, known = cached
         rows = _written_after(game, through, viewer)
         if rows is None:
+            query, audience = _log_query(game, viewer)
             rows = list(query.filter(audience, seq__gt=through).order_by("seq", "index"))
         lines = known + _log_lines(rows, s, known[-1]["turn"])
     else:
+        query, audience = _log_query(game, viewer)
         rows = list(query.filter(audience).order_by("-seq", "-index")[:limit])
         rows.reverse()
         if not rows:
@@ -482,6 +480,17 @@ def _read_log_lines(
             _LOG_CACHE.pop(next(iter(_LOG_CACHE)), None)
         _LOG_CACHE[key] = (max(game.version, lines[-1]["seq"]), lines)
     return lines
+
+
+def _log_query(game: Game, viewer: int | None) -> tuple[Any, Q]:
+    """The game's logged events, and which of them ``viewer`` may read. Built
+    only when they are read: building the query costs about half a
+    millisecond, more than the rest of a push's log when the write passed it on."""
+    query = GameEvent.objects.filter(game=game).exclude(kind__in=UNLOGGED_KINDS)
+    audience = Q(audience_seat__isnull=True)
+    if viewer is not None:
+        audience |= Q(audience_seat=viewer)
+    return query, audience
 
 
 def _written_after(game: Game, through: int, viewer: int | None) -> list[GameEvent] | None:
