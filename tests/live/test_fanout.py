@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from live import fanout
+from tests.live.conftest import run
 
 
 class Member:
@@ -34,7 +35,7 @@ def test_a_delivery_to_many_members_lets_the_loop_run_between_them() -> None:
         other.cancel()
         return log
 
-    log = asyncio.run(scenario())
+    log = run(scenario)
     members = [i for i, entry in enumerate(log) if entry != "loop"]
     first, last = members[0], members[-1]
     # The loop ran between the first member and the last, more than once.
