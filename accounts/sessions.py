@@ -24,7 +24,7 @@ logger = logging.getLogger(__name__)
 class SessionStore(cached_db.SessionStore):
     def load(self) -> dict[str, Any]:
         try:
-            return super().load()  # type: ignore[no-any-return]
+            return super().load()
         except Exception:
             logger.warning("Session cache unavailable; reading the session from the database")
-            return DBStore.load(self)  # type: ignore[no-any-return]
+            return DBStore.load(self)

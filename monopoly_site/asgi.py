@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import gc
 import os
+from typing import Any
 
 import django
 from asgiref.sync import sync_to_async
@@ -22,7 +23,8 @@ class OneHopASGIHandler(ASGIHandler):
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
-        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+        handler: Any = self  # Django's attribute, which its type stubs leave out
+        handler._middleware_chain = sync_to_async(handler._middleware_chain, thread_sensitive=True)
 
 
 def get_asgi_application() -> ASGIHandler:

@@ -23,9 +23,10 @@ _lock = threading.Lock()
 class RedisCache(DjangoRedisCache):
     @cached_property
     def _cache(self) -> Any:
-        key = (tuple(self._servers), repr(sorted(self._options.items())))
+        stock: Any = self  # Django's own attributes, which its type stubs leave out
+        key = (tuple(stock._servers), repr(sorted(stock._options.items())))
         with _lock:
             client = _clients.get(key)
             if client is None:
-                client = _clients[key] = self._class(self._servers, **self._options)
+                client = _clients[key] = stock._class(stock._servers, **stock._options)
         return client

@@ -94,6 +94,7 @@ def lock_game_with_rows(pk: int | None = None, *, public_id: str | None = None) 
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     games, deadlines, seats = reader(Game), reader(Deadline), reader(Seat)
     users = reader(get_user_model())
+    key: int | str | None
     if pk is not None:
         where, key, game_id = f"{games.table}.id = %s", pk, "%s"
     else:
