@@ -36,13 +36,16 @@ def context_for(browser: Any, base_url: str, user: User | None) -> Any:
     return context
 
 
+def people(*names: str) -> list[User]:
+    return [
+        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345") for name in names
+    ]
+
+
 @pytest.mark.browser
 def test_the_spectators_board_changes_without_a_reload(browser: Any, daphne_url: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    ada, grace, carol = (
-        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
-        for name in ("ada", "grace", "carol")
-    )
+    ada, grace, carol = people("ada", "grace", "carol")
     game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
     mover = game.seats.get(number=engine.from_dict(game.state).turn).user
     version = game.version
@@ -106,10 +109,7 @@ def board_version(page: Any) -> int:
 def test_the_page_reconnects_after_the_server_goes_away_and_catches_up(
     browser: Any, daphne_server: Daphne
 ) -> None:
-    ada, grace = (
-        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
-        for name in ("ada", "grace")
-    )
+    ada, grace = people("ada", "grace")
     game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
     base_url = f"http://127.0.0.1:{daphne_server.port}"
     context = context_for(browser, base_url, None)
@@ -161,10 +161,7 @@ WebSocket.prototype.send = function (data) { window.__sent.push(data); return se
 def test_the_page_drops_stale_pushes_and_resyncs_on_a_gap(
     browser: Any, daphne_server: Daphne
 ) -> None:
-    ada, grace = (
-        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
-        for name in ("ada", "grace")
-    )
+    ada, grace = people("ada", "grace")
     game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
     context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", None)
     context.add_init_script(RECORD_FRAMES)
@@ -191,7 +188,7 @@ def test_the_page_drops_stale_pushes_and_resyncs_on_a_gap(
 
 @pytest.mark.browser
 def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server: Daphne) -> None:
-    ada = User.objects.create_user("ada", "ada@example.com", "pw-ada-12345")
+    [ada] = people("ada")
     context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", None)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -210,10 +207,7 @@ def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server
 def test_your_games_shows_a_started_game_without_a_reload(
     browser: Any, daphne_server: Daphne
 ) -> None:
-    ada, grace = (
-        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
-        for name in ("ada", "grace")
-    )
+    ada, grace = people("ada", "grace")
     context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", ada)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -233,10 +227,7 @@ def test_your_games_shows_a_started_game_without_a_reload(
 def test_the_waiting_page_follows_the_seats_and_the_start(
     browser: Any, daphne_server: Daphne
 ) -> None:
-    ada, grace = (
-        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
-        for name in ("ada", "grace")
-    )
+    ada, grace = people("ada", "grace")
     context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", ada)
     page = context.new_page()
     page.set_default_timeout(15_000)
