@@ -147,6 +147,7 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
         latencies: list[float] = []
         post_times: list[float] = []
         firsts: list[float] = []  # until the first spectator has it: the fan-out excluded
+        lasts: list[float] = []  # per move, until the last spectator has it
         missing = 0
         for _ in range(args.moves):
             await sync_to_async(game.refresh_from_db)()
@@ -181,6 +182,7 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
             latencies += [(t - start) * 1000 for t in arrived.values()]
             if arrived:
                 firsts.append((min(arrived.values()) - start) * 1000)
+                lasts.append((max(arrived.values()) - start) * 1000)
             await asyncio.sleep(args.pause)
         conn.close()
         for task in tasks:
@@ -209,6 +211,11 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
             "p50": round(statistics.median(post_times), 2),
             "p99": round(percentile(post_times, 99), 2),
         },
+        # The moves whose last spectator waited longest (p99 is about one move):
+        # move number (from 1) and milliseconds, slowest first.
+        "slowest_moves": [
+            [i + 1, round(ms, 1)] for i, ms in sorted(enumerate(lasts), key=lambda m: -m[1])[:5]
+        ],
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
         "python": platform.python_version(),
     }
