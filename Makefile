@@ -3,8 +3,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+ENGINE_BUILD := games/engine/native.digest
 
-.PHONY: run test install lint format chromium bench-engine bench-timers bench-live lock
+.PHONY: run test install engine lint format chromium bench-engine bench-timers bench-live lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -13,13 +14,20 @@ test: install chromium
 	$(VENV)/bin/ruff check .
 	$(PY) -m monopoly_site.localservices test -- $(PYTEST_ARGS)
 
-install: $(STAMP)
+install: $(STAMP) $(ENGINE_BUILD)
 
 $(STAMP):
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
+
+# The engine compiled with mypyc (games/native.py), rebuilt when a source
+# changes; `python -m games.native clean` goes back to the pure sources.
+engine: $(ENGINE_BUILD)
+
+$(ENGINE_BUILD): $(STAMP) $(wildcard games/engine/*.py) games/native.py
+	$(PY) -m games.native build
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -37,7 +45,8 @@ chromium:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get install -y -q chromium >/dev/null || { $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }; }
 
-# Player-turns per second of the pure engine (4-player us-2003, heuristic bots).
+# Player-turns per second of the engine as the site runs it, compiled with
+# mypyc (4-player us-2003, heuristic bots).
 bench-engine: install
 	$(PY) manage.py simulate --games 200 --players 4 --seed 1 --ruleset us-2003 --bot heuristic --jail-policy pay --max-turns 1000 --json
 

@@ -6,51 +6,51 @@ action converts to and from a plain dict (``to_dict`` / ``action_from_dict``).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .errors import CodecError
 
 # Turn actions of the player whose turn it is.
-ROLL = "roll"
-PAY_JAIL_FINE = "pay_jail_fine"
-USE_JAIL_CARD = "use_jail_card"  # target: 0 Chance card, 1 Community Chest card
-BUY = "buy"
-DECLINE = "decline"
-INCOME_TAX_FLAT = "income_tax_flat"
-INCOME_TAX_PERCENT = "income_tax_percent"
-PAY_TEN = "pay_fine_instead"  # UK: pay the 10 fine instead of a Chance
-TAKE_CHANCE = "take_chance"
-END_TURN = "end_turn"
+ROLL: Final = "roll"
+PAY_JAIL_FINE: Final = "pay_jail_fine"
+USE_JAIL_CARD: Final = "use_jail_card"  # target: 0 Chance card, 1 Community Chest card
+BUY: Final = "buy"
+DECLINE: Final = "decline"
+INCOME_TAX_FLAT: Final = "income_tax_flat"
+INCOME_TAX_PERCENT: Final = "income_tax_percent"
+PAY_TEN: Final = "pay_fine_instead"  # UK: pay the 10 fine instead of a Chance
+TAKE_CHANCE: Final = "take_chance"
+END_TURN: Final = "end_turn"
 # Auctions (property, or scarce buildings).
-BID = "bid"  # amount
-PASS_BID = "pass_bid"
-PLACE_BUILDING = "place_building"  # square: where the auctioned building goes
-FORFEIT_BUILDING = "forfeit_building"
+BID: Final = "bid"  # amount
+PASS_BID: Final = "pass_bid"
+PLACE_BUILDING: Final = "place_building"  # square: where the auctioned building goes
+FORFEIT_BUILDING: Final = "forfeit_building"
 # Property management.
-BUILD = "build"  # square
-SELL_BUILDING = "sell_building"  # square: one house, or a hotel back to houses
-SELL_GROUP_BUILDINGS = "sell_group_buildings"  # target: colour group
-MORTGAGE = "mortgage"  # square
-UNMORTGAGE = "unmortgage"  # square
+BUILD: Final = "build"  # square
+SELL_BUILDING: Final = "sell_building"  # square: one house, or a hotel back to houses
+SELL_GROUP_BUILDINGS: Final = "sell_group_buildings"  # target: colour group
+MORTGAGE: Final = "mortgage"  # square
+UNMORTGAGE: Final = "unmortgage"  # square
 # Trades.
-PROPOSE_TRADE = "propose_trade"  # target: other seat; terms
-ACCEPT_TRADE = "accept_trade"  # target: trade id
-REJECT_TRADE = "reject_trade"
-WITHDRAW_TRADE = "withdraw_trade"
-COUNTER_TRADE = "counter_trade"  # target: trade id; terms (from the counterer's side)
+PROPOSE_TRADE: Final = "propose_trade"  # target: other seat; terms
+ACCEPT_TRADE: Final = "accept_trade"  # target: trade id
+REJECT_TRADE: Final = "reject_trade"
+WITHDRAW_TRADE: Final = "withdraw_trade"
+COUNTER_TRADE: Final = "counter_trade"  # target: trade id; terms (from the counterer's side)
 # Rent claims.
-CLAIM_RENT = "claim_rent"  # target: claim id
-EXPIRE_CLAIM = "expire_claim"  # system (player -1) or the owner waiving it
+CLAIM_RENT: Final = "claim_rent"  # target: claim id
+EXPIRE_CLAIM: Final = "expire_claim"  # system (player -1) or the owner waiving it
 # Debts.
-PAY_DEBT = "pay_debt"
-DECLARE_BANKRUPTCY = "declare_bankruptcy"
-AUTO_SETTLE = "auto_settle"  # liquidate automatically, then pay or go bankrupt
+PAY_DEBT: Final = "pay_debt"
+DECLARE_BANKRUPTCY: Final = "declare_bankruptcy"
+AUTO_SETTLE: Final = "auto_settle"  # liquidate automatically, then pay or go bankrupt
 # Leaving the game: everything goes to the bank, as a bankruptcy to the bank.
-RESIGN = "resign"
+RESIGN: Final = "resign"
 # Time-limit games.
-END_NOW = "end_now"  # system: end the game now and value everyone
+END_NOW: Final = "end_now"  # system: end the game now and value everyone
 
-ALL_KINDS: frozenset[str] = frozenset(
+ALL_KINDS: Final[frozenset[str]] = frozenset(
     v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)
 )
 

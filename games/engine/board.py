@@ -6,26 +6,28 @@ tuples rather than objects (see ``docs/engine.md``).
 
 from __future__ import annotations
 
-# Square kinds.
-GO = 0
-SITE = 1
-RAILROAD = 2
-UTILITY = 3
-CHANCE = 4
-CHEST = 5
-INCOME_TAX = 6
-LUXURY_TAX = 7
-GO_TO_JAIL = 8
-JAIL = 9
-FREE_PARKING = 10
+from typing import Final
 
-JAIL_SQUARE = 10
-GO_TO_JAIL_SQUARE = 30
-NUM_SQUARES = 40
+# Square kinds.
+GO: Final = 0
+SITE: Final = 1
+RAILROAD: Final = 2
+UTILITY: Final = 3
+CHANCE: Final = 4
+CHEST: Final = 5
+INCOME_TAX: Final = 6
+LUXURY_TAX: Final = 7
+GO_TO_JAIL: Final = 8
+JAIL: Final = 9
+FREE_PARKING: Final = 10
+
+JAIL_SQUARE: Final = 10
+GO_TO_JAIL_SQUARE: Final = 30
+NUM_SQUARES: Final = 40
 
 # (kind, group, price, house_cost, rents, us_name, uk_name)
 # rents for sites: (base, 1 house, 2, 3, 4, hotel); group -1 for non-property.
-_SQUARES: tuple[tuple[int, int, int, int, tuple[int, ...], str, str], ...] = (
+_SQUARES: Final[tuple[tuple[int, int, int, int, tuple[int, ...], str, str], ...]] = (
     (GO, -1, 0, 0, (), "GO", "GO"),
     (SITE, 0, 60, 50, (2, 10, 30, 90, 160, 250), "Mediterranean Avenue", "Old Kent Road"),
     (CHEST, -1, 0, 0, (), "Community Chest", "Community Chest"),
@@ -68,31 +70,31 @@ _SQUARES: tuple[tuple[int, int, int, int, tuple[int, ...], str, str], ...] = (
     (SITE, 7, 400, 200, (50, 200, 600, 1400, 1700, 2000), "Boardwalk", "Mayfair"),
 )
 
-KIND: tuple[int, ...] = tuple(s[0] for s in _SQUARES)
-GROUP: tuple[int, ...] = tuple(s[1] for s in _SQUARES)
-PRICE: tuple[int, ...] = tuple(s[2] for s in _SQUARES)
-HOUSE_COST: tuple[int, ...] = tuple(s[3] for s in _SQUARES)
-RENT: tuple[tuple[int, ...], ...] = tuple(s[4] for s in _SQUARES)
-US_NAMES: tuple[str, ...] = tuple(s[5] for s in _SQUARES)
-UK_NAMES: tuple[str, ...] = tuple(s[6] for s in _SQUARES)
-MORTGAGE: tuple[int, ...] = tuple(p // 2 for p in PRICE)
+KIND: Final[tuple[int, ...]] = tuple(s[0] for s in _SQUARES)
+GROUP: Final[tuple[int, ...]] = tuple(s[1] for s in _SQUARES)
+PRICE: Final[tuple[int, ...]] = tuple(s[2] for s in _SQUARES)
+HOUSE_COST: Final[tuple[int, ...]] = tuple(s[3] for s in _SQUARES)
+RENT: Final[tuple[tuple[int, ...], ...]] = tuple(s[4] for s in _SQUARES)
+US_NAMES: Final[tuple[str, ...]] = tuple(s[5] for s in _SQUARES)
+UK_NAMES: Final[tuple[str, ...]] = tuple(s[6] for s in _SQUARES)
+MORTGAGE: Final[tuple[int, ...]] = tuple(p // 2 for p in PRICE)
 
-IS_PROPERTY: tuple[bool, ...] = tuple(k in (SITE, RAILROAD, UTILITY) for k in KIND)
-PROPERTIES: tuple[int, ...] = tuple(i for i in range(NUM_SQUARES) if IS_PROPERTY[i])
-SITES: tuple[int, ...] = tuple(i for i in range(NUM_SQUARES) if KIND[i] == SITE)
+IS_PROPERTY: Final[tuple[bool, ...]] = tuple(k in (SITE, RAILROAD, UTILITY) for k in KIND)
+PROPERTIES: Final[tuple[int, ...]] = tuple(i for i in range(NUM_SQUARES) if IS_PROPERTY[i])
+SITES: Final[tuple[int, ...]] = tuple(i for i in range(NUM_SQUARES) if KIND[i] == SITE)
 
-US_GROUP_NAMES = (
+US_GROUP_NAMES: Final = (
     "brown", "light blue", "pink", "orange", "red", "yellow", "green", "dark blue",
     "railroads", "utilities",
 )  # fmt: skip
-UK_GROUP_NAMES = (*US_GROUP_NAMES[:8], "stations", "utilities")
-NUM_GROUPS = 10
-BUILDABLE_GROUPS = range(8)
-GROUP_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
+UK_GROUP_NAMES: Final = (*US_GROUP_NAMES[:8], "stations", "utilities")
+NUM_GROUPS: Final = 10
+BUILDABLE_GROUPS: Final = range(8)
+GROUP_MEMBERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(i for i in range(NUM_SQUARES) if GROUP[i] == g) for g in range(NUM_GROUPS)
 )
-RAILROADS: tuple[int, ...] = GROUP_MEMBERS[8]
-UTILITIES: tuple[int, ...] = GROUP_MEMBERS[9]
+RAILROADS: Final[tuple[int, ...]] = GROUP_MEMBERS[8]
+UTILITIES: Final[tuple[int, ...]] = GROUP_MEMBERS[9]
 
 
 def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
@@ -103,12 +105,12 @@ def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-NEAREST_RAILROAD: tuple[int, ...] = _nearest(RAILROADS)
-NEAREST_UTILITY: tuple[int, ...] = _nearest(UTILITIES)
+NEAREST_RAILROAD: Final[tuple[int, ...]] = _nearest(RAILROADS)
+NEAREST_UTILITY: Final[tuple[int, ...]] = _nearest(UTILITIES)
 
-TOTAL_HOUSES = 32
-TOTAL_HOTELS = 12
-HOTEL = 5  # value of ``State.bld[sq]`` meaning "a hotel stands here"
+TOTAL_HOUSES: Final = 32
+TOTAL_HOTELS: Final = 12
+HOTEL: Final = 5  # value of ``State.bld[sq]`` meaning "a hotel stands here"
 
 
 def ten_percent(amount: int) -> int:

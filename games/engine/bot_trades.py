@@ -15,19 +15,21 @@ the other side's premium that a seller asks for falls as the game goes on
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import Terms
 from .board import GROUP, GROUP_MEMBERS, MORTGAGE, PRICE, PROPERTIES, ten_percent
 from .state import State
 
 #: Premium for owning a whole colour group (0 for railroads and utilities).
-PREMIUM: tuple[int, ...] = tuple(
+PREMIUM: Final[tuple[int, ...]] = tuple(
     sum(PRICE[m] for m in GROUP_MEMBERS[g]) if g < 8 else 0 for g in range(10)
 )
-SITE_GROUPS: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
+SITE_GROUPS: Final[tuple[tuple[int, tuple[int, ...]], ...]] = tuple(
     (g, GROUP_MEMBERS[g]) for g in range(8)
 )
-CARD_VALUE = 50  # a Get Out of Jail Free card
-MAX_SWEETENERS = 3  # properties added to an offer to save cash
+CARD_VALUE: Final = 50  # a Get Out of Jail Free card
+MAX_SWEETENERS: Final = 3  # properties added to an offer to save cash
 
 
 def handover_share(s: State) -> int:

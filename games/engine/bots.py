@@ -8,6 +8,8 @@ bots on the site.
 
 from __future__ import annotations
 
+from typing import ClassVar, Final
+
 from . import actions as A
 from .board import (
     GROUP,
@@ -32,7 +34,7 @@ from .trade import terms_error
 Action = A.Action
 # tuple.__new__ skips the named tuple's slower keyword __new__ on hot paths;
 # the fields are (kind, player, square, amount, target, terms).
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 def next_actor(s: State) -> int:
@@ -69,6 +71,11 @@ class Bot:
 
     def act(self, s: State, p: int) -> Action:
         raise NotImplementedError
+
+    def act_in_turn(self, s: State, p: int) -> Action:
+        """``act`` when ``p`` is the turn player and nothing is open out of
+        turn; a bot may take a shortcut for that case."""
+        return self.act(s, p)
 
 
 class RandomBot(Bot):
@@ -153,7 +160,7 @@ def _progress_candidates(s: State, p: int) -> list[Action]:
     return out
 
 
-_TURN_KINDS = (
+_TURN_KINDS: Final = (
     A.ROLL, A.BUY, A.DECLINE, A.INCOME_TAX_FLAT, A.INCOME_TAX_PERCENT, A.PAY_TEN,
     A.TAKE_CHANCE, A.END_TURN,
 )  # fmt: skip
@@ -167,10 +174,10 @@ class HeuristicBot(Bot):
     from the state: the site makes a fresh bot for each decision."""
 
     name = "heuristic"
-    cushion = 150
+    cushion: ClassVar[int] = 150
     #: Trade window, see ``trade_window``: one end-of-move decision in this
     #: many (by ``State.seq``) looks for a trade.
-    trade_every = 4
+    trade_every: ClassVar[int] = 4
 
     def __init__(self, jail_policy: str = "pay", seed: int = 0) -> None:
         super().__init__(jail_policy, seed)

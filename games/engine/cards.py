@@ -7,27 +7,29 @@ names, so one deck serves renders in any naming.
 
 from __future__ import annotations
 
+from typing import Final
+
 # Card effects.
-ADVANCE = "advance"  # arg1 = square; collect salary if passing GO
-NEAREST_RAILROAD = "nearest_railroad"  # pay twice the rental
-NEAREST_UTILITY = "nearest_utility"  # pay ten times a fresh throw
-MONEY = "money"  # arg1 = amount (+ collect, - pay the bank)
-JAIL_FREE = "jail_free"
-BACK = "back"  # arg1 = spaces
-JAIL = "jail"
-REPAIRS = "repairs"  # arg1 = per house, arg2 = per hotel
-PAY_EACH = "pay_each"  # arg1 = amount paid to each other player
-COLLECT_EACH = "collect_each"  # arg1 = amount from each other player
-BACK_TO = "back_to"  # arg1 = square; move backwards, never passing GO
-FINE_OR_CHANCE = "fine_or_chance"  # arg1 = fine
+ADVANCE: Final = "advance"  # arg1 = square; collect salary if passing GO
+NEAREST_RAILROAD: Final = "nearest_railroad"  # pay twice the rental
+NEAREST_UTILITY: Final = "nearest_utility"  # pay ten times a fresh throw
+MONEY: Final = "money"  # arg1 = amount (+ collect, - pay the bank)
+JAIL_FREE: Final = "jail_free"
+BACK: Final = "back"  # arg1 = spaces
+JAIL: Final = "jail"
+REPAIRS: Final = "repairs"  # arg1 = per house, arg2 = per hotel
+PAY_EACH: Final = "pay_each"  # arg1 = amount paid to each other player
+COLLECT_EACH: Final = "collect_each"  # arg1 = amount from each other player
+BACK_TO: Final = "back_to"  # arg1 = square; move backwards, never passing GO
+FINE_OR_CHANCE: Final = "fine_or_chance"  # arg1 = fine
 
 Card = tuple[str, int, int, str]
 
-CHANCE_DECK = 0
-CHEST_DECK = 1
-DECK_NAMES = ("Chance", "Community Chest")
+CHANCE_DECK: Final = 0
+CHEST_DECK: Final = 1
+DECK_NAMES: Final = ("Chance", "Community Chest")
 
-US_CHANCE: tuple[Card, ...] = (
+US_CHANCE: Final[tuple[Card, ...]] = (
     (ADVANCE, 0, 0, "Advance to GO (collect {c}200)"),
     (ADVANCE, 24, 0, "Advance to {sq24} (collect {c}200 if you pass GO)"),
     (ADVANCE, 11, 0, "Advance to {sq11} (collect {c}200 if you pass GO)"),
@@ -46,7 +48,7 @@ US_CHANCE: tuple[Card, ...] = (
     (MONEY, 150, 0, "Your building and loan matures: collect {c}150"),
 )  # fmt: skip
 
-_US_CHEST_COMMON: tuple[Card, ...] = (
+_US_CHEST_COMMON: Final[tuple[Card, ...]] = (
     (ADVANCE, 0, 0, "Advance to GO (collect {c}200)"),
     (MONEY, 200, 0, "Bank error in your favor: collect {c}200"),
     (MONEY, -50, 0, "Doctor's fee: pay {c}50"),
@@ -63,7 +65,7 @@ _US_CHEST_COMMON: tuple[Card, ...] = (
 )  # fmt: skip
 
 # The long-lived 1935-2008 wording (the 2003 booklet's era).
-US_CHEST_CLASSIC: tuple[Card, ...] = (
+US_CHEST_CLASSIC: Final[tuple[Card, ...]] = (
     *_US_CHEST_COMMON,
     (MONEY, 45, 0, "From sale of stock you get {c}45"),
     (COLLECT_EACH, 50, 0, "Grand Opera Night opening: collect {c}50 from every player"),
@@ -71,14 +73,14 @@ US_CHEST_CLASSIC: tuple[Card, ...] = (
 )  # fmt: skip
 
 # The later wording (2008 on).
-US_CHEST_2008: tuple[Card, ...] = (
+US_CHEST_2008: Final[tuple[Card, ...]] = (
     *_US_CHEST_COMMON,
     (MONEY, 50, 0, "From sale of stock you get {c}50"),
     (COLLECT_EACH, 10, 0, "It is your birthday: collect {c}10 from every player"),
     (MONEY, 100, 0, "Holiday Fund matures: collect {c}100"),
 )  # fmt: skip
 
-UK_CHANCE: tuple[Card, ...] = (
+UK_CHANCE: Final[tuple[Card, ...]] = (
     (ADVANCE, 0, 0, "Advance to GO"),
     (JAIL, 0, 0, "Go to Jail"),
     (ADVANCE, 11, 0, "Advance to {sq11} (collect {c}200 if you pass GO)"),
@@ -97,7 +99,7 @@ UK_CHANCE: tuple[Card, ...] = (
     (JAIL_FREE, 0, 0, "Get out of jail free"),
 )  # fmt: skip
 
-UK_CHEST: tuple[Card, ...] = (
+UK_CHEST: Final[tuple[Card, ...]] = (
     (ADVANCE, 0, 0, "Advance to GO"),
     (BACK_TO, 1, 0, "Go back to {sq1}"),
     (JAIL, 0, 0, "Go to jail"),
@@ -117,7 +119,7 @@ UK_CHEST: tuple[Card, ...] = (
 )  # fmt: skip
 
 # deck edition name -> (chance deck, community chest deck)
-DECKS: dict[str, tuple[tuple[Card, ...], tuple[Card, ...]]] = {
+DECKS: Final[dict[str, tuple[tuple[Card, ...], tuple[Card, ...]]]] = {
     "us-classic": (US_CHANCE, US_CHEST_CLASSIC),
     "us-2008": (US_CHANCE, US_CHEST_2008),
     "uk": (UK_CHANCE, UK_CHEST),

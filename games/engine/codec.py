@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .actions import terms_from_dict
 from .errors import CodecError
@@ -10,7 +10,7 @@ from .rules import ruleset_from_dict
 from .state import SCHEMA_VERSION, State
 
 # Fields stored as they are (ints, bools, strings and lists of them).
-_PLAIN = (
+_PLAIN: Final = (
     "names",
     "n",
     "seed",

@@ -7,13 +7,13 @@ log line in the edition's names and currency.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .board import square_name
 from .cards import DECK_NAMES, DECKS
 from .rules import Ruleset
 
-EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "first_roll": ("d1", "d2"),
     "first_player": (),
     "deal": ("square", "price"),
@@ -95,7 +95,7 @@ def event_from_dict(d: dict[str, Any]) -> Event:
     return Event(d["kind"], int(d["player"]), tuple(d[f] for f in fields))
 
 
-_KIND_WORDS = ("property", "house", "hotel")
+_KIND_WORDS: Final = ("property", "house", "hotel")
 
 
 def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> str:

@@ -9,7 +9,7 @@ their input.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from . import actions as A
 from . import auction, buildings, money, movement, trade
@@ -54,7 +54,7 @@ from .state import (
     blank_state,
 )
 
-_PHASE_WAIT = {
+_PHASE_WAIT: Final = {
     P_ROLL: "You must roll the dice first.",
     P_BUY: "Decide first whether to buy the property.",
     P_TAX: "Choose first how to pay the Income Tax.",
@@ -513,7 +513,7 @@ def _d_end_now(s: State, a: A.Action, ev: EventLog) -> None:
 _Check = Callable[[State, A.Action], None]
 _Do = Callable[[State, A.Action, EventLog], None]
 
-_PAIRS: dict[str, tuple[_Check, _Do]] = {
+_PAIRS: Final[dict[str, tuple[_Check, _Do]]] = {
     A.ROLL: (_c_roll, _d_roll),
     A.PAY_JAIL_FINE: (_c_pay_jail_fine, _d_pay_jail_fine),
     A.USE_JAIL_CARD: (_c_use_jail_card, _d_use_jail_card),
@@ -579,7 +579,7 @@ def _checked(check: _Check, do: _Do, system: bool) -> _Do:
 # always seated and still in.
 
 
-def _run_roll(s: State, a: A.Action, ev: EventLog) -> None:
+def run_roll(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     if p != s.turn or s.phase != P_ROLL or s.debts or s.auction is not None or s.placement:
         _c_seat(s, a)
@@ -589,7 +589,7 @@ def _run_roll(s: State, a: A.Action, ev: EventLog) -> None:
         s.phase = P_ROLL
 
 
-def _run_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
+def run_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
     if p != s.turn or s.phase != P_END or s.debts or s.auction is not None or s.placement:
         _c_seat(s, a)
@@ -600,7 +600,7 @@ def _run_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
         ev.append(("turn_start", s.turn, (s.turn_no,)))
 
 
-def _run_claim_rent(s: State, a: A.Action, ev: EventLog) -> None:
+def run_claim_rent(s: State, a: A.Action, ev: EventLog) -> None:
     claims = s.claims
     tid = a.target
     for i, c in enumerate(claims):
@@ -617,7 +617,7 @@ def _run_claim_rent(s: State, a: A.Action, ev: EventLog) -> None:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _run_build(s: State, a: A.Action, ev: EventLog) -> None:
+def run_build(s: State, a: A.Action, ev: EventLog) -> None:
     _c_seat(s, a)
     err = buildings.build_error(s, a.player, a.square)
     if err:
@@ -626,18 +626,18 @@ def _run_build(s: State, a: A.Action, ev: EventLog) -> None:
 
 
 # The most frequent kinds validate inside one function (one call fewer).
-_FUSED: dict[str, _Do] = {
-    A.BUILD: _run_build,
-    A.ROLL: _run_roll,
-    A.END_TURN: _run_end_turn,
-    A.CLAIM_RENT: _run_claim_rent,
+_FUSED: Final[dict[str, _Do]] = {
+    A.BUILD: run_build,
+    A.ROLL: run_roll,
+    A.END_TURN: run_end_turn,
+    A.CLAIM_RENT: run_claim_rent,
 }
 
-_SYSTEM_KINDS = frozenset({A.END_NOW, A.EXPIRE_CLAIM})
+_SYSTEM_KINDS: Final = frozenset({A.END_NOW, A.EXPIRE_CLAIM})
 # kind -> one function that checks the seat (system actions skip it),
 # validates and applies: one call per action from ``step`` (the simulator
 # calls these directly).
-RUNNERS: dict[str, _Do] = {
+RUNNERS: Final[dict[str, _Do]] = {
     k: _FUSED[k] if k in _FUSED else _checked(c, d, k in _SYSTEM_KINDS)
     for k, (c, d) in _PAIRS.items()
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from . import actions as A
 from .board import PROPERTIES, SITES
@@ -11,19 +11,19 @@ from .game import is_legal
 from .state import P_BUY, P_CHOICE, P_END, P_OVER, P_ROLL, P_TAX, SYSTEM, State
 
 # Pending decision kinds.
-D_ROLL = "roll"
-D_JAIL = "jail"
-D_BUY = "buy"
-D_INCOME_TAX = "income_tax"
-D_FINE_OR_CHANCE = "fine_or_chance"
-D_END_TURN = "end_turn"
-D_BID = "bid"
-D_PLACE = "place_building"
-D_TRADE = "trade_response"
-D_CLAIM = "claim_rent"
-D_DEBT = "raise_funds"
+D_ROLL: Final = "roll"
+D_JAIL: Final = "jail"
+D_BUY: Final = "buy"
+D_INCOME_TAX: Final = "income_tax"
+D_FINE_OR_CHANCE: Final = "fine_or_chance"
+D_END_TURN: Final = "end_turn"
+D_BID: Final = "bid"
+D_PLACE: Final = "place_building"
+D_TRADE: Final = "trade_response"
+D_CLAIM: Final = "claim_rent"
+D_DEBT: Final = "raise_funds"
 
-_PHASE_DECISION = {
+_PHASE_DECISION: Final = {
     P_ROLL: D_ROLL,
     P_BUY: D_BUY,
     P_TAX: D_INCOME_TAX,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import auction, buildings
 from .board import (
     GROUP,
@@ -69,7 +71,7 @@ def liquidate(s: State, p: int, target: int, ev: EventLog) -> None:
 
 
 #: Properties cheapest first (ties in square order): the order of mortgaging.
-_BY_PRICE: tuple[int, ...] = tuple(sorted(PROPERTIES, key=lambda sq: (PRICE[sq], sq)))
+_BY_PRICE: Final[tuple[int, ...]] = tuple(sorted(PROPERTIES, key=lambda sq: (PRICE[sq], sq)))
 
 
 def _mortgage_towards(s: State, p: int, target: int, ev: EventLog) -> bool:

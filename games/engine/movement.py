@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import cards as C
 from .board import (
     CHANCE,
@@ -24,7 +26,7 @@ from .events import EventLog
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
 
 #: The dice of each outcome 0..35 of the generator (``r // 6 + 1, r % 6 + 1``).
-_PAIRS: tuple[tuple[int, int], ...] = tuple((r // 6 + 1, r % 6 + 1) for r in range(36))
+_PAIRS: Final[tuple[tuple[int, int], ...]] = tuple((r // 6 + 1, r % 6 + 1) for r in range(36))
 
 
 def throw(s: State) -> tuple[int, int]:

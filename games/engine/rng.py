@@ -5,8 +5,10 @@ The state lives in ``State.rng`` so a game serialises, and replays, exactly.
 
 from __future__ import annotations
 
-MASK = 0xFFFFFFFFFFFFFFFF
-GAMMA = 0x9E3779B97F4A7C15
+from typing import Final
+
+MASK: Final = 0xFFFFFFFFFFFFFFFF
+GAMMA: Final = 0x9E3779B97F4A7C15
 
 
 def seed_state(seed: int) -> int:

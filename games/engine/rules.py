@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .errors import RulesetError
 
-RENT_AUTOMATIC = "automatic"
-RENT_CLAIM = "claim"
+RENT_AUTOMATIC: Final = "automatic"
+RENT_CLAIM: Final = "claim"
 # Claim deadlines (rule-variants row "rent must be claimed").
-CLAIM_SECOND_FOLLOWING_THROW = "second_following_throw"  # US books
-CLAIM_NEXT_THROW = "next_throw"  # UK
-CLAIM_SECOND_FOLLOWING_TURN = "second_following_turn"  # 004 community section
+CLAIM_SECOND_FOLLOWING_THROW: Final = "second_following_throw"  # US books
+CLAIM_NEXT_THROW: Final = "next_throw"  # UK
+CLAIM_SECOND_FOLLOWING_TURN: Final = "second_following_turn"  # 004 community section
 
-END_LAST_PLAYER = "last_player"
-END_FIRST_BANKRUPTCY = "first_bankruptcy"
-END_SECOND_BANKRUPTCY = "second_bankruptcy"
-END_TIME = "time"
+END_LAST_PLAYER: Final = "last_player"
+END_FIRST_BANKRUPTCY: Final = "first_bankruptcy"
+END_SECOND_BANKRUPTCY: Final = "second_bankruptcy"
+END_TIME: Final = "time"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +84,11 @@ class Ruleset:
         return self.rent_collection == RENT_CLAIM
 
 
-SWITCH_NAMES: tuple[str, ...] = tuple(
+SWITCH_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(Ruleset) if f.name != "preset"
 )
 
-_CHOICES: dict[str, tuple[Any, ...]] = {
+_CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "board_names": ("us", "uk"),
     "currency": ("$", "£"),
     "decks": ("us-classic", "us-2008", "uk"),
@@ -102,7 +102,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "sell_group_at_once": ("hotels", "all"),
     "end_condition": (END_LAST_PLAYER, END_FIRST_BANKRUPTCY, END_SECOND_BANKRUPTCY, END_TIME),
 }
-_RANGES: dict[str, tuple[int, int]] = {
+_RANGES: Final[dict[str, tuple[int, int]]] = {
     "starting_cash": (0, 1_000_000),
     "go_salary": (0, 100_000),
     "jail_fine": (0, 100_000),
@@ -115,14 +115,16 @@ _RANGES: dict[str, tuple[int, int]] = {
 }
 
 
+def _check_type(name: str, value: object) -> None:
+    default = getattr(DEFAULT, name) if name != "preset" else ""
+    if type(value) is not type(default):
+        raise RulesetError(f"Switch {name!r} must be a {type(default).__name__}, got {value!r}.")
+
+
 def _validate(r: Ruleset) -> Ruleset:
     for f in dataclasses.fields(r):
         value = getattr(r, f.name)
-        default = getattr(DEFAULT, f.name) if f.name != "preset" else ""
-        if type(value) is not type(default):
-            raise RulesetError(
-                f"Switch {f.name!r} must be a {type(default).__name__}, got {value!r}."
-            )
+        _check_type(f.name, value)
         if f.name in _CHOICES and value not in _CHOICES[f.name]:
             allowed = ", ".join(repr(c) for c in _CHOICES[f.name])
             raise RulesetError(f"Switch {f.name!r} must be one of {allowed}; got {value!r}.")
@@ -140,9 +142,9 @@ def _validate(r: Ruleset) -> Ruleset:
     return r
 
 
-DEFAULT = Ruleset()
+DEFAULT: Final = Ruleset()
 
-PRESETS: dict[str, Ruleset] = {
+PRESETS: Final[dict[str, Ruleset]] = {
     # 003: the 2003 Parker Brothers booklet.
     "us-2003": DEFAULT,
     # 004: classic rules with the 2008 changes.
@@ -213,9 +215,12 @@ def ruleset(preset: str = "us-2003", **overrides: Any) -> Ruleset:
         raise RulesetError(
             f"Unknown preset {preset!r}; choose one of {', '.join(sorted(PRESETS))}."
         )
-    for name in overrides:
+    for name, value in overrides.items():
         if name not in SWITCH_NAMES:
             raise RulesetError(f"Unknown switch {name!r}.")
+        # Checked before the dataclass sees it: compiled (mypyc) it refuses a
+        # wrong type with a bare TypeError instead of this message.
+        _check_type(name, value)
     return _validate(dataclasses.replace(PRESETS[preset], **overrides))
 
 

@@ -6,10 +6,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action
+from .actions import BUILD, CLAIM_RENT, END_TURN, ROLL, Action
 from .bots import make_bot, next_actor
 from .events import EventLog
-from .game import RUNNERS, new_game, step
+from .game import RUNNERS, new_game, run_build, run_claim_rent, run_end_turn, run_roll, step
 from .invariants import check_invariants
 from .rng import next_u64, seed_state
 from .rules import Ruleset, ruleset
@@ -51,12 +51,9 @@ def play_game(
     violations: list[str] = []
     turns = 0
     budget = max_turns * 200 + 1000
-    acts = [b.act for b in bots]
-    # With nothing open out of turn the turn player acts, and a bot that has
-    # a shortcut for that case (HeuristicBot.act_in_turn) skips the same
-    # checks again.
-    turn_acts = [getattr(b, "act_in_turn", b.act) for b in bots]
-    _step = step
+    # Method calls on the bots and direct calls of the frequent runners
+    # (rather than through lists and a dict of callables): compiled with
+    # mypyc these are plain C calls.
     runners = RUNNERS
     # turn_no only moves when a turn ends: the limit is checked then.
     at_limit = s.turn_no >= max_turns
@@ -64,19 +61,29 @@ def play_game(
         # next_actor, inlined for the common case of nothing open out of turn
         if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
             p = next_actor(s)
-            a = acts[p](s, p)
+            a = bots[p].act(s, p)
         else:
             p = s.turn
-            a = turn_acts[p](s, p)
+            a = bots[p].act_in_turn(s, p)
         prev, prev_no = s.turn, s.turn_no
         # step(s, a, ev) without its own call: the loop condition already
         # excludes a finished game, so only the kind's runner is left.
-        run = runners.get(a.kind)
-        if run is None:
-            _step(s, a, ev)  # raises UnknownAction
+        k = a.kind
+        if k == ROLL:
+            run_roll(s, a, ev)
+        elif k == END_TURN:
+            run_end_turn(s, a, ev)
+        elif k == BUILD:
+            run_build(s, a, ev)
+        elif k == CLAIM_RENT:
+            run_claim_rent(s, a, ev)
         else:
-            run(s, a, ev)
-            s.seq += 1
+            run = runners.get(k)
+            if run is None:
+                step(s, a, ev)  # raises UnknownAction
+            else:
+                run(s, a, ev)
+        s.seq += 1
         ev.clear()
         if record:
             actions.append(a)

@@ -8,80 +8,85 @@ state in place through ``game.step``.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import Terms
 from .board import NUM_SQUARES, TOTAL_HOTELS, TOTAL_HOUSES
 from .rules import Ruleset
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 
-BANK = -1
-POT = -2
-SYSTEM = -1  # the "player" of system actions (expire_claim, end_now)
+BANK: Final = -1
+POT: Final = -2
+SYSTEM: Final = -1  # the "player" of system actions (expire_claim, end_now)
 
 # Phases of the turn player.
-P_ROLL = 0  # must roll (start of turn, in jail, or after doubles)
-P_BUY = 1  # landed on unowned property: buy or decline
-P_TAX = 2  # Income Tax: choose 200 or 10% before the worth is shown
-P_CHOICE = 3  # UK: pay a 10 fine or take a Chance
-P_END = 4  # the move is done: build, trade, then end the turn
-P_OVER = 5  # the game has ended
-PHASE_NAMES = ("roll", "buy", "income_tax", "fine_or_chance", "end_turn", "over")
+P_ROLL: Final = 0  # must roll (start of turn, in jail, or after doubles)
+P_BUY: Final = 1  # landed on unowned property: buy or decline
+P_TAX: Final = 2  # Income Tax: choose 200 or 10% before the worth is shown
+P_CHOICE: Final = 3  # UK: pay a 10 fine or take a Chance
+P_END: Final = 4  # the move is done: build, trade, then end the turn
+P_OVER: Final = 5  # the game has ended
+PHASE_NAMES: Final = ("roll", "buy", "income_tax", "fine_or_chance", "end_turn", "over")
 
 # Auction kinds.
-A_PROPERTY = 0
-A_HOUSE = 1
-A_HOTEL = 2
+A_PROPERTY: Final = 0
+A_HOUSE: Final = 1
+A_HOTEL: Final = 2
+
+
+_FIELDS: Final = (
+    "again",
+    "alive",
+    "auction",
+    "auction_queue",
+    "bank_hotels",
+    "bank_houses",
+    "bank_in",
+    "bank_out",
+    "bankrupt_order",
+    "bld",
+    "card_rent",
+    "cash",
+    "claims",
+    "debts",
+    "decks",
+    "dice",
+    "doubles",
+    "end_reason",
+    "ending",
+    "forced_dice",
+    "fresh",
+    "in_jail",
+    "jail_cards",
+    "jail_turns",
+    "mortgaged",
+    "n",
+    "names",
+    "next_id",
+    "owner",
+    "pending_sq",
+    "phase",
+    "placement",
+    "pos",
+    "pot",
+    "rng",
+    "roll_no",
+    "rules",
+    "seed",
+    "seq",
+    "trades",
+    "turn",
+    "turn_no",
+    "values",
+    "winner",
+)
 
 
 class State:
     """Everything about a game in progress. See docs/engine.md for fields."""
 
-    __slots__ = (
-        "again",
-        "alive",
-        "auction",
-        "auction_queue",
-        "bank_hotels",
-        "bank_houses",
-        "bank_in",
-        "bank_out",
-        "bankrupt_order",
-        "bld",
-        "card_rent",
-        "cash",
-        "claims",
-        "debts",
-        "decks",
-        "dice",
-        "doubles",
-        "end_reason",
-        "ending",
-        "forced_dice",
-        "fresh",
-        "in_jail",
-        "jail_cards",
-        "jail_turns",
-        "mortgaged",
-        "n",
-        "names",
-        "next_id",
-        "owner",
-        "pending_sq",
-        "phase",
-        "placement",
-        "pos",
-        "pot",
-        "rng",
-        "roll_no",
-        "rules",
-        "seed",
-        "seq",
-        "trades",
-        "turn",
-        "turn_no",
-        "values",
-        "winner",
-    )
+    __slots__ = _FIELDS
 
     rules: Ruleset
     names: list[str]
@@ -181,7 +186,7 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__)
+        return all(getattr(self, k) == getattr(other, k) for k in _FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -189,11 +189,19 @@ def test_no_counter_when_the_proposer_cannot_pay_the_price() -> None:
     assert answer.kind == A.REJECT_TRADE
 
 
-class _Stubborn(HeuristicBot):
-    """Rejects every offer (as a human might)."""
+class _Stubborn:
+    """Plays like the heuristic bot but rejects every offer (as a human
+    might). A wrapper, not a subclass: the compiled engine's classes cannot
+    be subclassed from Python."""
 
-    def _trade_ok(self, s: State, p: int, other: int, t: A.Terms) -> bool:
-        return False
+    def __init__(self) -> None:
+        self.bot = HeuristicBot()
+
+    def act(self, s: State, p: int) -> A.Action:
+        a = self.bot.act(s, p)
+        if a.kind == A.ACCEPT_TRADE:
+            return A.Action(A.REJECT_TRADE, p, target=a.target)
+        return a
 
 
 def test_no_offer_loop_against_a_player_who_always_refuses() -> None:

@@ -1,0 +1,89 @@
+"""The mypyc build of the engine (games/native.py): current, and the same rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from games import native
+
+PROBE = Path(__file__).with_name("native_probe.py")
+
+
+def _probe(mode: str) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, str(PROBE), mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_the_engine_in_use_is_built_from_its_sources() -> None:
+    assert native.status() != "stale", native.stale_message()
+    if os.environ.get("CI") == "true":
+        # make test builds it; CI measures and tests what the site runs.
+        assert native.status() == "compiled"
+
+
+def test_compiled_and_pure_engines_play_identical_games() -> None:
+    pure = _probe("pure")
+    compiled = _probe("native")
+    assert str(pure["game_module"]).endswith("game.py")
+    if native.status() == "compiled":
+        assert not str(compiled["game_module"]).endswith(".py")
+    assert int(str(pure["actions"])) > 5000
+    assert pure["digest"] == compiled["digest"]
+
+
+def test_the_built_engine_loads_only_the_standard_library() -> None:
+    code = (
+        "import sys; before = set(sys.modules)\n"
+        "import pkgutil, games.engine as e\n"
+        "for m in pkgutil.iter_modules(e.__path__): __import__('games.engine.' + m.name)\n"
+        "print('\\n'.join(sorted(set(sys.modules) - before)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=native.ROOT,
+        env={**os.environ, "PYTHONPATH": str(native.ROOT)},
+    ).stdout.split()
+    ours = {"games", "games.engine", native.GROUP + "__mypyc"}
+    foreign = [
+        m
+        for m in out
+        if m not in ours
+        and not m.startswith("games.engine.")
+        and m.split(".")[0].lstrip("_") not in sys.stdlib_module_names
+        and m.split(".")[0] not in sys.stdlib_module_names
+    ]
+    assert len(out) > 20
+    assert not foreign, foreign
+
+
+def test_a_changed_source_makes_the_build_stale(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    engine = tmp_path / "engine"
+    engine.mkdir()
+    (engine / "a.py").write_text("x = 1\n")
+    monkeypatch.setattr(native, "GAMES", tmp_path)
+    monkeypatch.setattr(native, "ROOT", tmp_path)
+    monkeypatch.setattr(native, "ENGINE", engine)
+    monkeypatch.setattr(native, "STAMP", engine / "native.digest")
+    assert native.status() == "pure"
+    (engine / ("a" + native.SUFFIXES[0])).write_bytes(b"")
+    assert native.status() == "stale"  # built, but no digest recorded
+    native.STAMP.write_text(native.source_digest())
+    assert native.status() == "compiled"
+    (engine / "a.py").write_text("x = 2\n")
+    assert native.status() == "stale"
+    native.clean()
+    assert native.status() == "pure"
+    assert (engine / "a.py").exists()
