@@ -23,11 +23,11 @@ $(STAMP):
 	touch $(STAMP)
 
 # The engine compiled with mypyc (games/native.py), rebuilt when a source
-# changes; `python -m games.native clean` goes back to the pure sources.
+# changes; `python -m games.build_engine clean` goes back to the pure sources.
 engine: $(ENGINE_BUILD)
 
-$(ENGINE_BUILD): $(STAMP) $(wildcard games/engine/*.py) games/native.py
-	$(PY) -m games.native build
+$(ENGINE_BUILD): $(STAMP) $(wildcard games/engine/*.py) games/native.py games/build_engine.py
+	$(PY) -m games.build_engine build
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -48,7 +48,7 @@ chromium:
 # Player-turns per second of the engine as the site runs it, compiled with
 # mypyc (4-player us-2003, heuristic bots).
 bench-engine: install
-	$(PY) manage.py simulate --games 200 --players 4 --seed 1 --ruleset us-2003 --bot heuristic --jail-policy pay --max-turns 1000 --json
+	$(PY) manage.py simulate --games 1000 --players 4 --seed 1 --ruleset us-2003 --bot heuristic --jail-policy pay --max-turns 1000 --json
 
 # Lateness of 10,000 timeouts due over one minute, with a real worker and beat
 # (PostgreSQL and Redis on loopback; see docs/benchmarks.md, "Timers").

@@ -1,17 +1,17 @@
 """The engine compiled with mypyc, and how to tell it is current.
 
-``games/engine/`` is plain, strictly typed Python. ``python -m games.native
-build`` compiles the same sources with mypyc into extension modules next to
-them (``games/engine/*.so`` plus the shared ``monopoly_engine_native__mypyc``
-at the top level),
-which Python then imports in preference to the ``.py`` files: the rules are
-the same, about 2.5 times faster. ``clean`` removes them, and the engine is
-pure Python again.
+``games/engine/`` is plain, strictly typed Python. ``python -m
+games.build_engine build`` compiles the same sources with mypyc into
+extension modules next to them (``games/engine/*.so``, plus the shared
+``monopoly_engine_native__mypyc`` at the top level), which Python imports in
+preference to the ``.py`` files: the same rules, about three times as fast.
+``clean`` removes them, and the engine is pure Python again.
 
 An extension module shadows its source, so an edited source with an old
 build would silently run old rules. The build therefore records a digest of
-the sources it compiled, and ``status()`` compares it with the sources now:
-the site refuses to start on a stale build (``games.apps``) and a test fails.
+the sources it compiled, and ``status()`` compares it with the sources now.
+On a stale build ``games/__init__.py`` warns and imports the engine from its
+sources instead, and a test fails.
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ def status() -> str:
 def stale_message() -> str:
     return (
         "The compiled engine (games/engine/*.so) was built from other sources than "
-        "games/engine/*.py now hold. Run `make engine` to rebuild it, or "
-        "`python -m games.native clean` to run the pure-Python sources."
+        "games/engine/*.py now hold, so this process runs the pure-Python sources. "
+        "Run `make engine` to rebuild it, or `python -m games.build_engine clean` to remove it."
     )
 
 
@@ -117,6 +117,8 @@ def build() -> None:
 
 
 def main(argv: list[str]) -> int:
+    """``python -m games.build_engine build|clean|status`` (a module of its
+    own: ``games`` imports this one, and ``-m`` would run it twice)."""
     if argv == ["build"]:
         build()
     elif argv == ["clean"]:
@@ -124,10 +126,6 @@ def main(argv: list[str]) -> int:
     elif argv == ["status"]:
         print(status())
     else:
-        print("usage: python -m games.native build|clean|status", file=sys.stderr)
+        print("usage: python -m games.build_engine build|clean|status", file=sys.stderr)
         return 2
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

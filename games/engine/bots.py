@@ -36,6 +36,16 @@ Action = A.Action
 # the fields are (kind, player, square, amount, target, terms).
 _new: Final = tuple.__new__
 
+# The heuristic bot's cash cushion, and its trade window (one end-of-move
+# decision in this many looks for a trade). Module constants, not only class
+# attributes: compiled, a class attribute read through ``self`` is a dict
+# lookup, these are C constants.
+CUSHION: Final = 150
+TRADE_EVERY: Final = 4
+# Actions are immutable: the frequent ones are made once per seat.
+_ROLLS: Final = tuple(Action(A.ROLL, p) for p in range(8))
+_ENDS: Final = tuple(Action(A.END_TURN, p) for p in range(8))
+
 
 def next_actor(s: State) -> int:
     """The seat that should act next: debtors, building placement, auction
@@ -174,16 +184,13 @@ class HeuristicBot(Bot):
     from the state: the site makes a fresh bot for each decision."""
 
     name = "heuristic"
-    cushion: ClassVar[int] = 150
+    cushion: ClassVar[int] = CUSHION
     #: Trade window, see ``trade_window``: one end-of-move decision in this
     #: many (by ``State.seq``) looks for a trade.
-    trade_every: ClassVar[int] = 4
+    trade_every: ClassVar[int] = TRADE_EVERY
 
     def __init__(self, jail_policy: str = "pay", seed: int = 0) -> None:
         super().__init__(jail_policy, seed)
-        # Actions are immutable: the frequent ones are made once per seat.
-        self._roll = [Action(A.ROLL, p) for p in range(8)]
-        self._end = [Action(A.END_TURN, p) for p in range(8)]
         # Complete groups and trade candidates change rarely: cached per
         # owner layout (in the simulator one bot object plays one seat).
         self._layout_p = -1
@@ -209,7 +216,7 @@ class HeuristicBot(Bot):
         if phase == P_ROLL:
             if s.in_jail[p] and self.jail_policy == "pay":
                 return self._leave_jail(s, p)
-            return self._roll[p]
+            return _ROLLS[p]
         if phase == P_END:
             return self._manage(s, p)
         return self._decide(s, p, phase)
@@ -220,7 +227,7 @@ class HeuristicBot(Bot):
             return Action(A.USE_JAIL_CARD, p, target=0 if cards[0] else 1)
         if jail_fine_allowed(s, p) and s.cash[p] >= s.rules.jail_fine:
             return _new(Action, (A.PAY_JAIL_FINE, p, -1, 0, -1, None))
-        return self._roll[p]
+        return _ROLLS[p]
 
     def _out_of_turn(self, s: State, p: int) -> Action | None:
         if s.debts and in_debt(s, p):
@@ -254,7 +261,7 @@ class HeuristicBot(Bot):
             sq = s.pending_sq
             price = PRICE[sq]
             cash = s.cash[p]
-            if cash >= price and (cash - price >= self.cushion or self._completes(s, p, sq)):
+            if cash >= price and (cash - price >= CUSHION or self._completes(s, p, sq)):
                 return _new(Action, (A.BUY, p, -1, 0, -1, None))
             return _new(Action, (A.DECLINE, p, -1, 0, -1, None))
         if phase == P_END:
@@ -299,9 +306,9 @@ class HeuristicBot(Bot):
     def _bid(self, s: State, p: int, au: list[int]) -> Action:
         high = au[2]
         if au[0] == 0:
-            limit = min(self.value(s, p, au[1]), s.cash[p] - self.cushion // 2)
+            limit = min(self.value(s, p, au[1]), s.cash[p] - CUSHION // 2)
         else:
-            limit = min(100, s.cash[p] - self.cushion)
+            limit = min(100, s.cash[p] - CUSHION)
         if limit <= high:
             return _new(Action, (A.PASS_BID, p, -1, 0, -1, None))
         step = max(10, limit // 10)
@@ -310,10 +317,10 @@ class HeuristicBot(Bot):
 
     def _manage(self, s: State, p: int) -> Action:
         # trade_window(s, p), inlined: this runs at every end-of-move decision.
-        window = (s.seq + p) % self.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0
+        window = (s.seq + p) % TRADE_EVERY == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0
         cash = s.cash[p]
-        if not window and cash <= self.cushion + 50:
-            return self._end[p]  # nothing to look at: no trade search, no spare cash
+        if not window and cash <= CUSHION + 50:
+            return _ENDS[p]  # nothing to look at: no trade search, no spare cash
         own = s.owner
         if p != self._layout_p or own != self._layout:
             self._layout_p = p
@@ -329,7 +336,7 @@ class HeuristicBot(Bot):
                 offer = self._offer(s, p, self._cands)
                 if offer is not None:
                     return offer
-        if cash > self.cushion + 50:
+        if cash > CUSHION + 50:
             groups = self._groups
             if groups is None:
                 groups = self._groups = [
@@ -344,22 +351,22 @@ class HeuristicBot(Bot):
                 if build is not None:
                     return build
             if True not in mortgaged:
-                return self._end[p]
+                return _ENDS[p]
             # Lift mortgages in complete groups first (they stop building).
             for members in groups:
                 for sq in members:
-                    if mortgaged[sq] and cash - unmortgage_cost(s, sq) >= self.cushion:
+                    if mortgaged[sq] and cash - unmortgage_cost(s, sq) >= CUSHION:
                         return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
             # Then any: only p's own property can match (a cached list, in
             # square order, so the first match is the same as scanning all).
             mine = self._mine
             if mine is None:
                 mine = self._mine = [sq for sq in PROPERTIES if own[sq] == p]
-            spare = cash - self.cushion * 2
+            spare = cash - CUSHION * 2
             for sq in mine:
                 if mortgaged[sq] and MORTGAGE[sq] <= spare and unmortgage_cost(s, sq) <= spare:
                     return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
-        return self._end[p]
+        return _ENDS[p]
 
     def _build(self, s: State, p: int, cash: int, groups: list[tuple[int, ...]]) -> Action | None:
         """A house or hotel on the least-built site of a complete group,
@@ -383,7 +390,7 @@ class HeuristicBot(Bot):
             if (
                 best >= 0
                 and low < HOTEL
-                and cash - HOUSE_COST[best] >= self.cushion
+                and cash - HOUSE_COST[best] >= CUSHION
                 and (s.bank_hotels if low == hph else s.bank_houses) > 0
             ):
                 return _new(Action, (A.BUILD, p, best, 0, -1, None))
@@ -398,7 +405,7 @@ class HeuristicBot(Bot):
         An offer takes an id, which closes the window until another id is
         taken (a rent claim, another offer) or the round changes: so at most
         one offer per move, and a refused offer is not made again at once."""
-        return (s.seq + p) % cls.trade_every == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0
+        return (s.seq + p) % TRADE_EVERY == 0 and (s.next_id + s.turn_no // s.n) % 2 == 0
 
     def _offer(self, s: State, p: int, cands: list[tuple[int, int]]) -> Action | None:
         """An offer completing one of ``p``'s groups, if one is worth making
@@ -408,7 +415,7 @@ class HeuristicBot(Bot):
         for t in s.trades:
             if t[1] == p:
                 return None
-        found = find_offer(s, p, cands, self.cushion, self._cands_of)
+        found = find_offer(s, p, cands, CUSHION, self._cands_of)
         if found is None:
             return None
         q, terms = found
@@ -422,7 +429,7 @@ class HeuristicBot(Bot):
         ``bot_trades.offer_gain`` (the rule its own proposals are built on),
         so handing ``other`` a complete group needs good compensation; never
         pay cash below the cushion."""
-        if t.take_cash and s.cash[p] - t.take_cash < self.cushion:
+        if t.take_cash and s.cash[p] - t.take_cash < CUSHION:
             return False
         gain = offer_gain(
             s,
@@ -446,7 +453,7 @@ class HeuristicBot(Bot):
         if base + t.give_cash - t.take_cash >= 0:
             return None  # worth it, refused for cash or legality: no price helps
         if base >= 0:  # p would take it for nothing: it pays what it gains, keeping its cushion
-            cash = -min(base // 10 * 10, max(0, s.cash[p] - self.cushion))
+            cash = -min(base // 10 * 10, max(0, s.cash[p] - CUSHION))
         else:  # other pays what p loses, rounded up to 10
             cash = -(base // 10) * 10
             if cash > s.cash[other]:

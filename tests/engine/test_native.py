@@ -56,7 +56,7 @@ def test_the_built_engine_loads_only_the_standard_library() -> None:
         cwd=native.ROOT,
         env={**os.environ, "PYTHONPATH": str(native.ROOT)},
     ).stdout.split()
-    ours = {"games", "games.engine", native.GROUP + "__mypyc"}
+    ours = {"games", "games.native", "games.engine", native.GROUP + "__mypyc"}
     foreign = [
         m
         for m in out
@@ -87,3 +87,25 @@ def test_a_changed_source_makes_the_build_stale(tmp_path: Path, monkeypatch) -> 
     native.clean()
     assert native.status() == "pure"
     assert (engine / "a.py").exists()
+
+
+def test_a_stale_build_is_set_aside_for_the_sources(tmp_path: Path) -> None:
+    # A copy of the package whose "build" is garbage with no digest: loading
+    # it would fail, so the import only works if the sources are used.
+    root = tmp_path / "copy"
+    (root / "games" / "engine").mkdir(parents=True)
+    for path in [*native.GAMES.glob("*.py"), *native.sources()]:
+        target = root / path.relative_to(native.ROOT)
+        target.write_bytes(path.read_bytes())
+    (root / "games" / "engine" / ("game" + native.SUFFIXES[0])).write_bytes(b"not a library")
+    code = "import games.engine.game as g; print(g.__file__)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert "RuntimeWarning: The compiled engine" in out.stderr
+    assert out.stdout.strip() == str(root / "games" / "engine" / "game.py")
