@@ -26,6 +26,8 @@ import asyncio
 import logging
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,6 +180,67 @@ def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str
     return game.version, f"<!--snapshot {game.version}-->{html}"
 
 
+# --- the actor's answer ------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    """What the player who made a move is answered (``play_views.game_act``):
+    the regions of the version their move committed, as the broadcast renders
+    them for that player's seat. ``html`` stays None when no broadcast ran
+    (nobody had a socket open); the view then renders it with ``answer_html``."""
+
+    public_id: str
+    user_id: int | None
+    html: str | None = None
+
+
+_answer: ContextVar[Answer | None] = ContextVar("games_broadcast_answer", default=None)
+
+
+@contextmanager
+def answering(public_id: str, user_id: int | None) -> Iterator[Answer]:
+    """While this block writes, the broadcast of the game's commit renders
+    the regions of ``user_id``'s seat once for both the seat's socket and the
+    block's answer."""
+    answer = Answer(public_id, user_id)
+    token = _answer.set(answer)
+    try:
+        yield answer
+    finally:
+        _answer.reset(token)
+
+
+def answer_html(
+    game: Game,
+    seat: Seat,
+    *,
+    shared: dict[str, Any] | None = None,
+    public: str | None = None,
+    context: dict[str, Any] | None = None,
+    regions: str | None = None,
+) -> str:
+    """A seat's answer to its own move: framed as the version's push, the
+    action panel first as the htmx target (not out of band, so that it
+    replaces the panel the form was in), then every other region out of band
+    exactly as the push carries them (the log as the version's new lines).
+    ``static/js/live.js`` applies it as it applies a push, so a push of the
+    same version arriving first or after changes nothing twice. The other
+    arguments are what the broadcast already rendered for it."""
+    from games.play_views import region_context, shared_context
+
+    if shared is None:
+        shared = {**shared_context(game), **NO_CSRF}
+    if public is None:
+        public = _render(PUBLIC_REGIONS, shared)
+    if context is None:
+        context = region_context(game, seat, shared=shared)
+    if regions is None:
+        regions = _render_push(AUDIENCE_REGIONS, context)
+    panel = render_to_string(f"{TEMPLATE}#actions", {**context, "oob": False})
+    return f"<!--push {game.version}-->{panel}{public}{regions}"
+
+
 def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[str, Any]]]]:
     """The public regions are rendered once; spectators get them in one
     message with their view of the rest, players with their seat's view in
@@ -218,18 +281,33 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     # per-seat renders begin.
     yield first
     seats = []
+    answer = _answer.get()
+    if answer is not None and answer.public_id != game.public_id:
+        answer = None
     for seat in presenters.game_seats(game):
         if seat.user_id is None:
             continue
-        if here is not None and seat.number not in here.online_seats:
+        online = here is None or seat.number in here.online_seats
+        mine = answer is not None and answer.user_id == seat.user_id  # not None here
+        if not (online or mine):
             continue
         context = region_context(game, seat, shared=shared)
-        seats.append(
-            (
-                seat_group(game.pk, seat.number),
-                _game_message("audience", version, frame + _render_push(SEAT_REGIONS, context)),
+        # The seat's socket and, when this seat made the move, its answer
+        # carry the same rendering of these regions.
+        regions = _render_push(AUDIENCE_REGIONS, context)
+        if online:
+            panel = render_to_string(f"{TEMPLATE}#actions", context)
+            seats.append(
+                (
+                    seat_group(game.pk, seat.number),
+                    _game_message("audience", version, frame + regions + panel),
+                )
             )
-        )
+        if mine:
+            assert answer is not None
+            answer.html = answer_html(
+                game, seat, shared=shared, public=public, context=context, regions=regions
+            )
     if game.status == Game.Status.FINISHED:
         seats += _chat_unveiled(game)
     yield seats

@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, presenters, services, timer_presenters
+from games import broadcast, engine, presenters, services, timer_presenters
 from games.action_forms import FormError, Panel, panel, parse_action, parse_version, trade_form
 from games.engine import actions as A
 from games.models import Game, Seat
@@ -154,9 +154,13 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         version = parse_version(request.POST)
         action = parse_action(request.POST)
-        services.submit_action(
-            public_id=public_id, user=request.user, action=action, expected_version=version
-        )
+        # The broadcast of this move's commit renders the player's answer
+        # along with their seat's push (``broadcast.answer_html``).
+        answerer = request.user.pk if request.htmx else None  # type: ignore[attr-defined]
+        with broadcast.answering(public_id, answerer) as answer:
+            services.submit_action(
+                public_id=public_id, user=request.user, action=action, expected_version=version
+            )
     except (FormError, services.GameError) as exc:
         game, seat = access_game_for_viewer(request, public_id)
         if seat is None:
@@ -168,10 +172,19 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         if isinstance(exc, services.GameNotFound):
             raise Http404("There is no such game.") from None
         return _failed(request, game, seat, exc.message, exc.status, action=action)
+    if not request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseRedirect(Game(public_id=public_id).get_absolute_url())
+    if answer.html is not None:
+        return HttpResponse(answer.html)
+    # Nobody had a socket open, so nothing was rendered: the same answer.
     played = Game.objects.filter(public_id=public_id).first()
     if played is None:
         raise Http404("There is no such game.")
-    return _done(request, played, fresh=True)
+    presenters.remember(played)
+    seat = next((s for s in presenters.game_seats(played) if s.user_id == request.user.pk), None)
+    if seat is None:
+        return _done(request, played, fresh=True)
+    return HttpResponse(broadcast.answer_html(played, seat))
 
 
 @require_POST

@@ -7,7 +7,8 @@
 // swapped in only when it is newer than what the page shows, so stale and
 // duplicate pushes are dropped; a push that skips a version asks for a fresh
 // snapshot instead. The socket reconnects by itself after any close, with
-// jittered backoff, and every reconnect brings a snapshot.
+// jittered backoff, and every reconnect brings a snapshot. The answer to the
+// page's own move is framed as that version's push and checked the same way.
 (function () {
   "use strict";
   var FRAME = /^<!--(push|snapshot|live|reload)(?: (\d+))?-->/;
@@ -76,9 +77,24 @@
     var socket = sockets.get(elt);
     if (socket) {
       socket.send(JSON.stringify({ type: "resync" }));
-    } else if (elt.dataset.regions) {
+    } else if (elt.dataset && elt.dataset.regions) {
       htmx.ajax("GET", elt.dataset.regions, { source: elt, swap: "none" });
     }
+  }
+
+  // The answer to this page's own move (an htmx response) is framed like
+  // that version's push: its first region, the action panel, is the
+  // request's own swap target and always kept; the rest, out of band, go
+  // through the same checks as a push, so that the push of the same version,
+  // arriving before or after it, changes nothing twice.
+  function isOwnTarget(child) {
+    return !child.hasAttribute("hx-swap-oob") && !child.hasAttribute("data-delta-of");
+  }
+
+  function keepOwnTarget(content) {
+    Array.prototype.slice.call(content.children).forEach(function (child) {
+      if (!isOwnTarget(child)) child.remove();
+    });
   }
 
   htmx.defineExtension("live", {
@@ -86,27 +102,34 @@
       api = apiRef;
     },
     transformResponse: function (text, xhr, elt) {
-      if (xhr) return text; // an ordinary htmx response, not a push
       var match = FRAME.exec(text);
+      // An htmx response is taken as it is unless it is a move's answer.
+      if (xhr && (!match || match[1] !== "push")) return text;
       if (!match || match[1] === "live") return text;
       if (match[1] === "reload") {
         window.location.reload(); // a page that differs per viewer: fetch it afresh
         return "";
       }
       var version = parseInt(match[2], 10);
-      var root = elt.closest("[ws-connect]") || document;
+      var socketElt = elt.closest("[ws-connect]");
+      var root = socketElt || document;
       var shown = shownVersion(root);
-      if (match[1] === "push" && shown >= 0 && version > shown + 1) {
-        resync(elt); // we missed a version: ask for everything afresh
-        return "";
-      }
       var tpl = document.createElement("template");
-      tpl.innerHTML = text;
+      tpl.innerHTML = xhr ? text.replace(FRAME, "") : text;
+      if (match[1] === "push" && shown >= 0 && version > shown + 1) {
+        resync(socketElt || elt); // we missed a version: ask for everything afresh
+        if (!xhr) return "";
+        keepOwnTarget(tpl.content);
+        return tpl.innerHTML;
+      }
       if (!applyDeltas(tpl.content, version)) {
-        resync(elt); // a region is not at the version its delta builds on
-        return "";
+        resync(socketElt || elt); // a region is not at the version its delta builds on
+        if (!xhr) return "";
+        keepOwnTarget(tpl.content);
+        return tpl.innerHTML;
       }
       Array.prototype.slice.call(tpl.content.children).forEach(function (child) {
+        if (xhr && isOwnTarget(child)) return;
         if (child.hasAttribute("data-version") && regionVersion(child.id) >= version) {
           child.remove(); // the page already shows this version (or newer)
         }

@@ -72,6 +72,16 @@ def test_the_spectators_board_changes_without_a_reload(browser: Any, daphne_url:
     fresh.goto(game.get_absolute_url())
     assert watcher.locator("#log").inner_text() == fresh.locator("#log").inner_text()
     fresh.close()
+    # The mover's page had the version twice, as the answer to their move
+    # and as its push: each new line is on it once, the panel is the new one.
+    player.wait_for_selector(f'#actions[data-version="{version + 1}"]')
+    player.wait_for_selector(f'#log[data-version="{version + 1}"]')
+    player.wait_for_timeout(300)  # whichever of the two came second is in too
+    fresh = player_ctx.new_page()
+    fresh.goto(game.get_absolute_url())
+    assert player.locator("#log").inner_text() == fresh.locator("#log").inner_text()
+    assert player.locator("#actions").count() == 1
+    fresh.close()
 
     # Presence: the player sees one watcher, the watcher sees the player online.
     player.wait_for_selector("#presence .watching-count:text('1')")

@@ -50,6 +50,14 @@ def region(html: str, region_id: str) -> str:
     return html[start : html.index("</section>", start)]
 
 
+def log_of(html: str) -> str:
+    """The log region, or in a move's answer (framed as its push) the lines
+    that the version added to it."""
+    if 'data-delta="log"' in html:
+        return html[html.index('data-delta="log"') :]
+    return region(html, "log")
+
+
 def kinds_offered(html: str, trades: bool = False) -> set[str]:
     """The action kinds of the forms in the action panel. Trade offers take
     free-form terms and are not legal actions the engine lists; they are
@@ -229,7 +237,7 @@ def test_income_tax_choice_hides_the_worth(game: Game, as_alice: Client, edit_st
     assert "1,900" not in html and "$190" not in html
     html = post(as_alice, game, A.INCOME_TAX_PERCENT).content.decode()
     assert state_of(game).cash[0] == 1310
-    assert "total worth is $1900" in region(html, "log")
+    assert "total worth is $1900" in log_of(html)
 
 
 def test_uk_fine_or_chance(alice: User, bob: User, edit_state: Any) -> None:
@@ -567,19 +575,22 @@ def test_it_rejects_get_on_act(game: Game, as_alice: Client) -> None:
 # --- htmx and plain posts --------------------------------------------------------------
 
 
-def test_an_htmx_action_returns_the_panel_and_oob_regions(
+def test_an_htmx_action_answers_with_its_versions_push_and_the_panel_as_target(
     game: Game, as_alice: Client, edit_state: Any
 ) -> None:
     roll_to(game, edit_state, (1, 2))
     html = post(as_alice, game, A.ROLL).content.decode()
     game.refresh_from_db()
-    assert html.lstrip().startswith('<section id="actions"')
-    assert (
-        'id="actions"' in html and 'id="actions" class="region card actions" data-version' in html
-    )
-    for region in ("status", "board", "pending", "players", "log"):
+    # Framed as the version's push, so that live.js applies it as one.
+    assert html.startswith(f"<!--push {game.version}-->")
+    body = html.removeprefix(f"<!--push {game.version}-->").lstrip()
+    assert body.startswith('<section id="actions" class="region card actions" data-version')
+    assert not re.search(r'id="actions"[^>]*hx-swap-oob', body.split(">", 1)[0])
+    for region in ("status", "board", "pending", "players"):
         assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', html, re.S), region
-    assert not re.search(r'id="actions"[^>]*hx-swap-oob', html.split(">", 1)[0])
+    # The log as the lines this version added, on top of the page's log.
+    assert f'<template data-delta="log" data-version="{game.version}"' in html
+    assert "rolls 1 and 2" in log_of(html) and "Setting up" not in log_of(html)
     assert f'data-version="{game.version}"' in html
     assert "<html" not in html
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -133,3 +134,44 @@ def test_your_games_is_rendered_only_for_players_looking_at_the_lobby(duel: Game
     # Nothing changed in the row since: nothing is rendered again.
     with mock.patch("live.presence.in_lobby", return_value=None):
         assert broadcast.your_games_pushes(duel) == []
+
+
+def _answered(duel: Game, here: Summary) -> tuple[str | None, list[list[tuple[str, Any]]]]:
+    alice_pk = duel.seats.get(number=0).user_id
+    with (
+        mock.patch("live.presence.listening", return_value=here),
+        broadcast.answering(duel.public_id, alice_pk) as answer,
+    ):
+        pushes = list(broadcast.game_pushes(duel))
+    return answer.html, pushes
+
+
+def test_the_movers_answer_carries_what_their_seats_push_carried(duel: Game) -> None:
+    answer, [first, seats] = _answered(duel, Summary(frozenset({0}), 0))
+    assert answer is not None
+    frame = f"<!--push {duel.version}-->"
+    [public] = [m["html"] for g, m in first if g == broadcast.players_group(duel.pk)]
+    [own] = [m["html"] for g, m in seats if g == broadcast.seat_group(duel.pk, 0)]
+    own_regions, own_panel = own.removeprefix(frame).split('<section id="actions"')
+    assert answer.startswith(frame + '\n<section id="actions"')
+    assert answer.endswith(public.removeprefix(frame) + own_regions.removesuffix("\n"))
+    # The panel is the htmx target itself, not out of band; else the same.
+    panel = answer.removeprefix(frame).split("</section>")[0] + "</section>"
+    oob = '\n  hx-swap-oob="true"'
+    assert panel.lstrip() == '<section id="actions"' + own_panel.replace(oob, "\n  ").rstrip()
+
+
+def test_a_mover_without_a_socket_is_answered_and_their_seat_not_pushed(duel: Game) -> None:
+    answer, [_, seats] = _answered(duel, Summary(frozenset(), 2))
+    assert seats == []
+    assert answer is not None and answer.startswith(f"<!--push {duel.version}-->")
+    assert "expected_version" in answer  # their own action panel
+
+
+def test_another_games_broadcast_leaves_the_answer_alone(duel: Game) -> None:
+    with (
+        mock.patch("live.presence.listening", return_value=None),
+        broadcast.answering("another", duel.seats.get(number=0).user_id) as answer,
+    ):
+        list(broadcast.game_pushes(duel))
+    assert answer.html is None
