@@ -216,6 +216,8 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
         "slowest_moves": [
             [i + 1, round(ms, 1)] for i, ms in sorted(enumerate(lasts), key=lambda m: -m[1])[:5]
         ],
+        # The first moves after Daphne started, likewise (the last spectator's ms).
+        "first_moves": [round(ms, 1) for ms in lasts[:5]],
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
         "python": platform.python_version(),
     }

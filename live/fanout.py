@@ -224,6 +224,12 @@ def publish(messages: list[tuple[str, dict[str, Any]]]) -> threading.Event | Non
     return done
 
 
+def connect() -> None:
+    """Open the publisher's connection now (at start-up) rather than on the
+    first push."""
+    _sync_redis().ping()
+
+
 def _sync_redis() -> Any:
     global _publisher
     if _publisher is None:
