@@ -89,14 +89,19 @@ def test_a_changed_source_makes_the_build_stale(tmp_path: Path, monkeypatch) -> 
     assert (engine / "a.py").exists()
 
 
-def test_a_stale_build_is_set_aside_for_the_sources(tmp_path: Path) -> None:
-    # A copy of the package whose "build" is garbage with no digest: loading
-    # it would fail, so the import only works if the sources are used.
+def _copy_of_the_package(tmp_path: Path) -> Path:
     root = tmp_path / "copy"
     (root / "games" / "engine").mkdir(parents=True)
     for path in [*native.GAMES.glob("*.py"), *native.sources()]:
         target = root / path.relative_to(native.ROOT)
         target.write_bytes(path.read_bytes())
+    return root
+
+
+def test_a_stale_build_is_set_aside_for_the_sources(tmp_path: Path) -> None:
+    # A copy of the package whose "build" is garbage with no digest: loading
+    # it would fail, so the import only works if the sources are used.
+    root = _copy_of_the_package(tmp_path)
     (root / "games" / "engine" / ("game" + native.SUFFIXES[0])).write_bytes(b"not a library")
     code = "import games.engine.game as g; print(g.__file__)"
     out = subprocess.run(
@@ -109,3 +114,20 @@ def test_a_stale_build_is_set_aside_for_the_sources(tmp_path: Path) -> None:
     )
     assert "RuntimeWarning: The compiled engine" in out.stderr
     assert out.stdout.strip() == str(root / "games" / "engine" / "game.py")
+
+
+def test_a_failed_build_leaves_the_pure_engine_outside_ci(tmp_path: Path) -> None:
+    root = _copy_of_the_package(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(root), "CC": "/bin/false"}
+    env.pop("CI", None)
+    build = [sys.executable, "-m", "games.build_engine", "build"]
+    out = subprocess.run(build, capture_output=True, text=True, cwd=root, env=env, timeout=300)
+    assert out.returncode == 0
+    assert "the mypyc build failed" in out.stderr
+    assert not list((root / "games" / "engine").glob("*.so"))
+    assert not (root / "games" / "engine" / "native.digest").exists()
+    # CI measures and tests the compiled engine: there a failed build fails.
+    out = subprocess.run(
+        build, capture_output=True, text=True, cwd=root, env={**env, "CI": "true"}, timeout=300
+    )
+    assert out.returncode == 1
