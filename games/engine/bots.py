@@ -350,7 +350,7 @@ class HeuristicBot(Bot):
                 build = self._build(s, p, cash, groups)
                 if build is not None:
                     return build
-            if True not in mortgaged:
+            if not any(mortgaged):  # not `True in`: compiled, that compares each item
                 return _ENDS[p]
             # Lift mortgages in complete groups first (they stop building).
             for members in groups:
