@@ -37,7 +37,7 @@ from .errors import (
     WrongPhase,
 )
 from .events import Event, EventLog, as_events
-from .rng import next_u64, seed_state, shuffle
+from .rng import next_below, seed_state, shuffle
 from .rules import END_TIME, Ruleset, ruleset_from_dict
 from .state import (
     A_HOUSE,
@@ -91,8 +91,8 @@ def new_game(
     while len(contenders) > 1:
         totals = []
         for p in contenders:
-            x, r36 = next_u64(x)
-            d1, d2 = r36 % 36 // 6 + 1, r36 % 6 + 1
+            x, r36 = next_below(x, 36)
+            d1, d2 = r36 // 6 + 1, r36 % 6 + 1
             ev.append(("first_roll", p, (d1, d2)))
             totals.append(d1 + d2)
         best = max(totals)

@@ -23,6 +23,7 @@ from .board import (
 )
 from .core import charge, collect, expire_claims, fee_creditor, rent_due
 from .events import EventLog
+from .rng import next_below
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
 
 #: The dice of each outcome 0..35 of the generator (``r // 6 + 1, r % 6 + 1``).
@@ -34,12 +35,7 @@ def throw(s: State) -> tuple[int, int]:
     if s.forced_dice:
         fd = s.forced_dice
         return fd.pop(0), fd.pop(0)
-    # splitmix64 (rng.next_u64), inlined: this runs on every throw.
-    x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    s.rng = x
-    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    r = (z ^ (z >> 31)) % 36
+    s.rng, r = next_below(s.rng, 36)
     return r // 6 + 1, r % 6 + 1
 
 
@@ -49,12 +45,9 @@ def roll(s: State, p: int, ev: EventLog) -> None:
         pair = d1, d2 = throw(s)
     else:
         # throw(s), inlined: this runs on every turn.
-        x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        s.rng = x
-        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        s.rng, r = next_below(s.rng, 36)
         # A shared (d1, d2) pair per outcome also serves as the event's args.
-        pair = _PAIRS[(z ^ (z >> 31)) % 36]
+        pair = _PAIRS[r]
         d1, d2 = pair
     s.roll_no += 1
     if s.claims:
