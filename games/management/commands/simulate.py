@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games import native
 from games.engine import PRESETS
 from games.engine.sim import simulate
 
@@ -39,4 +40,7 @@ class Command(BaseCommand):
             max_turns=opts["max_turns"],
             check_invariants=opts["check_invariants"],
         )
+        # Which form of the engine played: "compiled" (mypyc) or "pure"
+        # (a stale build also runs the pure sources), for reading the speed.
+        result["engine_build"] = "compiled" if native.status() == "compiled" else "pure"
         self.stdout.write(json.dumps(result))
