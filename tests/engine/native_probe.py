@@ -41,7 +41,7 @@ def digest(seeds: int = 3, max_turns: int = 300) -> tuple[str, int]:
             seed = game_seed(7, i)
             s = engine.new_game(preset, [f"p{k}" for k in range(players)], seed)
             bots = [engine.make_bot(bot, jail, seed + k) for k in range(players)]
-            while s.phase != 5 and s.turn_no < max_turns:
+            while not s.finished and s.turn_no < max_turns:
                 p = engine.next_actor(s)
                 a = bots[p].act(s, p)
                 s, events = engine.apply(s, a)
