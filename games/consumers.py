@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import functools
 import json
 import logging
@@ -18,6 +19,7 @@ from typing import Any, Literal
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from twisted.internet.tcp import Server as _TCP_SERVER
 
 from games import broadcast
 from live import fanout, presence
@@ -63,17 +65,64 @@ class _Wire:
             return None
         return cls(server, protocol)
 
-    def send(self, html: str) -> bool:
-        """Write ``html`` as one text frame if the socket is open; False if
-        it must go through ``send`` instead."""
+    def send(self, html: str) -> Sent:
+        """Write ``html`` as one text frame if the socket is open: WRITTEN
+        if it is on the wire already, QUEUED if it waits for the event loop
+        to poll the socket, and REFUSED if it must go through ``send``."""
         protocol = self.protocol
         connection = self.server.connections.get(protocol)
         if connection is None or connection.get("disconnected"):
-            return True  # gone: Daphne's send would drop it too
+            return Sent.WRITTEN  # gone: Daphne's send would drop it too
         if protocol.state != protocol.STATE_OPEN:
-            return False
-        protocol.sendPreparedMessage(_prepared(html))
-        return True
+            return Sent.REFUSED
+        frame = _prepared(html)
+        if _write_now(protocol, frame.payloadHybi):
+            return Sent.WRITTEN
+        protocol.sendPreparedMessage(frame)
+        return Sent.QUEUED
+
+
+class Sent(enum.Enum):
+    WRITTEN = "written"
+    QUEUED = "queued"
+    REFUSED = "refused"
+
+
+def _write_now(protocol: Any, data: bytes) -> bool:
+    """Send ``data`` on the socket at once, as Twisted would on its next
+    poll, when nothing is waiting to go out before it; False (nothing
+    written) where Twisted must do it.
+
+    Twisted's ``write`` only buffers: the bytes leave when the event loop
+    next polls the socket, so in a delivery every socket waited for the
+    loop to come round (and registering and unregistering each socket with
+    epoll cost two system calls). Only plain TCP qualifies (TLS wraps its
+    own transport); what the kernel does not take is handed to Twisted,
+    after which the socket's buffer holds data and this steps aside until
+    Twisted has written it."""
+    transport = protocol.transport
+    if (
+        type(transport) is not _TCP_SERVER
+        or protocol.send_queue
+        or protocol._perMessageCompress is not None
+        or not transport.connected
+        or transport.disconnecting
+        or transport._writeDisconnected
+        or transport._tempDataBuffer
+        or len(transport.dataBuffer) > transport.offset
+    ):
+        return False
+    try:
+        sent = transport.socket.send(data)
+    except (BlockingIOError, InterruptedError):
+        sent = 0
+    except OSError:
+        return False  # Twisted's own write meets the error and closes the socket
+    if sent < len(data):
+        rest: Any = transport.write  # Twisted's, untyped
+        rest(data[sent:])
+    protocol.trafficStats.outgoingOctetsWireLevel += len(data)
+    return True
 
 
 # The last push framed, by the identity of its text: every socket of one
@@ -196,19 +245,25 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
 
     # --- group messages -------------------------------------------------------
 
-    async def deliver(self, message: dict[str, Any]) -> None:
-        """A push from ``live.fanout`` (the audiences' messages)."""
+    async def deliver(self, message: dict[str, Any]) -> bool:
+        """A push from ``live.fanout`` (the audiences' messages); True if
+        it is on the wire already."""
+        if message["type"] == "game.push":
+            return await self.game_push(message)
         await getattr(self, message["type"].replace(".", "_"))(message)
+        return False
 
-    async def game_push(self, event: dict[str, Any]) -> None:
+    async def game_push(self, event: dict[str, Any]) -> bool:
         part = event["part"]
         if event["version"] <= self.versions.get(part, -1):
-            return  # already in the snapshot, or a duplicate
+            return True  # already in the snapshot, or a duplicate
         self.versions[part] = event["version"]
         if self.wire is None:
             self.wire = _Wire.under(self.base_send) or False
-        if not (self.wire and self.wire.send(event["html"])):
+        sent = self.wire.send(event["html"]) if self.wire else Sent.REFUSED
+        if sent is Sent.REFUSED:
             await self.send(text_data=event["html"])
+        return sent is Sent.WRITTEN
 
     async def live_push(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
