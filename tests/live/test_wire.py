@@ -22,16 +22,17 @@ class Reactor:
     def __init__(self) -> None:
         self.writers: list[Any] = []
 
-    def addReader(self, reader: Any) -> None:  # noqa: N802 (Twisted's names)
+    # Twisted's names.
+    def addReader(self, reader: Any) -> None:
         pass
 
-    def removeReader(self, reader: Any) -> None:  # noqa: N802
+    def removeReader(self, reader: Any) -> None:
         pass
 
-    def addWriter(self, writer: Any) -> None:  # noqa: N802
+    def addWriter(self, writer: Any) -> None:
         self.writers.append(writer)
 
-    def removeWriter(self, writer: Any) -> None:  # noqa: N802
+    def removeWriter(self, writer: Any) -> None:
         pass
 
 
@@ -66,7 +67,7 @@ def test_a_frame_is_on_the_socket_when_the_write_returns(wire: Any) -> None:
 
 
 def test_what_the_kernel_does_not_take_is_left_to_twisted(wire: Any) -> None:
-    protocol, peer, reactor = wire
+    protocol, _, reactor = wire
     big = b"x" * (8 << 20)  # more than any socket buffer takes at once
     assert _write_now(protocol, big)
     transport = protocol.transport
@@ -100,6 +101,6 @@ def test_only_plain_tcp_is_written_directly(wire: Any) -> None:
 
 
 def test_a_closing_socket_is_left_to_twisted(wire: Any) -> None:
-    protocol, peer, _ = wire
+    protocol, _, _ = wire
     protocol.transport.disconnecting = True
     assert not _write_now(protocol, b"frame")
