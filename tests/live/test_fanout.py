@@ -24,9 +24,7 @@ def deliver_alongside_other_work(written: bool | None) -> list[str]:
     async def scenario() -> list[str]:
         log: list[str] = []
         hub = object.__new__(fanout._Hub)  # no Redis needed for local delivery
-        hub.members = {
-            "g": [Member(log, f"m{i}", written) for i in range(3 * fanout.FLUSH_EVERY)]
-        }
+        hub.members = {"g": [Member(log, f"m{i}", written) for i in range(3 * fanout.FLUSH_EVERY)]}
 
         async def other_work() -> None:  # e.g. the transports writing out
             while True:
