@@ -99,7 +99,10 @@ DATABASES = {
 # PostgreSQL fork) a new one. The ASGI entry point (monopoly_site.asgi) asks
 # for a small pool instead; other processes keep persistent connections.
 if env_bool("DATABASE_POOL", False) and "postgresql" in DATABASES["default"]["ENGINE"]:
-    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them (checked: CONN_HEALTH_CHECKS)
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
+    # The pool checks a connection before lending it, but not with a round
+    # trip per request as psycopg_pool would (monopoly_site/dbpool.py).
+    DATABASES["default"]["ENGINE"] = "monopoly_site.pooled_postgresql"
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
         "max_size": env_int("DATABASE_POOL_SIZE", 10),
