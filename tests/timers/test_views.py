@@ -28,6 +28,21 @@ def test_the_game_page_shows_a_countdown_per_deadline(
     assert 'id="standing-orders"' in body
 
 
+def test_a_deadline_said_to_be_in_utc_is_shown_in_utc_whatever_the_viewers_zone(
+    client: Client, duel: Game, alice: Any, no_bot_tasks: Any
+) -> None:
+    import re
+    from datetime import UTC
+
+    alice.time_zone = "Pacific/Kiritimati"  # UTC+14: any slip shows
+    alice.save(update_fields=["time_zone"])
+    body = login(client, alice).get(duel.get_absolute_url()).content.decode()
+    due = duel.deadlines.order_by("due_at").first()
+    assert due is not None
+    shown = re.findall(r'title="([0-9-]+ [0-9:]+) UTC"', body)
+    assert due.due_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M") in shown
+
+
 def test_a_spectator_sees_countdowns_but_no_standing_orders(
     client: Client, duel: Game, charlie: Any, no_bot_tasks: Any
 ) -> None:
