@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -396,6 +399,46 @@ def _log_cacheable(limit: int) -> bool:
     return limit == LOG_LIMIT and not connection.in_atomic_block
 
 
+# A thread rendering a version before it commits (``broadcast.render_ahead``)
+# may read the log cache, but what it would add waits here, in that thread,
+# until the version has committed (``keep_log_lines``): a version that is
+# rolled back must leave no lines behind.
+_held_lines = threading.local()
+LogLines = dict[tuple[int, int | None], tuple[int, list[dict[str, Any]]]]
+
+
+@contextmanager
+def log_cache_held() -> Iterator[LogLines]:
+    """Inside, this thread's additions to the log cache are collected in the
+    dict yielded instead of being made."""
+    held: LogLines = {}
+    _held_lines.lines = held
+    try:
+        yield held
+    finally:
+        _held_lines.lines = None
+
+
+def keep_log_lines(held: LogLines) -> None:
+    """Make the additions ``log_cache_held`` collected, once their version
+    has committed."""
+    for key, entry in held.items():
+        _cache_log_lines(key, entry)
+
+
+def _cache_log_lines(key: tuple[int, int | None], entry: tuple[int, list[dict[str, Any]]]) -> None:
+    held: LogLines | None = getattr(_held_lines, "lines", None)
+    if held is not None:
+        held[key] = entry
+        return
+    known = _LOG_CACHE.get(key)
+    if known is not None and known[0] > entry[0]:
+        return  # a newer version's lines are there already
+    if known is None and len(_LOG_CACHE) >= _LOG_CACHE_SIZE:
+        _LOG_CACHE.pop(next(iter(_LOG_CACHE)), None)
+    _LOG_CACHE[key] = entry
+
+
 def log(
     game: Game, s: engine.State, viewer: int | None, limit: int = LOG_LIMIT
 ) -> list[dict[str, Any]]:
@@ -476,9 +519,7 @@ def _read_log_lines(
         lines = _log_lines(rows, s, _turn_of(opening.payload) if opening else -1)
     lines = lines[-limit:]
     if cacheable and lines:
-        if key not in _LOG_CACHE and len(_LOG_CACHE) >= _LOG_CACHE_SIZE:
-            _LOG_CACHE.pop(next(iter(_LOG_CACHE)), None)
-        _LOG_CACHE[key] = (max(game.version, lines[-1]["seq"]), lines)
+        _cache_log_lines(key, (max(game.version, lines[-1]["seq"]), lines))
     return lines
 
 

@@ -22,11 +22,19 @@ _held = threading.local()
 
 
 def after_commit(
-    game_id: int, version: int, *, bots_due: bool, state: Any = None, game: Any = None
+    game_id: int,
+    version: int,
+    *,
+    bots_due: bool,
+    state: Any = None,
+    game: Any = None,
+    last_write: bool = False,
 ) -> None:
     """``state`` and ``game``, when given, are the engine state and the
     (locked, written) Game row of ``version``: the broadcast then need not
-    read and parse them again."""
+    read and parse them again. ``last_write`` says that the transaction
+    changes nothing more before it commits, so the push may be rendered
+    ahead of the commit."""
 
     from games.services.timers import known_due_times
 
@@ -44,6 +52,15 @@ def after_commit(
         schedule_timers(game_id, version, due_times)
 
     connection = transaction.get_connection()
+    if (
+        last_write
+        and connection.in_atomic_block
+        and state is not None
+        and getattr(_held, "pushes", None) is None
+        and not _always_pushed(game)
+    ):
+        # Rendered while COMMIT and the presence read wait (broadcast.py says how).
+        render_ahead(game, state)
     if connection.in_atomic_block:
         # First of this commit's callbacks (turn notices, queued earlier in
         # the write, cost a broker round trip): the watchers wait on this one.
@@ -139,6 +156,16 @@ def schedule_timers(game_id: int, version: int, due_times: list[Any] | None = No
             cache.set(queued_key(game_id, version), slot, timeout=timeout)
     except Exception:
         logger.exception("Could not schedule the timers of game %s", game_id)
+
+
+def render_ahead(game: Any, state: Any) -> None:
+    from games import broadcast
+
+    try:
+        broadcast.render_ahead(game, state)
+    except Exception:
+        # Only a head start: the broadcast renders after the commit instead.
+        logger.exception("Could not start rendering game %s ahead", game.pk)
 
 
 def broadcast_game(game_id: int, version: int, state: Any = None, game: Any = None) -> None:

@@ -82,7 +82,7 @@ def submit_action(
         # The seat's counters go out with the move's own statements.
         writes: list[Statement] = []
         count_own_move(seat, writes)
-        return _apply(game, parsed, actor=seat.number, writes=writes)
+        return _apply(game, parsed, actor=seat.number, writes=writes, last_write=True)
 
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
@@ -124,13 +124,20 @@ def _apply(
     note: dict[str, Any] | None = None,
     state: engine.State | None = None,
     writes: list[Statement] | None = None,
+    last_write: bool = False,
 ) -> list[engine.Event]:
     """Apply the action, then any standing orders it brings into play, each
-    as its own version with its own events; schedule once, after commit."""
+    as its own version with its own events; schedule once, after commit.
+    ``last_write``: the caller's transaction writes nothing more after this."""
     new_state, events = _apply_one(game, action, actor=actor, note=note, state=state, writes=writes)
     new_state = _fire_standing_orders(game, new_state)
     after_commit(
-        game.pk, game.version, bots_due=bots_due(game, new_state), state=new_state, game=game
+        game.pk,
+        game.version,
+        bots_due=bots_due(game, new_state),
+        state=new_state,
+        game=game,
+        last_write=last_write,
     )
     return events
 
@@ -295,7 +302,7 @@ def play_bot_move(game_id: int, expected_version: int) -> bool:
         if player is None:
             return False
         bot = engine.make_bot(bots[player], seed=game.seed ^ game.version)
-        _apply(game, bot.act(state, player), actor=player)
+        _apply(game, bot.act(state, player), actor=player, last_write=True)
         return True
 
 

@@ -1,0 +1,161 @@
+"""A watched game's first push is rendered while its move commits
+(``broadcast.render_ahead``): the same push as after the commit, never from
+the database, and nothing kept from a move that rolls back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import connection, transaction
+
+from games import broadcast, engine, presenters, services
+from games.models import Game
+from games.services import hooks
+from live.presence import Summary
+
+pytestmark = pytest.mark.usefixtures("live_db")
+
+WATCHED = Summary(frozenset(), 1)
+
+
+@pytest.fixture
+def sent() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """What the broadcast sends, one spectator watching, nothing scheduled."""
+    out: list[tuple[str, dict[str, Any]]] = []
+
+    def send(batch: list[tuple[str, dict[str, Any]]]) -> None:
+        out.extend(batch)
+
+    with (
+        mock.patch("live.presence.listening", return_value=WATCHED),
+        mock.patch.object(broadcast, "send", side_effect=send),
+        mock.patch.object(hooks, "schedule_timers"),
+    ):
+        yield out
+
+
+@pytest.fixture
+def ahead() -> Iterator[list[Any]]:
+    """Each render ahead's outcome: its result, or the exception it raised."""
+    outcomes: list[Any] = []
+    real = broadcast._render_ahead
+
+    def recording(game: Game) -> Any:
+        try:
+            result = real(game)
+        except Exception as exc:
+            outcomes.append(exc)
+            raise
+        finally:
+            # The render's thread keeps no database connection either way.
+            assert connection.connection is None
+        outcomes.append(result)
+        return result
+
+    with mock.patch.object(broadcast, "_render_ahead", side_effect=recording):
+        yield outcomes
+
+
+def move(game: Game) -> int:
+    """Whoever is to move makes their first legal move; returns the new version."""
+    game.refresh_from_db()
+    state = engine.from_dict(game.state)
+    player = engine.next_actor(state)
+    action = next(a for a in engine.legal_actions(state, player) if a.terms is None)
+    services.submit_action(
+        public_id=game.public_id,
+        user=game.seats.get(number=player).user,
+        action=action.to_dict(),
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    return game.version
+
+
+def spectators_push(sent: list[tuple[str, dict[str, Any]]], game: Game, version: int) -> str:
+    [html] = [
+        m["html"]
+        for g, m in sent
+        if g == broadcast.spectators_group(game.pk) and m["version"] == version
+    ]
+    return html
+
+
+def test_a_watched_game_is_rendered_ahead_as_it_would_be_after_the_commit(
+    duel: Game, sent: list[Any], ahead: list[Any]
+) -> None:
+    move(duel)  # its push marks the game watched and fills the log cache
+    assert ahead == []
+    version = move(duel)
+    assert len(ahead) == 1 and not isinstance(ahead[0], Exception)
+    pushed = spectators_push(sent, duel, version)
+    # Rendered again after the commit, from the database: the same push.
+    game = Game.objects.get(pk=duel.pk)
+    with mock.patch.object(broadcast, "send"):
+        [first, _] = list(broadcast.game_pushes(game))
+    [again] = [m["html"] for g, m in first if g == broadcast.spectators_group(duel.pk)]
+    assert pushed == again
+    assert f"<!--push {version}-->" in pushed
+
+
+def test_an_unwatched_game_is_not_rendered_ahead(duel: Game, ahead: list[Any]) -> None:
+    broadcast._watched.pop(duel.pk, None)
+    with (
+        mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)),
+        mock.patch.object(hooks, "schedule_timers"),
+    ):
+        move(duel)
+        move(duel)
+    assert ahead == []
+
+
+def test_a_render_ahead_that_needs_the_database_falls_back_to_rendering_after(
+    duel: Game, sent: list[Any], ahead: list[Any]
+) -> None:
+    move(duel)
+    presenters._LOG_CACHE.clear()  # the log must now be read from the database
+    version = move(duel)
+    [outcome] = ahead
+    assert isinstance(outcome, broadcast.NeedsDatabase)
+    pushed = spectators_push(sent, duel, version)
+    assert pushed.startswith(f"<!--push {version}-->")
+    assert 'id="players"' in pushed
+
+
+def test_a_move_rolled_back_leaves_no_log_lines_in_the_cache(
+    duel: Game, sent: list[Any], ahead: list[Any]
+) -> None:
+    move(duel)
+    before = presenters._LOG_CACHE[(duel.pk, None)]
+
+    class Abandon(Exception):
+        pass
+
+    with pytest.raises(Abandon), transaction.atomic():
+        move(duel)
+        raise Abandon
+    broadcast._pool().submit(lambda: None).result()  # the render ahead has finished
+    assert len(ahead) == 1 and not isinstance(ahead[0], Exception)
+    assert presenters._LOG_CACHE[(duel.pk, None)] == before
+
+
+def test_only_the_last_write_of_a_transaction_is_rendered_ahead(duel: Game) -> None:
+    with mock.patch("live.presence.listening", return_value=WATCHED):
+        move(duel)  # the start is always pushed after the commit
+    broadcast._remember_watched(duel.pk, True)
+    state = presenters.load_state(duel)
+    with (
+        mock.patch.object(hooks, "render_ahead") as render_ahead,
+        mock.patch.object(hooks, "broadcast_game"),
+        mock.patch.object(hooks, "schedule_timers"),
+        transaction.atomic(),
+    ):
+        hooks.after_commit(duel.pk, duel.version, bots_due=False, state=state, game=duel)
+        render_ahead.assert_not_called()
+        hooks.after_commit(
+            duel.pk, duel.version, bots_due=False, state=state, game=duel, last_write=True
+        )
+        render_ahead.assert_called_once()
