@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import zoneinfo
+from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+
+from accounts.managers import UserManager
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -26,6 +29,8 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
+    objects: ClassVar[UserManager] = UserManager()
 
     @property
     def public_name(self) -> str:
