@@ -1,0 +1,59 @@
+"""``{% include_memo "template.html" name=value %}``: an include whose
+output is remembered for the values it is given.
+
+For the parts of a region that rarely change between versions: in the
+players region each player's entry was half the render of every push, and a
+move changes one or two of them. The entry is rendered with the given
+values only (as ``include … with … only``), so the values decide what it
+shows. They must be plain data (strings, numbers, lists, dicts, dataclasses
+of those): what their pickle records is what the output is remembered by.
+"""
+
+from __future__ import annotations
+
+import pickle
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+register = template.Library()
+
+MEMO_SIZE = 1024
+_memo: OrderedDict[Any, SafeString] = OrderedDict()
+_lock = threading.Lock()  # the broadcast renders in more than one thread
+
+
+def _key(values: dict[str, Any]) -> bytes | None:
+    """The values as bytes that differ whenever they differ (their pickle,
+    which records each value's type as well: "1" and 1, str and SafeString);
+    None for values that cannot be pickled."""
+    try:
+        return pickle.dumps(values, protocol=5)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+
+
+@register.simple_tag(takes_context=True)
+def include_memo(context: template.Context, template_name: str, **values: Any) -> SafeString:
+    frozen = _key(values)
+    key = None
+    if frozen is not None:
+        key = (template_name, context.autoescape, context.use_l10n, get_language(), frozen)
+        with _lock:
+            html = _memo.get(key)
+            if html is not None:
+                _memo.move_to_end(key)
+                return html
+    assert context.template is not None  # set while a template renders
+    found = context.template.engine.get_template(template_name)
+    html = mark_safe(found.render(context.new(values)))
+    if key is not None:
+        with _lock:
+            _memo[key] = html
+            if len(_memo) > MEMO_SIZE:
+                _memo.popitem(last=False)
+    return html
