@@ -125,6 +125,21 @@ application = ProtocolTypeRouter(
 )
 
 
+def skip_twisted_form_parsing() -> None:
+    """Twisted parses a POST's form body into ``request.args`` before Daphne
+    sees it (through the email package's header parser, about 0.1 ms of
+    every move here, and an upload's whole body a second time); Daphne
+    never reads ``args``, it passes the body on to Django. Twisted's
+    ``_parsePOSTFormSubmission`` switch is there for servers that do not
+    want that."""
+    from daphne.http_protocol import WebRequest
+
+    WebRequest._parsePOSTFormSubmission = False
+
+
+skip_twisted_form_parsing()
+
+
 def warm_up() -> None:
     """What the first moves after a start would otherwise pay for, once.
 

@@ -70,3 +70,11 @@ def test_a_request_refused_before_the_middleware_still_sends_it(started: list[An
     response = get("/record", query=b"\xff")  # not UTF-8: Django answers 400 itself
     assert response["status"] == 400
     assert [name for name, _ in started] == ["started"]
+
+
+def test_daphne_leaves_the_form_body_to_django() -> None:
+    """Twisted would parse every POST's form body for Daphne, which never
+    reads it (Django parses the body it is passed)."""
+    from daphne.http_protocol import WebRequest
+
+    assert WebRequest._parsePOSTFormSubmission is False
