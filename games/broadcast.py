@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -325,19 +326,26 @@ def _memoise(game: Game, state: Any) -> None:
 FirstRenders = tuple[dict[str, Any], str, str | None]
 
 
-def _first_renders(game: Game, *, spectators: bool) -> FirstRenders:
+def _first_renders(game: Game, *, spectators: bool, pause: Any = None) -> FirstRenders:
     """What the first batch carries: the shared context (the seats' renders
     start from it), the public regions and, if asked, the spectators' view
-    of the rest."""
+    of the rest. ``pause``, if given, is called between the steps."""
     from games.play_views import region_context, shared_context
 
     shared = {**shared_context(game), **NO_CSRF}
+    if pause:
+        pause()
     public = _render(PUBLIC_REGIONS, shared)
     if not spectators:
         return shared, public, None
+    if pause:
+        pause()
     # At the end a spectator's idle action card changes too ("the game is over").
     names = AUDIENCE_REGIONS + (("actions",) if game.status == Game.Status.FINISHED else ())
-    return shared, public, _render_push(names, region_context(game, None, shared=shared))
+    context = region_context(game, None, shared=shared)
+    if pause:
+        pause()
+    return shared, public, _render_push(names, context)
 
 
 # --- rendering ahead of the commit ----------------------------------------------
@@ -395,11 +403,20 @@ def _refuse_queries(execute: Any, sql: str, params: Any, many: bool, context: An
 def _render_ahead(game: Game) -> tuple[FirstRenders, presenters.LogLines]:
     try:
         with connection.execute_wrapper(_refuse_queries), presenters.log_cache_held() as held:
-            return _first_renders(game, spectators=True), held
+            return _first_renders(game, spectators=True, pause=_let_others_run), held
     finally:
         # A refused query has connected this thread first: give the
         # connection back (to the pool, where there is one) rather than keep it.
         connection.close()
+
+
+def _let_others_run() -> None:
+    """Hand the interpreter to a thread waiting for it, if any. The render
+    ahead is all Python, and a thread waiting for the interpreter otherwise
+    gets it only after the switch interval (5 ms): the move's own thread,
+    back from COMMIT, would wait to send its presence read until the render
+    is done, instead of having the answer by then."""
+    time.sleep(0)
 
 
 def _rendered_ahead(game: Game) -> FirstRenders | None:
