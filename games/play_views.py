@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_POST
 
 from games import broadcast, engine, presenters, services, timer_presenters
@@ -95,7 +96,9 @@ def region_context(
         "playing": playing and game.status == Game.Status.ACTIVE,
         "players": presenters.players(game, state, viewer),
         "pending": presenters.pending(state, viewer),
-        "log": presenters.log(game, state, viewer),
+        # Worded and grouped only where the whole log is shown: a push
+        # carries only the lines its version added (``log_delta``).
+        "log": SimpleLazyObject(lambda: presenters.log(game, state, viewer)),
         "panel": action_panel,
         "error": error,
         "focus": focus,

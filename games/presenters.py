@@ -88,6 +88,7 @@ def load_state(game: Game) -> engine.State | None:
 STATE_MEMO = "_live_state"
 SEATS_MEMO = "_live_seats"
 LOG_MEMO = "_live_log"  # viewer -> worded lines
+PLAYERS_MEMO = "_live_players"
 
 
 def remember(game: Game, state: engine.State | None = None) -> None:
@@ -101,6 +102,7 @@ def remember(game: Game, state: engine.State | None = None) -> None:
         kept = game.seats.select_related("user").order_by("number")
     game.__dict__[SEATS_MEMO] = list(kept)
     game.__dict__[LOG_MEMO] = {}
+    game.__dict__.pop(PLAYERS_MEMO, None)
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -193,6 +195,18 @@ def property_groups(s: engine.State, player: int) -> list[dict[str, Any]]:
 
 
 def players(game: Game, s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
+    # Alike for every viewer but for ``is_viewer``: within one broadcast
+    # (``remember``) worked out once for all its audiences.
+    memo = game.__dict__.get(SEATS_MEMO) is not None
+    shared: list[dict[str, Any]] | None = game.__dict__.get(PLAYERS_MEMO) if memo else None
+    if shared is None:
+        shared = _players(game, s)
+        if memo:
+            game.__dict__[PLAYERS_MEMO] = shared
+    return [{**p, "is_viewer": p["number"] == viewer} for p in shared]
+
+
+def _players(game: Game, s: engine.State) -> list[dict[str, Any]]:
     rules = s.rules
     finished = s.finished
     out = []
@@ -206,7 +220,6 @@ def players(game: Game, s: engine.State, viewer: int | None) -> list[dict[str, A
             {
                 "seat": seat,
                 "number": p,
-                "is_viewer": p == viewer,
                 "cash": money(rules, s.cash[p]),
                 "cash_value": s.cash[p],
                 "is_turn": not finished and s.alive[p] and p == s.turn,

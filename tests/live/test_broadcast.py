@@ -175,3 +175,36 @@ def test_another_games_broadcast_leaves_the_answer_alone(duel: Game) -> None:
     ):
         list(broadcast.game_pushes(duel))
     assert answer.html is None
+
+
+def test_the_players_are_worked_out_once_for_every_audience(duel: Game) -> None:
+    from games import presenters
+
+    with (
+        mock.patch("live.presence.listening", return_value=None),
+        mock.patch.object(presenters, "_players", wraps=presenters._players) as worked_out,
+    ):
+        pushes = list(broadcast.game_pushes(duel))
+    assert [len(batch) for batch in pushes] == [2, 2]  # spectators and both seats
+    assert worked_out.call_count == 1
+
+
+def test_a_push_does_not_group_the_whole_log(duel: Game) -> None:
+    from games import engine, presenters, services
+
+    state = engine.from_dict(duel.state)
+    player = engine.next_actor(state)
+    action = next(a for a in engine.legal_actions(state, player) if a.terms is None)
+    services.submit_action(
+        public_id=duel.public_id,
+        user=duel.seats.get(number=player).user,
+        action=action.to_dict(),
+        expected_version=duel.version,
+    )
+    with (
+        mock.patch("live.presence.listening", return_value=None),
+        mock.patch.object(presenters, "log", side_effect=AssertionError("whole log")),
+    ):
+        pushes = list(broadcast.game_pushes(Game.objects.get(pk=duel.pk)))
+    logs = [m["html"] for batch in pushes for _, m in batch if "log" in m["html"]]
+    assert logs and all('data-delta="log"' in html for html in logs)
