@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -251,19 +250,22 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     a socket registers its presence before it subscribes and takes its
     snapshot, so one that arrives later finds this version in the snapshot."""
     from games.play_views import region_context
-    from live.presence import listening
 
     _memoise(game, state)
     version = game.version
     frame = f"<!--push {version}-->"
-    # Who listens, as the commit hook just read it (else read it now).
-    here = game.__dict__["_live_here"] if "_live_here" in game.__dict__ else listening(game.pk)
-    watched = here is None or here.watching > 0
-    _remember_watched(game.pk, watched)
-    first_renders = _rendered_ahead(game) or _first_renders(game, spectators=watched)
-    shared, public, spectators = first_renders
+    ahead = _rendered_ahead(game)
+    if ahead is None:
+        here = _listening(game)
+        watched = here is None or here.watching > 0
+        shared, public, spectators = _first_renders(game, spectators=watched)
+    else:
+        # Rendered already: sent to the spectators' group straight away,
+        # rather than after asking who is still there (a socket that left
+        # meanwhile costs nothing to send to).
+        shared, public, spectators = ahead
     first = []
-    if watched and spectators is not None:
+    if spectators is not None:
         first.append(
             (
                 spectators_group(game.pk),
@@ -274,6 +276,8 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     # Two batches, so that the largest audience is sent to before the
     # per-seat renders begin.
     yield first
+    if ahead is not None:
+        here = _listening(game)
     seats = []
     answer = _answer.get()
     if answer is not None and answer.public_id != game.public_id:
@@ -307,6 +311,16 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     yield seats
 
 
+def _listening(game: Game) -> Any:
+    """Who listens (``live.presence.Summary``, None if Redis cannot say): as
+    the commit hook read it, else read now."""
+    from live.presence import listening
+
+    here = game.__dict__["_live_here"] if "_live_here" in game.__dict__ else listening(game.pk)
+    _remember_watched(game.pk, here is None or here.watching > 0)
+    return here
+
+
 def _memoise(game: Game, state: Any) -> None:
     """Every audience renders from the same rows: read them once, and the
     deadline rows not at all when the write left them on the row it passed."""
@@ -326,40 +340,35 @@ def _memoise(game: Game, state: Any) -> None:
 FirstRenders = tuple[dict[str, Any], str, str | None]
 
 
-def _first_renders(game: Game, *, spectators: bool, pause: Any = None) -> FirstRenders:
+def _first_renders(game: Game, *, spectators: bool) -> FirstRenders:
     """What the first batch carries: the shared context (the seats' renders
     start from it), the public regions and, if asked, the spectators' view
-    of the rest. ``pause``, if given, is called between the steps."""
+    of the rest."""
     from games.play_views import region_context, shared_context
 
     shared = {**shared_context(game), **NO_CSRF}
-    if pause:
-        pause()
     public = _render(PUBLIC_REGIONS, shared)
     if not spectators:
         return shared, public, None
-    if pause:
-        pause()
     # At the end a spectator's idle action card changes too ("the game is over").
     names = AUDIENCE_REGIONS + (("actions",) if game.status == Game.Status.FINISHED else ())
-    context = region_context(game, None, shared=shared)
-    if pause:
-        pause()
-    return shared, public, _render_push(names, context)
+    return shared, public, _render_push(names, region_context(game, None, shared=shared))
 
 
 # --- rendering ahead of the commit ----------------------------------------------
 #
 # A player's move spends about a millisecond in COMMIT (a round trip and the
 # write-ahead log's flush) and half a millisecond reading who listens, both
-# spent waiting on another process, and only then renders what the
-# spectators are sent (two to three milliseconds of Python). For a game that
-# had spectators at its last push, the first batch is rendered in a thread
-# of its own from just before the commit: the render runs while the request
-# thread waits. Nothing is sent before the commit, as ever. The render may
-# not touch the database (it would read what was there before this
-# transaction): if it tries, or fails in any way, the broadcast renders after
-# the commit as before.
+# waiting on another process, and only then rendered what the spectators are
+# sent (two milliseconds of Python). For a game that had spectators at its
+# last push, the first batch is rendered in a thread of its own from just
+# before the commit, so the render runs while the move's thread waits for
+# COMMIT; once committed, the batch goes out without asking who listens
+# (sending to a group nobody is in any more costs nothing), and presence is
+# read after it, for the seats. Nothing is sent before the commit, as ever.
+# The render may not touch the database (it would read what was there
+# before this transaction): if it tries, or fails in any way, the broadcast
+# renders after the commit as before.
 
 AHEAD_WAIT = 1.0  # seconds; a render ahead slower than this is not waited for
 _WATCHED_SIZE = 4096
@@ -403,20 +412,18 @@ def _refuse_queries(execute: Any, sql: str, params: Any, many: bool, context: An
 def _render_ahead(game: Game) -> tuple[FirstRenders, presenters.LogLines]:
     try:
         with connection.execute_wrapper(_refuse_queries), presenters.log_cache_held() as held:
-            return _first_renders(game, spectators=True, pause=_let_others_run), held
+            return _first_renders(game, spectators=True), held
     finally:
         # A refused query has connected this thread first: give the
         # connection back (to the pool, where there is one) rather than keep it.
         connection.close()
 
 
-def _let_others_run() -> None:
-    """Hand the interpreter to a thread waiting for it, if any. The render
-    ahead is all Python, and a thread waiting for the interpreter otherwise
-    gets it only after the switch interval (5 ms): the move's own thread,
-    back from COMMIT, would wait to send its presence read until the render
-    is done, instead of having the answer by then."""
-    time.sleep(0)
+def rendering_ahead(game: Any, version: int) -> bool:
+    """Whether the first batch of ``version`` is being rendered ahead: its
+    broadcast then goes out without first asking who listens."""
+    ahead = game.__dict__.get("_ahead") if game is not None else None
+    return ahead is not None and ahead[0] == version
 
 
 def _rendered_ahead(game: Game) -> FirstRenders | None:

@@ -45,7 +45,7 @@ def after_commit(
         held: list[Any] | None = getattr(_held, "pushes", None)
         if held is not None and not _always_pushed(game):
             held.append((game_id, version, state, game))
-        elif anyone_listening(game_id, game):
+        elif rendering_ahead(game, version) or anyone_listening(game_id, game):
             broadcast_game(game_id, version, state, game)
         if bots_due:
             schedule_bots(game_id, version)
@@ -59,7 +59,7 @@ def after_commit(
         and getattr(_held, "pushes", None) is None
         and not _always_pushed(game)
     ):
-        # Rendered while COMMIT and the presence read wait (broadcast.py says how).
+        # Rendered while COMMIT waits (broadcast.py says how).
         render_ahead(game, state)
     if connection.in_atomic_block:
         # First of this commit's callbacks (turn notices, queued earlier in
@@ -156,6 +156,12 @@ def schedule_timers(game_id: int, version: int, due_times: list[Any] | None = No
             cache.set(queued_key(game_id, version), slot, timeout=timeout)
     except Exception:
         logger.exception("Could not schedule the timers of game %s", game_id)
+
+
+def rendering_ahead(game: Any, version: int) -> bool:
+    from games import broadcast
+
+    return broadcast.rendering_ahead(game, version)
 
 
 def render_ahead(game: Any, state: Any) -> None:

@@ -159,3 +159,25 @@ def test_only_the_last_write_of_a_transaction_is_rendered_ahead(duel: Game) -> N
             duel.pk, duel.version, bots_due=False, state=state, game=duel, last_write=True
         )
         render_ahead.assert_called_once()
+
+
+def test_a_push_rendered_ahead_goes_out_before_presence_is_read(duel: Game) -> None:
+    order: list[str] = []
+
+    def listening(game_pk: int) -> Summary:
+        order.append("presence")
+        return WATCHED
+
+    def send(batch: list[tuple[str, dict[str, Any]]]) -> None:
+        order.append("send")
+
+    with (
+        mock.patch("live.presence.listening", side_effect=listening),
+        mock.patch.object(broadcast, "send", side_effect=send),
+        mock.patch.object(hooks, "schedule_timers"),
+    ):
+        move(duel)
+        assert order[:2] == ["presence", "send"]  # not watched before: asked first
+        order.clear()
+        move(duel)
+        assert order[:2] == ["send", "presence"]  # the seats' renders still ask
