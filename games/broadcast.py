@@ -26,10 +26,10 @@ import asyncio
 import logging
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -254,29 +254,20 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     _memoise(game, state)
     version = game.version
     frame = f"<!--push {version}-->"
-    ahead = _rendered_ahead(game)
+    ahead = _sent_ahead(game)
     if ahead is None:
         here = _listening(game)
         watched = here is None or here.watching > 0
         shared, public, spectators = _first_renders(game, spectators=watched)
+        # Two batches, so that the largest audience is sent to before the
+        # per-seat renders begin.
+        yield _first_batch(game, (shared, public, spectators))
     else:
-        # Rendered already: sent to the spectators' group straight away,
-        # rather than after asking who is still there (a socket that left
-        # meanwhile costs nothing to send to).
-        shared, public, spectators = ahead
-    first = []
-    if spectators is not None:
-        first.append(
-            (
-                spectators_group(game.pk),
-                _game_message("public", version, frame + public + spectators),
-            )
-        )
-    first.append((players_group(game.pk), _game_message("public", version, frame + public)))
-    # Two batches, so that the largest audience is sent to before the
-    # per-seat renders begin.
-    yield first
-    if ahead is not None:
+        # Rendered and sent by the render ahead, straight after the commit
+        # and without asking who is still there (a socket that left
+        # meanwhile costs nothing to send to); presence is read for the seats.
+        shared, public, _ = ahead
+        yield []
         here = _listening(game)
     seats = []
     answer = _answer.get()
@@ -309,6 +300,17 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
     if game.status == Game.Status.FINISHED:
         seats += _chat_unveiled(game)
     yield seats
+
+
+def _first_batch(game: Game, renders: FirstRenders) -> list[tuple[str, dict[str, Any]]]:
+    _, public, spectators = renders
+    frame = f"<!--push {game.version}-->"
+    batch = []
+    if spectators is not None:
+        message = _game_message("public", game.version, frame + public + spectators)
+        batch.append((spectators_group(game.pk), message))
+    batch.append((players_group(game.pk), _game_message("public", game.version, frame + public)))
+    return batch
 
 
 def _listening(game: Game) -> Any:
@@ -387,6 +389,17 @@ def _remember_watched(game_pk: int, watched: bool) -> None:
     _watched[game_pk] = watched
 
 
+@dataclass
+class _Ahead:
+    """A render ahead under way: ``committed`` is set by the broadcast once
+    the version has committed, ``abandoned`` if it stopped waiting for it."""
+
+    version: int
+    future: Future[FirstRenders | None]
+    committed: threading.Event = field(default_factory=threading.Event)
+    abandoned: threading.Event = field(default_factory=threading.Event)
+
+
 def render_ahead(game: Game, state: Any) -> None:
     """Start rendering the first batch of ``game``'s version (written, not
     yet committed) in the background, if spectators watched its last push
@@ -394,14 +407,16 @@ def render_ahead(game: Game, state: Any) -> None:
     if not _watched.get(game.pk):
         return
     _memoise(game, state)
-    game.__dict__["_ahead"] = (game.version, _pool().submit(_render_ahead, game))
+    committed, abandoned = threading.Event(), threading.Event()
+    future = _pool().submit(_render_ahead, game, committed, abandoned)
+    game.__dict__["_ahead"] = _Ahead(game.version, future, committed, abandoned)
 
 
 def _pool() -> ThreadPoolExecutor:
     global _ahead_pool
     with _ahead_pool_lock:
         if _ahead_pool is None:
-            _ahead_pool = ThreadPoolExecutor(2, thread_name_prefix="render-ahead")
+            _ahead_pool = ThreadPoolExecutor(4, thread_name_prefix="render-ahead")
         return _ahead_pool
 
 
@@ -409,35 +424,50 @@ def _refuse_queries(execute: Any, sql: str, params: Any, many: bool, context: An
     raise NeedsDatabase(sql)
 
 
-def _render_ahead(game: Game) -> tuple[FirstRenders, presenters.LogLines]:
+def _render_ahead(
+    game: Game, committed: threading.Event, abandoned: threading.Event
+) -> FirstRenders | None:
+    """Render the first batch; once the version has committed, send it and
+    return what was rendered (None: not sent, the broadcast does it). The
+    batch is sent from here so that it goes out the moment both the render
+    and the commit are done, without a further hand-over between threads."""
     try:
         with connection.execute_wrapper(_refuse_queries), presenters.log_cache_held() as held:
-            return _first_renders(game, spectators=True), held
+            renders = _first_renders(game, spectators=True)
     finally:
         # A refused query has connected this thread first: give the
         # connection back (to the pool, where there is one) rather than keep it.
         connection.close()
+    # Never sent before the commit: a move rolled back never sets this.
+    if not committed.wait(AHEAD_WAIT) or abandoned.is_set():
+        return None
+    presenters.keep_log_lines(held)
+    done = send(_first_batch(game, renders))
+    if done is not None:
+        done.wait(FANOUT_WAIT)  # as ``broadcast_game`` does
+    return renders
 
 
 def rendering_ahead(game: Any, version: int) -> bool:
     """Whether the first batch of ``version`` is being rendered ahead: its
     broadcast then goes out without first asking who listens."""
     ahead = game.__dict__.get("_ahead") if game is not None else None
-    return ahead is not None and ahead[0] == version
+    return isinstance(ahead, _Ahead) and ahead.version == version
 
 
-def _rendered_ahead(game: Game) -> FirstRenders | None:
-    """The first batch rendered ahead for this version, now committed."""
+def _sent_ahead(game: Game) -> FirstRenders | None:
+    """What the render ahead of this version rendered and sent, now that it
+    has committed; None if there was none, or it failed or gave up."""
     ahead = game.__dict__.pop("_ahead", None)
-    if ahead is None or ahead[0] != game.version:
+    if not isinstance(ahead, _Ahead) or ahead.version != game.version:
         return None
+    ahead.committed.set()
     try:
-        renders, held = ahead[1].result(timeout=AHEAD_WAIT)
+        return ahead.future.result(timeout=AHEAD_WAIT)
     except Exception:
+        ahead.abandoned.set()
         logger.debug("rendering game %s ahead of its commit failed", game.pk, exc_info=True)
         return None
-    presenters.keep_log_lines(held)
-    return renders  # type: ignore[no-any-return]
 
 
 def _chat_unveiled(game: Game) -> list[tuple[str, dict[str, Any]]]:
