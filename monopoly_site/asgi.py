@@ -176,6 +176,7 @@ WARM_TEMPLATES = (
     "games/play/action_form.html",
     "games/play/actions_body.html",
     "games/play/deadlines.html",
+    "games/play/holdings.html",
     "games/play/player.html",
     "games/play/standing_orders.html",
     "games/play/terms.html",
