@@ -63,6 +63,23 @@ def frames(messages: list[str], kind: str) -> list[tuple[int, str]]:
     return out
 
 
+def move(game: Game) -> int:
+    """Whoever is to move makes their first legal move (not a trade);
+    returns the new version."""
+    game.refresh_from_db()
+    state = engine.from_dict(game.state)
+    player = engine.next_actor(state)
+    action = next(a for a in engine.legal_actions(state, player) if a.terms is None)
+    services.submit_action(
+        public_id=game.public_id,
+        user=game.seats.get(number=player).user,
+        action=action.to_dict(),
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    return game.version
+
+
 @database_sync_to_async
 def roll(game: Game) -> int:
     """Whoever is to move rolls; returns the new version."""

@@ -190,17 +190,10 @@ def test_the_players_are_worked_out_once_for_every_audience(duel: Game) -> None:
 
 
 def test_a_push_does_not_group_the_whole_log(duel: Game) -> None:
-    from games import engine, presenters, services
+    from games import presenters
+    from tests.live.conftest import move
 
-    state = engine.from_dict(duel.state)
-    player = engine.next_actor(state)
-    action = next(a for a in engine.legal_actions(state, player) if a.terms is None)
-    services.submit_action(
-        public_id=duel.public_id,
-        user=duel.seats.get(number=player).user,
-        action=action.to_dict(),
-        expected_version=duel.version,
-    )
+    move(duel)
     with (
         mock.patch("live.presence.listening", return_value=None),
         mock.patch.object(presenters, "log", side_effect=AssertionError("whole log")),

@@ -12,10 +12,11 @@ from unittest import mock
 import pytest
 from django.db import connection, transaction
 
-from games import broadcast, engine, presenters, services
+from games import broadcast, presenters
 from games.models import Game
 from games.services import hooks
 from live.presence import Summary
+from tests.live.conftest import move
 
 pytestmark = pytest.mark.usefixtures("live_db")
 
@@ -59,22 +60,6 @@ def ahead() -> Iterator[list[Any]]:
 
     with mock.patch.object(broadcast, "_render_ahead", side_effect=recording):
         yield outcomes
-
-
-def move(game: Game) -> int:
-    """Whoever is to move makes their first legal move; returns the new version."""
-    game.refresh_from_db()
-    state = engine.from_dict(game.state)
-    player = engine.next_actor(state)
-    action = next(a for a in engine.legal_actions(state, player) if a.terms is None)
-    services.submit_action(
-        public_id=game.public_id,
-        user=game.seats.get(number=player).user,
-        action=action.to_dict(),
-        expected_version=game.version,
-    )
-    game.refresh_from_db()
-    return game.version
 
 
 def spectators_push(sent: list[tuple[str, dict[str, Any]]], game: Game, version: int) -> str:
