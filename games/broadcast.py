@@ -1,5 +1,7 @@
 """Push the regions of the play page, the lobby and the watch list to the
-sockets listening for them. Called on commit only (``services.hooks``).
+sockets listening for them. Sent on commit only (``services.hooks``); a
+watched game's first batch may be rendered just before, while the move
+commits ("rendering ahead of the commit" below), but waits for it.
 
 Per game version the public regions (``status``, ``board``) are rendered
 once and sent to the spectators (with their view of ``pending``, ``players``
