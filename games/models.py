@@ -29,6 +29,11 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
+def new_secret() -> str:
+    """A game's dice secret: 256 bits from the OS's generator, as hex."""
+    return secrets.token_hex(32)
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby", "Waiting for players"
@@ -42,7 +47,13 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    # Games before the keyed generator ran on splitmix64 from ``seed``. Since,
+    # a game draws its dice and cards from ``secret`` (set when it starts),
+    # and publishes ``commitment`` (its SHA-256) at once; the secret itself
+    # leaves the server only once the game has ended (see docs/fair-dice.md).
     seed = models.BigIntegerField(default=new_seed)
+    secret = models.CharField(max_length=128, blank=True, default="")
+    commitment = models.CharField(max_length=64, blank=True, default="")
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hosted_games"
     )
@@ -90,6 +101,15 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/games/{self.public_id}/"
+
+    @property
+    def has_ended(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+    @property
+    def revealed_secret(self) -> str:
+        """The secret, once nothing is left to predict; "" before."""
+        return self.secret if self.has_ended else ""
 
 
 class Seat(models.Model):

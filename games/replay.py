@@ -1,7 +1,10 @@
 """Rebuilding a stored game: any step, net worth over time, landing counts.
 
-Every position is recomputed from the stored seed and actions, the same way
-the engine's game records replay, so the replay cannot drift from play.
+Every position is recomputed from the stored secret (or, for games from
+before the keyed generator, the seed) and actions, the same way the engine's
+game records replay, so the replay cannot drift from play. The positions are
+computed here, on the server: only what was already played is shown, and the
+record hands out the secret only once the game has ended.
 """
 
 from __future__ import annotations
@@ -31,11 +34,15 @@ class Replay:
 
     def state_at(self, step: int) -> engine.State:
         """The position after ``step`` actions (0 is the start; the game's version is step + 1)."""
-        state = engine.new_game(self.rules, self.names, self.game.seed)
+        state = self.initial_state()
         log: list[Any] = []
         for action in self.actions[:step]:
             engine.step(state, action, log)
         return state
+
+    def initial_state(self) -> engine.State:
+        game = self.game
+        return engine.new_game(self.rules, self.names, game.seed, secret=game.secret or None)
 
     @property
     def rules(self) -> engine.Ruleset:
@@ -43,7 +50,7 @@ class Replay:
 
     def turn_starts(self) -> tuple[list[int], list[list[int]]]:
         """(step at which each turn starts, net worth of every player at each)."""
-        state = engine.new_game(self.rules, self.names, self.game.seed)
+        state = self.initial_state()
         steps, worths = [0], [[total_worth(state, p) for p in range(state.n)]]
         log: list[Any] = []
         turn_no = state.turn_no
@@ -58,7 +65,28 @@ class Replay:
         return steps, worths
 
     def record(self) -> dict[str, Any]:
-        return engine.make_record(self.rules, self.names, self.game.seed, self.actions)
+        """The game's record. While the game runs it has the moves and the
+        commitment but nothing that tells the future (no secret, no seed);
+        once it has ended, the secret, and what the site showed and stored,
+        so that ``verify_record`` can check it."""
+        game = self.game
+        ended = game.has_ended
+        record = engine.make_record(
+            self.rules,
+            self.names,
+            game.seed,
+            self.actions,
+            secret=game.secret or None,
+            reveal=ended,
+        )
+        if not game.secret and not ended:
+            record["seed"] = None  # an old splitmix64 game: its seed is its future
+        record["game"] = game.public_id
+        record["status"] = game.status
+        record["outcomes"] = published_outcomes(game)
+        if ended and game.state is not None:
+            record["final_state_sha256"] = engine.state_digest(game.state)
+        return record
 
 
 def load_replay(game: Game) -> Replay:
@@ -66,6 +94,19 @@ def load_replay(game: Game) -> Replay:
     actions = [engine.action_from_dict(p) for p in payloads.values_list("payload", flat=True)]
     # Names never change after the start, so the stored state's are the start's.
     return Replay(game=game, names=list((game.state or {})["names"]), actions=actions)
+
+
+def published_outcomes(game: Game) -> list[list[Any]]:
+    """Every throw and card the site showed everyone, in order, as
+    ``[kind, player, args]`` (``engine.random_outcomes``'s form)."""
+    payloads = (
+        GameEvent.objects.filter(
+            game=game, kind__in=engine.RANDOM_KINDS, audience_seat__isnull=True
+        )
+        .order_by("seq", "index")
+        .values_list("payload", flat=True)
+    )
+    return engine.random_outcomes([engine.event_from_dict(p) for p in payloads])
 
 
 def landing_counts(game: Game) -> list[int]:

@@ -9,6 +9,7 @@ from ratings import views as rating_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("fair-dice/", views.fair_dice, name="fair_dice"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),

@@ -63,3 +63,8 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     return render(request, "home.html")
+
+
+@require_GET
+def fair_dice(request: HttpRequest) -> HttpResponse:
+    return render(request, "fair_dice.html")

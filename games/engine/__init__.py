@@ -39,14 +39,26 @@ from .events import Event, event_from_dict, render_event
 from .game import apply, is_legal, new_game, step
 from .invariants import check_invariants
 from .legal import Pending, can_trade, legal_actions, pending_decisions, timeout_action
-from .record import make_record, replay
+from .record import (
+    RANDOM_KINDS,
+    Verification,
+    make_record,
+    random_outcomes,
+    replay,
+    state_digest,
+    verify_record,
+)
+from .rng import GEN_KEYED, GEN_SPLITMIX, bot_rng, commitment
 from .rules import PRESETS, SWITCH_NAMES, Ruleset, ruleset, ruleset_from_dict
 from .state import BANK, SCHEMA_VERSION, SYSTEM, State
 from .testing import force_dice, stack_deck
 
 __all__ = [
     "BANK",
+    "GEN_KEYED",
+    "GEN_SPLITMIX",
     "PRESETS",
+    "RANDOM_KINDS",
     "RESIGN",
     "SCHEMA_VERSION",
     "SWITCH_NAMES",
@@ -68,11 +80,14 @@ __all__ = [
     "State",
     "Terms",
     "UnknownAction",
+    "Verification",
     "WrongPhase",
     "action_from_dict",
     "apply",
+    "bot_rng",
     "can_trade",
     "check_invariants",
+    "commitment",
     "event_from_dict",
     "force_dice",
     "from_dict",
@@ -83,13 +98,16 @@ __all__ = [
     "new_game",
     "next_actor",
     "pending_decisions",
+    "random_outcomes",
     "render_event",
     "replay",
     "ruleset",
     "ruleset_from_dict",
     "stack_deck",
+    "state_digest",
     "step",
     "terms_from_dict",
     "timeout_action",
     "to_dict",
+    "verify_record",
 ]

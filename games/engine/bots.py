@@ -94,9 +94,9 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def __init__(self, jail_policy: str = "pay", seed: int = 0) -> None:
+    def __init__(self, jail_policy: str = "pay", seed: int = 0, rng: Rng | None = None) -> None:
         super().__init__(jail_policy, seed)
-        self.rng = Rng(seed)
+        self.rng = Rng(seed) if rng is None else rng
 
     def act(self, s: State, p: int) -> Action:
         rng = self.rng
@@ -473,9 +473,11 @@ class HeuristicBot(Bot):
         return terms
 
 
-def make_bot(kind: str, jail_policy: str = "pay", seed: int = 0) -> Bot:
+def make_bot(kind: str, jail_policy: str = "pay", seed: int = 0, rng: Rng | None = None) -> Bot:
+    """A bot of ``kind``. A bot's own randomness comes from ``rng`` if given
+    (the site passes ``bot_rng(state, version)``), else from ``seed``."""
     if kind == "random":
-        return RandomBot(jail_policy, seed)
+        return RandomBot(jail_policy, seed, rng)
     if kind == "heuristic":
         return HeuristicBot(jail_policy, seed)
     raise ValueError(f"Unknown bot {kind!r}; choose 'random' or 'heuristic'.")

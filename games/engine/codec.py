@@ -14,6 +14,8 @@ _PLAIN: Final = (
     "names",
     "n",
     "seed",
+    "generator",
+    "secret",
     "cash",
     "pos",
     "alive",
@@ -76,7 +78,10 @@ def from_dict(d: dict[str, Any]) -> State:
     if not isinstance(d, dict):
         raise CodecError("A game state must be a JSON object.")
     version = d.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version == 1:
+        # Before the keyed generator every game ran on splitmix64.
+        d = {**d, "generator": 0, "secret": ""}
+    elif version != SCHEMA_VERSION:
         raise CodecError(
             f"Unsupported state schema_version {version!r} (expected {SCHEMA_VERSION})."
         )

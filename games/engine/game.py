@@ -37,7 +37,7 @@ from .errors import (
     WrongPhase,
 )
 from .events import Event, EventLog, as_events
-from .rng import next_below, seed_state, shuffle
+from .rng import GEN_KEYED, draw_below, secret_key, seed_state, shuffle_state
 from .rules import END_TIME, Ruleset, ruleset_from_dict
 from .state import (
     A_HOUSE,
@@ -73,9 +73,15 @@ def new_game(
     players: list[str],
     seed: int,
     events: list[Event] | None = None,
+    *,
+    secret: str | None = None,
 ) -> State:
     """Set up a game: shuffle, roll for first player, deal deeds if the
-    ruleset says so. Setup events are appended to ``events`` if given."""
+    ruleset says so. Setup events are appended to ``events`` if given.
+
+    With ``secret`` (hex, 32 to 64 bytes) the game draws from the keyed
+    generator and ``seed`` is ignored; without it, from splitmix64 seeded by
+    ``seed`` (see ``rng``)."""
     r = as_ruleset(rules)
     if not r.min_players <= len(players) <= r.max_players:
         raise RuleViolation(
@@ -83,15 +89,24 @@ def new_game(
         )
     ev: EventLog = []
     s = blank_state(r, [str(p) for p in players], seed)
-    x = seed_state(seed)
-    x = shuffle(x, s.decks[0])
-    x = shuffle(x, s.decks[1])
+    if secret is None:
+        s.rng = seed_state(seed)
+    else:
+        try:
+            secret_key(secret)
+        except ValueError as exc:
+            raise RuleViolation(str(exc)) from None
+        s.generator = GEN_KEYED
+        s.secret = secret.lower()
+        s.seed = 0
+    shuffle_state(s, s.decks[0])
+    shuffle_state(s, s.decks[1])
     # Roll for first player: highest total starts; ties throw again.
     contenders = list(range(s.n))
     while len(contenders) > 1:
         totals = []
         for p in contenders:
-            x, r36 = next_below(x, 36)
+            r36 = draw_below(s, 36)
             d1, d2 = r36 // 6 + 1, r36 % 6 + 1
             ev.append(("first_roll", p, (d1, d2)))
             totals.append(d1 + d2)
@@ -102,7 +117,7 @@ def new_game(
     ev.append(("first_player", first, ()))
     if r.deal_deeds:
         deeds = list(PROPERTIES)
-        x = shuffle(x, deeds)
+        shuffle_state(s, deeds)
         for _ in range(r.deal_deeds):
             for i in range(s.n):
                 p = (first + i) % s.n
@@ -111,7 +126,6 @@ def new_game(
                 price = PRICE[sq] if r.deal_deeds_paid else 0
                 ev.append(("deal", p, (sq, price)))
                 charge(s, p, BANK, price, ev)
-    s.rng = x
     ev.append(("turn_start", first, (0,)))
     if events is not None:
         events.extend(as_events(ev))

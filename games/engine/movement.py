@@ -23,7 +23,7 @@ from .board import (
 )
 from .core import charge, collect, expire_claims, fee_creditor, rent_due
 from .events import EventLog
-from .rng import next_below
+from .rng import GEN_KEYED, draw_below, next_below
 from .state import BANK, P_BUY, P_CHOICE, P_END, P_TAX, State
 
 #: The dice of each outcome 0..35 of the generator (``r // 6 + 1, r % 6 + 1``).
@@ -35,13 +35,13 @@ def throw(s: State) -> tuple[int, int]:
     if s.forced_dice:
         fd = s.forced_dice
         return fd.pop(0), fd.pop(0)
-    s.rng, r = next_below(s.rng, 36)
+    r = draw_below(s, 36)
     return r // 6 + 1, r % 6 + 1
 
 
 def roll(s: State, p: int, ev: EventLog) -> None:
     """The turn player throws the dice (in or out of jail) and moves."""
-    if s.forced_dice:
+    if s.forced_dice or s.generator == GEN_KEYED:
         pair = d1, d2 = throw(s)
     else:
         # throw(s), inlined: this runs on every turn.

@@ -1,11 +1,32 @@
-"""A tiny seeded PRNG (splitmix64) whose whole state is one integer.
+"""The engine's two generators; either one's whole state is one integer.
 
-The state lives in ``State.rng`` so a game serialises, and replays, exactly.
+``State.rng`` holds it, so a game serialises, and replays, exactly:
+
+* **splitmix64** (``GEN_SPLITMIX``), seeded by an integer: fast, for
+  simulation and analysis. It is invertible, so a few observed outputs give
+  its state away: never use it where players must not predict the dice.
+* **keyed** (``GEN_KEYED``): BLAKE2b keyed by the game's secret (at least
+  256 bits), of a counter. ``State.rng`` is the counter. Without the secret,
+  the throws seen so far say nothing about the next ones; once the secret is
+  revealed, anyone can recompute every throw and card.
 """
 
 from __future__ import annotations
 
+from hashlib import blake2b, sha256
 from typing import Final
+
+from .state import State
+
+GEN_SPLITMIX: Final = 0
+GEN_KEYED: Final = 1
+GENERATOR_NAMES: Final = ("splitmix64", "blake2b-keyed")
+
+#: The keyed stream of the dice and cards; bots draw from streams of their own
+#: (``KeyedRng``), so their choices never shift the game's throws.
+GAME_STREAM: Final = b"game"
+MIN_SECRET_BYTES: Final = 32
+MAX_SECRET_BYTES: Final = 64  # BLAKE2b's longest key
 
 MASK: Final = 0xFFFFFFFFFFFFFFFF
 GAMMA: Final = 0x9E3779B97F4A7C15
@@ -97,3 +118,92 @@ class Rng:
     def random(self) -> float:
         self.x, r = next_u64(self.x)
         return (r >> 11) / 9007199254740992.0
+
+
+def secret_key(secret: str) -> bytes:
+    """The key bytes of a secret given as hex; ``ValueError`` unless it is
+    hex of 32 to 64 bytes."""
+    key = bytes.fromhex(secret)
+    if not MIN_SECRET_BYTES <= len(key) <= MAX_SECRET_BYTES:
+        raise ValueError(
+            f"A game secret must be {MIN_SECRET_BYTES} to {MAX_SECRET_BYTES} bytes, not {len(key)}."
+        )
+    return key
+
+
+def commitment(secret: str) -> str:
+    """SHA-256 of the secret's bytes, as hex: published when the game starts."""
+    return sha256(secret_key(secret)).hexdigest()
+
+
+def keyed_u64(key: bytes, stream: bytes, counter: int) -> int:
+    """The 64-bit output number ``counter`` of ``stream`` under ``key``."""
+    data = stream + b":" + counter.to_bytes(8, "big")
+    return int.from_bytes(blake2b(data, key=key, digest_size=8).digest(), "big")
+
+
+def keyed_below(key: bytes, stream: bytes, counter: int, n: int) -> tuple[int, int]:
+    """(next counter, a uniform number below ``n``): outputs past the last
+    whole multiple of ``n`` are skipped, so no outcome is favoured at all."""
+    limit = (1 << 64) - (1 << 64) % n
+    while True:
+        r = keyed_u64(key, stream, counter)
+        counter += 1
+        if r < limit:
+            return counter, r % n
+
+
+def keyed_shuffle(key: bytes, stream: bytes, counter: int, items: list[int]) -> int:
+    """Fisher-Yates shuffle of ``items`` in place; return the next counter."""
+    for i in range(len(items) - 1, 0, -1):
+        counter, j = keyed_below(key, stream, counter, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return counter
+
+
+class KeyedRng(Rng):
+    """A bot's generator on a keyed stream of the game's secret: a bot's
+    choices are as unpredictable as the dice."""
+
+    __slots__ = ("key", "stream")
+
+    def __init__(self, key: bytes, stream: bytes) -> None:
+        super().__init__(0)
+        self.x = 0
+        self.key = key
+        self.stream = stream
+
+    def below(self, n: int) -> int:
+        self.x, r = keyed_below(self.key, self.stream, self.x, n)
+        return r
+
+    def random(self) -> float:
+        r = keyed_u64(self.key, self.stream, self.x)
+        self.x += 1
+        return (r >> 11) / 9007199254740992.0
+
+
+def draw_below(s: State, n: int) -> int:
+    """A number below ``n`` from the game's own generator, whichever it is."""
+    if s.generator == GEN_KEYED:
+        s.rng, r = keyed_below(secret_key(s.secret), GAME_STREAM, s.rng, n)
+        return r
+    s.rng, r = next_below(s.rng, n)
+    return r
+
+
+def shuffle_state(s: State, items: list[int]) -> None:
+    """Shuffle ``items`` in place with the game's own generator."""
+    if s.generator == GEN_KEYED:
+        s.rng = keyed_shuffle(secret_key(s.secret), GAME_STREAM, s.rng, items)
+    else:
+        s.rng = shuffle(s.rng, items)
+
+
+def bot_rng(s: State, salt: int) -> Rng:
+    """The generator of a bot's move number ``salt`` (the site passes the
+    game's version). Keyed games give each move a keyed stream of its own;
+    splitmix64 games keep the old ``seed ^ salt`` seeding."""
+    if s.generator == GEN_KEYED:
+        return KeyedRng(secret_key(s.secret), b"bot:%d" % salt)
+    return Rng(s.seed ^ salt)

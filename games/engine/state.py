@@ -14,7 +14,8 @@ from .actions import Terms
 from .board import NUM_SQUARES, TOTAL_HOTELS, TOTAL_HOUSES
 from .rules import Ruleset
 
-SCHEMA_VERSION: Final = 1
+#: 2 added ``generator`` and ``secret``; version 1 states read as splitmix64.
+SCHEMA_VERSION: Final = 2
 
 BANK: Final = -1
 POT: Final = -2
@@ -57,6 +58,7 @@ _FIELDS: Final = (
     "ending",
     "forced_dice",
     "fresh",
+    "generator",
     "in_jail",
     "jail_cards",
     "jail_turns",
@@ -73,6 +75,7 @@ _FIELDS: Final = (
     "rng",
     "roll_no",
     "rules",
+    "secret",
     "seed",
     "seq",
     "trades",
@@ -105,7 +108,9 @@ class State:
     bank_houses: int
     bank_hotels: int
     decks: list[list[int]]  # card indices, top first
-    rng: int
+    generator: int  # rng.GEN_SPLITMIX or rng.GEN_KEYED
+    secret: str  # hex key of the keyed generator; "" for splitmix64. Never sent to clients.
+    rng: int  # splitmix64's state, or the keyed generator's counter
     forced_dice: list[int]  # scripted dice for tests, consumed in pairs
     turn: int
     turn_no: int
@@ -154,6 +159,8 @@ class State:
         c.bank_houses = self.bank_houses
         c.bank_hotels = self.bank_hotels
         c.decks = [d[:] for d in self.decks]
+        c.generator = self.generator
+        c.secret = self.secret
         c.rng = self.rng
         c.forced_dice = self.forced_dice[:]
         c.turn = self.turn
@@ -215,6 +222,8 @@ def blank_state(rules: Ruleset, names: list[str], seed: int) -> State:
     s.bank_houses = TOTAL_HOUSES
     s.bank_hotels = TOTAL_HOTELS
     s.decks = [list(range(16)), list(range(16))]
+    s.generator = 0
+    s.secret = ""
     s.rng = 0
     s.forced_dice = []
     s.turn = 0

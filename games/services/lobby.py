@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import engine
-from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Game, GameEvent, Seat
+from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Game, GameEvent, Seat, new_secret
 from games.services.errors import InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import lock_game
@@ -201,14 +201,16 @@ def _start(game: Game) -> None:
         seat.status = Seat.Status.PLAYING
         seat.save(update_fields=["number", "status"])
     events: list[engine.Event] = []
-    state = engine.new_game(rules, [seat.name for seat in seats], game.seed, events)
+    game.secret = new_secret()
+    game.commitment = engine.commitment(game.secret)
+    state = engine.new_game(rules, [seat.name for seat in seats], 0, events, secret=game.secret)
     game.state = engine.to_dict(state)
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
     game.version += 1
     game.save()
     GameEvent.objects.create(
-        game=game, seq=game.version, index=0, kind="start", payload={"seed": game.seed}
+        game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
     )
     record_events(game, events, first_index=1)
     sync_deadlines(game, state, actor=None)

@@ -301,7 +301,9 @@ def play_bot_move(game_id: int, expected_version: int) -> bool:
         player = _next_bot(state, bots)
         if player is None:
             return False
-        bot = engine.make_bot(bots[player], seed=game.seed ^ game.version)
+        # The bot's own choices come from the game's secret too, on a stream of
+        # this version's: nobody can tell what it will bid or offer.
+        bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, game.version))
         _apply(game, bot.act(state, player), actor=player, last_write=True)
         return True
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from accounts.models import User
@@ -43,15 +43,37 @@ def test_replay_state_at_every_step_equals_the_live_state(no_bot_tasks: Any) -> 
         assert engine.to_dict(replay.state_at(version - 1)) == state, f"version {version}"
 
 
-def test_record_export_then_replay_command_round_trips(
-    client: Client, no_bot_tasks: Any, tmp_path: Path, capsys: Any
+def test_a_running_games_record_has_the_moves_but_cannot_be_replayed_yet(
+    client: Client, no_bot_tasks: Any, tmp_path: Path
 ) -> None:
     game, _ = bot_game(80)
     response = client.get(f"/games/{game.public_id}/record.json")
     assert response.status_code == 200
     assert "attachment" in response["Content-Disposition"]
     record = response.json()
-    assert record["seed"] == game.seed and len(record["actions"]) == game.version - 1
+    assert record["secret"] is None and "seed" not in record
+    assert len(record["actions"]) == game.version - 1
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(CommandError, match="still running"):
+        call_command("replay", str(path))
+
+
+def test_a_finished_games_record_replays_to_its_final_state(
+    client: Client, no_bot_tasks: Any, tmp_path: Path, capsys: Any, alice: User, bob: User
+) -> None:
+    game = services.create_seated_game(humans=[alice, bob], bots=["heuristic"], start=True)
+    for _ in range(30):
+        if not services.play_bot_move(game.pk, game.version):
+            break
+        game.refresh_from_db()
+    for user in (alice, bob):
+        game.refresh_from_db()
+        services.resign(public_id=game.public_id, user=user, expected_version=game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    record = client.get(f"/games/{game.public_id}/record.json").json()
+    assert record["secret"] == game.secret
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     call_command("replay", str(path))

@@ -251,12 +251,12 @@ def test_four_bot_game_plays_to_the_end_and_replays_exactly() -> None:
     assert seats[0].status == Seat.Status.WINNER
     assert seats[0].final_net_worth > 0
 
-    # Replaying the stored actions from the seed reproduces the final state.
+    # Replaying the stored actions from the secret reproduces the final state.
     actions = [
         engine.action_from_dict(e.payload)
         for e in GameEvent.objects.filter(game=game, kind="action").order_by("seq")
     ]
-    state = engine.new_game(game.preset, game.state["names"], game.seed)
+    state = engine.new_game(game.preset, game.state["names"], 0, secret=game.secret)
     for action in actions:
         state, _ = engine.apply(state, action)
     assert engine.to_dict(state) == game.state
