@@ -72,7 +72,9 @@ def test_every_route_socket_and_action_kind_has_a_row() -> None:
                 f"    Row({pattern!r}, GET or POST, (anonymous, stranger, spectator, waiting, "
                 "mover, host, staff)),\n"
                 '  with game="lobby", "running" or "finished" if it names a game, and a second '
-                'row with game="private ..." for it.'
+                'row with game="private ..." for it. Cells: OK, LOGIN, DENIED, MISSING, '
+                "BAD_METHOD, ILLEGAL, DONE, REFUSED, TO_LOBBY, SAVED or redirect(path); "
+                "helpers everyone(...), signed_in(...), members_only(...)."
             )
     problems += [f"Stale row in ROUTES: {p!r} is no URL of the site." for p in rows - set(routes)]
     sockets = {str(route.pattern) for route in websocket_urlpatterns}
