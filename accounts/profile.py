@@ -15,7 +15,17 @@ from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 POOL_COLOURS: dict[str, str] = {Pool.REGULAR: "#0072B2", Pool.SHORT: "#E69F00"}
 
 
-def profile_context(player: Any) -> dict[str, Any]:
+def visible_to(viewer: Any) -> Q:
+    """The seats whose games a profile may list to ``viewer``: public games,
+    and private ones the viewer plays in, so that a private game's existence
+    does not leak through its players' profiles."""
+    shown = Q(game__is_public=True)
+    if getattr(viewer, "is_authenticated", False):
+        shown |= Q(game__in=Seat.objects.filter(user=viewer).values("game_id"))
+    return shown
+
+
+def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
     seats = Seat.objects.filter(user=player)
     counts = seats.aggregate(
         played=Count("pk", filter=Q(game__status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])),
@@ -52,10 +62,10 @@ def profile_context(player: Any) -> dict[str, Any]:
         "rating_chart": line_chart(series, title="Rating history", x_label="Rated games")
         if series
         else "",
-        "current_games": _current_games(player),
+        "current_games": _current_games(player, viewer),
         "recent_games": [
             {"seat": seat, "change": changes.get(seat.game_id), "players": seat.players}
-            for seat in seats.filter(game__status=Game.Status.FINISHED)
+            for seat in seats.filter(visible_to(viewer), game__status=Game.Status.FINISHED)
             .select_related("game")
             .annotate(players=Count("game__seats"))
             .order_by("-game__finished_at")[:20]
@@ -71,10 +81,10 @@ def _recent_ids(player: Any) -> Any:
     )
 
 
-def _current_games(player: Any) -> list[dict[str, Any]]:
+def _current_games(player: Any, viewer: Any) -> list[dict[str, Any]]:
     rows = []
     seats = (
-        Seat.objects.filter(user=player, game__status=Game.Status.ACTIVE)
+        Seat.objects.filter(visible_to(viewer), user=player, game__status=Game.Status.ACTIVE)
         .select_related("game")
         .order_by("-game__updated_at")[:20]
     )

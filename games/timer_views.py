@@ -16,9 +16,11 @@ from games.standing_orders import clean
 ORDERS_TEMPLATE = "games/play/standing_orders.html"
 
 
-def _game(public_id: str) -> Game:
+def _game(request: HttpRequest, public_id: str) -> Game:
+    """The game, as the play page finds it: a private game is not found by
+    those without a seat in it."""
     game = Game.objects.filter(public_id=public_id).first()
-    if game is None:
+    if game is None or (not game.is_public and presenters.viewer_seat(game, request.user) is None):
         raise Http404("There is no such game.")
     return game
 
@@ -26,7 +28,7 @@ def _game(public_id: str) -> Game:
 @login_required
 @require_POST
 def reclaim(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game(public_id)
+    game = _game(request, public_id)
     try:
         services.reclaim_seat(public_id=public_id, user=request.user)
     except services.GameError as exc:
@@ -39,7 +41,7 @@ def reclaim(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def standing_orders(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game(public_id)
+    game = _game(request, public_id)
     form = StandingOrdersForm(request.POST)
     status, saved = 200, False
     if form.is_valid():

@@ -163,6 +163,9 @@ def game_invite(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -> HttpResponse:
+    # A private game answers those it does not admit as if it did not exist,
+    # before its service can say why it refuses them.
+    access_game_for_viewer(request, public_id)
     try:
         do()
     except services.GameError as exc:
@@ -189,6 +192,7 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def leave(request: HttpRequest, public_id: str) -> HttpResponse:
+    access_game_for_viewer(request, public_id)
     try:
         services.leave_game(public_id=public_id, user=request.user)
     except services.GameError as exc:

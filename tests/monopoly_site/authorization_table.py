@@ -1,0 +1,374 @@
+"""The authorisation matrix: who gets what from every URL, WebSocket route
+and engine action kind. ``test_authorization_matrix`` walks it cell by cell
+and fails for any route or action kind that has no row here.
+
+Each row's cells are in ``PERSONAS`` order:
+
+    anonymous  nobody signed in
+    stranger   signed in, no part in the game
+    spectator  signed in, watching the (public) game, not seated
+    waiting    seated in the game, not the one to move
+    mover      seated, the player to move
+    host       seated, hosts the game (not to move)
+    staff      a superuser, not seated
+
+``game`` picks the game that fills ``<public_id>``: a lobby game (host,
+mover and waiting seated, plus a bot), a running one (mover to move; the
+waiting player's seat is being played by a bot) or a finished one, each
+public or private. A private game's rows are the same request without the
+invite; ``invite=True`` sends it.
+
+To add a route: copy the row of a route like it, set the pattern exactly as
+the failing test prints it, and write each persona's cell. A POST that
+succeeds says where it goes (``DONE``, ``TO_LOBBY`` or a ``redirect``);
+one that is refused must change nothing, which the test checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engine import actions as A
+
+PERSONAS = ("anonymous", "stranger", "spectator", "waiting", "mover", "host", "staff")
+SEATED = frozenset({"waiting", "mover", "host"})
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One cell: the status, and for a redirect where to and with what message."""
+
+    label: str
+    status: int | None = None  # None: any 2xx
+    to: str = ""  # "login", "admin_login", "game" (this row's game page), or a path
+    flash: str = ""  # "error": a refusal's message was queued; "none": no error was
+    says: str = ""  # in the queued message (or the body when there is none)
+    changes: bool = False  # True where the request may change a game
+
+    def __repr__(self) -> str:
+        return self.label
+
+
+OK = Expect("200")
+LOGIN = Expect("302 to the login page", 302, to="login")
+ADMIN_LOGIN = Expect("302 to the admin login", 302, to="admin_login")
+DENIED = Expect("403", 403)
+MISSING = Expect("404", 404)
+BAD_METHOD = Expect("405", 405)
+ILLEGAL = Expect("422: the seat may act, the form or the engine refuses it", 422)
+DONE = Expect("302 to the game page, no error", 302, to="game", flash="none", changes=True)
+REFUSED = Expect("302 to the game page with an error, nothing changed", 302, "game", "error")
+TO_LOBBY = Expect("302 to the lobby", 302, to="/lobby/", flash="none", changes=True)
+SAVED = Expect("200, saved", changes=True)
+
+
+def redirect(path: str, *, changes: bool = False) -> Expect:
+    return Expect(f"302 to {path}", 302, to=path, changes=changes)
+
+
+def refused(says: str) -> Expect:
+    """A refusal whose message shows how far the request got."""
+    return Expect(f"302 to the game page with {says!r}", 302, "game", "error", says)
+
+
+def everyone(cell: Expect) -> tuple[Expect, ...]:
+    return (cell,) * len(PERSONAS)
+
+
+def signed_in(cell: Expect) -> tuple[Expect, ...]:
+    return (LOGIN,) + (cell,) * (len(PERSONAS) - 1)
+
+
+def members_only(cell: Expect, outsiders: Expect = MISSING) -> tuple[Expect, ...]:
+    """A private game: its seated players get ``cell``; everyone else the
+    same answer as for a game that does not exist."""
+    return tuple(cell if p in SEATED else outsiders for p in PERSONAS)
+
+
+@dataclass(frozen=True)
+class Row:
+    pattern: str  # the resolver's pattern, prefixes joined, e.g. "games/<str:public_id>/act"
+    method: str
+    cells: tuple[Expect, ...]
+    game: str = ""  # "", or "[private ]lobby|running|finished"
+    invite: bool = False  # send the private game's invite token
+    kwargs: dict[str, str] = field(default_factory=dict)  # other URL parameters
+    data: dict[str, str] = field(default_factory=dict)  # "{version}": the game's version
+    htmx: bool = False
+    wrong_method: Expect | None = BAD_METHOD  # the other method, as the stranger
+
+    @property
+    def variant(self) -> str:
+        parts = [self.game.replace(" ", "_")] if self.game else []
+        parts += ["invite"] if self.invite else []
+        parts += list(self.kwargs.values())
+        return "-".join(parts)
+
+
+GET, POST = "GET", "POST"
+G = "games/<str:public_id>/"
+
+# fmt: off
+ROUTES: list[Row] = [
+    # --- site pages ----------------------------------------------------------------
+    Row("", GET, (OK,) + (redirect("/lobby/"),) * 6, wrong_method=redirect("/lobby/")),
+    Row("healthz", GET, everyone(OK)),
+    Row("lobby/", GET, everyone(OK)),
+    Row("lobby/create", POST, signed_in(redirect("/games/*", changes=True)),
+        data={"preset": "us-2003", "max_seats": "4", "turn_seconds": "3600",
+              "visibility": "public"}),
+    Row("lobby/switches", GET, everyone(OK)),
+    Row("watch/", GET, everyone(OK)),
+    Row("leaderboard/", GET, everyone(OK)),
+    Row("u/<str:username>/", GET, everyone(OK), kwargs={"username": "authz-host"},
+        wrong_method=OK),
+    Row("settings/", GET, signed_in(OK), wrong_method=OK),
+    Row("settings/vacation", POST, signed_in(redirect("/settings/", changes=True)),
+        data={"days": "3"}),
+    Row("notifications/", GET, signed_in(OK), wrong_method=OK),
+    Row("notifications/read", POST, signed_in(redirect("/notifications/", changes=True))),
+
+    # --- invites and the game page -------------------------------------------------
+    Row("join/<str:token>/", GET, everyone(redirect("/games/*")), game="lobby"),
+    Row("join/<str:token>/", GET, everyone(redirect("/games/*")), game="private lobby"),
+    Row("join/<str:token>/", GET, everyone(MISSING), kwargs={"token": "no-such-invite"}),
+    Row(G, GET, everyone(OK), game="lobby", wrong_method=OK),
+    Row(G, GET, members_only(OK), game="private lobby", wrong_method=MISSING),
+    Row(G, GET, everyone(OK), game="private lobby", invite=True, wrong_method=OK),
+    Row(G, GET, everyone(OK), game="running", wrong_method=OK),
+    Row(G, GET, members_only(OK), game="private running", wrong_method=MISSING),
+    # The invite admits to a private game's lobby only: once it has started
+    # the game is its players'.
+    Row(G, GET, members_only(OK), game="private running", invite=True, wrong_method=None),
+    Row(G, GET, everyone(OK), game="finished", wrong_method=OK),
+    Row(G, GET, members_only(OK), game="private finished", wrong_method=MISSING),
+
+    # --- the lobby of one game -----------------------------------------------------
+    #                        anonymous  stranger  spectator  waiting   mover     host      staff
+    Row(G + "join", POST,     (LOGIN,    DONE,     DONE,      REFUSED,  REFUSED,  REFUSED,  DONE),
+        game="lobby"),
+    Row(G + "join", POST,     (LOGIN,    MISSING,  MISSING,   REFUSED,  REFUSED,  REFUSED,  MISSING),
+        game="private lobby"),
+    Row(G + "join", POST,     (LOGIN,    DONE,     DONE,      REFUSED,  REFUSED,  REFUSED,  DONE),
+        game="private lobby", invite=True),
+    Row(G + "leave", POST,    (LOGIN,    REFUSED,  REFUSED,   TO_LOBBY, TO_LOBBY, TO_LOBBY, REFUSED),
+        game="lobby"),
+    Row(G + "leave", POST,    (LOGIN,    MISSING,  MISSING,   TO_LOBBY, TO_LOBBY, TO_LOBBY, MISSING),
+        game="private lobby"),
+    Row(G + "bots/add", POST, (LOGIN,    REFUSED,  REFUSED,   REFUSED,  REFUSED,  DONE,     REFUSED),
+        game="lobby"),
+    Row(G + "bots/add", POST, (LOGIN,    MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),
+        game="private lobby"),
+    Row(G + "bots/remove", POST, (LOGIN, REFUSED,  REFUSED,   REFUSED,  REFUSED,  DONE,     REFUSED),
+        game="lobby", data={"seat": "3"}),
+    Row(G + "bots/remove", POST, (LOGIN, MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),
+        game="private lobby", data={"seat": "3"}),
+    Row(G + "start", POST,    (LOGIN,    REFUSED,  REFUSED,   REFUSED,  REFUSED,  DONE,     REFUSED),
+        game="lobby"),
+    Row(G + "start", POST,    (LOGIN,    MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),
+        game="private lobby"),
+
+    # --- a running game ------------------------------------------------------------
+    # Plain (not htmx) posts; the per-kind, htmx table of /act is ACTIONS below.
+    Row(G + "act", POST,      (REFUSED,  REFUSED,  REFUSED,   REFUSED,  DONE,     REFUSED,  REFUSED),
+        game="running", data={"kind": A.ROLL, "expected_version": "{version}"}),
+    Row(G + "act", POST,      (MISSING,  MISSING,  MISSING,   REFUSED,  DONE,     REFUSED,  MISSING),
+        game="private running", data={"kind": A.ROLL, "expected_version": "{version}"}),
+    Row(G + "resign", POST,   (REFUSED,  REFUSED,  REFUSED,   DONE,     DONE,     DONE,     REFUSED),
+        game="running", data={"expected_version": "{version}"}),
+    Row(G + "resign", POST,   (MISSING,  MISSING,  MISSING,   DONE,     DONE,     DONE,     MISSING),
+        game="private running", data={"expected_version": "{version}"}),
+    Row(G + "regions", GET, everyone(OK), game="running"),
+    Row(G + "regions", GET, members_only(OK), game="private running"),
+    # Only the waiting player's seat is being played by a bot, so only they
+    # can take it back; the others get as far as the seat check.
+    Row(G + "reclaim", POST,  (LOGIN,    REFUSED,  REFUSED,   DONE,     REFUSED,  REFUSED,  REFUSED),
+        game="running"),
+    Row(G + "reclaim", POST,  (LOGIN,    MISSING,  MISSING,   DONE,     REFUSED,  REFUSED,  MISSING),
+        game="private running"),
+    Row(G + "orders", POST,   (LOGIN,    DENIED,   DENIED,    SAVED,    SAVED,    SAVED,    DENIED),
+        game="running", htmx=True, data={"auction": "pass"}),
+    Row(G + "orders", POST,   (LOGIN,    MISSING,  MISSING,   SAVED,    SAVED,    SAVED,    MISSING),
+        game="private running", htmx=True, data={"auction": "pass"}),
+    # Players talk in their room; spectators in theirs, which players read
+    # only once the game is over.
+    Row(G + "chat/<str:room>", POST, (LOGIN, DENIED, DENIED,  SAVED,    SAVED,    SAVED,    DENIED),
+        game="running", htmx=True, kwargs={"room": "players"}, data={"body": "hello"}),
+    Row(G + "chat/<str:room>", POST, (LOGIN, SAVED, SAVED,    DENIED,   DENIED,   DENIED,   SAVED),
+        game="running", htmx=True, kwargs={"room": "spectators"}, data={"body": "hello"}),
+    Row(G + "chat/<str:room>", POST, (LOGIN, MISSING, MISSING, SAVED,   SAVED,    SAVED,    MISSING),
+        game="private running", htmx=True, kwargs={"room": "players"}, data={"body": "hello"}),
+
+    # --- a finished game -----------------------------------------------------------
+    Row(G + "replay/", GET, everyone(OK), game="finished"),
+    Row(G + "replay/", GET, members_only(OK), game="private finished"),
+    Row(G + "record.json", GET, everyone(OK), game="finished"),
+    Row(G + "record.json", GET, members_only(OK), game="private finished"),
+
+    # --- accounts (django-allauth) -------------------------------------------------
+    # Signing in, signing up and resetting a password are for everyone; the
+    # pages about one's own account need a session.
+    Row("accounts/login/", GET, (OK,) + (redirect("/lobby/"),) * 6,
+        wrong_method=redirect("/lobby/")),
+    Row("accounts/logout/", GET, (redirect("/"),) + (OK,) * 6, wrong_method=redirect("/")),
+    Row("accounts/inactive/", GET, everyone(OK)),
+    Row("accounts/signup/", GET, (OK,) + (redirect("/lobby/"),) * 6,
+        wrong_method=redirect("/lobby/")),
+    Row("accounts/reauthenticate/", GET, signed_in(OK), wrong_method=OK),
+    # Posting nothing to one's e-mail page changes nothing and comes back to it.
+    Row("accounts/email/", GET, signed_in(OK), wrong_method=redirect("/accounts/email/")),
+    Row("accounts/confirm-email/", GET, everyone(OK)),
+    Row("accounts/password/change/", GET, signed_in(OK), wrong_method=OK),
+    # Everyone here has a password already: setting one means changing it.
+    Row("accounts/password/set/", GET, signed_in(redirect("/accounts/password/change/")),
+        wrong_method=redirect("/accounts/password/change/")),
+    Row("accounts/password/reset/", GET, everyone(OK), wrong_method=OK),
+    # Without a sign-in by code under way there is nothing to confirm.
+    Row("accounts/login/code/confirm/", GET,
+        (redirect("/accounts/login/"),) + (redirect("/lobby/"),) * 6,
+        wrong_method=redirect("/lobby/")),
+    Row("accounts/^confirm-email/(?P<key>[-:\\w]+)/$", GET, everyone(OK),
+        kwargs={"key": "no-such-key"}, wrong_method=MISSING),
+    Row("accounts/password/reset/key/done/", GET, everyone(OK)),
+    Row("accounts/^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$", GET,
+        everyone(OK), kwargs={"uidb36": "0", "key": "no-such-key"}, wrong_method=OK),
+    Row("accounts/password/reset/done/", GET, everyone(OK)),
+]
+# fmt: on
+
+# --- the admin (django.contrib.admin) ---------------------------------------------
+# Every admin view but the login page goes through ``AdminSite.admin_view``,
+# which sends anyone who is not active staff to the admin login before the
+# view runs, and looks at nothing else about them: the seated personas are
+# strangers to it. So the rule is by prefix, and the test requests every
+# admin URL without parameters (each model's changelist and add page, every
+# app index, an unknown page) as these three, and the views of one object as
+# the two kept out.
+ADMIN_PREFIX = "admin/"
+ADMIN_PERSONAS = ("anonymous", "stranger", "staff")
+ADMIN = (ADMIN_LOGIN, ADMIN_LOGIN, OK)
+ADMIN_EXCEPTIONS: dict[str, tuple[Expect, ...]] = {
+    # Signed-in non-staff see the login form, with a note that they may not enter.
+    "admin:login": (OK, OK, redirect("/admin/")),
+    # Signing out is a POST; the non-staff are sent to the index (and from there to the login).
+    "admin:logout": (redirect("/admin/"), redirect("/admin/"), BAD_METHOD),
+    # Without a model field to complete, autocomplete refuses even staff.
+    "admin:autocomplete": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
+    # Events are append-only: nobody adds one by hand.
+    "admin:games_gameevent_add": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
+    "admin:catch_all": (ADMIN_LOGIN, ADMIN_LOGIN, MISSING),
+}
+
+# --- WebSockets (monopoly_site/routing.py) ----------------------------------------
+PLAYS = Expect("accepted, with the seat's own action panel")
+MOVES = Expect("accepted, with the seat's own action panel, offering its roll")
+WATCHES = Expect("accepted, without any seat-private content")
+LISTENS = Expect("accepted")
+CLOSED = Expect("refused at the handshake (403)", 403)
+
+
+@dataclass(frozen=True)
+class Socket:
+    pattern: str  # as in websocket_urlpatterns, e.g. "ws/games/<str:public_id>/"
+    cells: tuple[Expect, ...]
+    game: str = ""
+    kwargs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def variant(self) -> str:
+        return "-".join(
+            [self.game.replace(" ", "_")] * bool(self.game) + list(self.kwargs.values())
+        )
+
+
+WS_GAME = "ws/games/<str:public_id>/"
+WS_WAITING = "ws/games/<str:public_id>/waiting/"
+WS_ROOMS = "^ws/(?P<room>lobby|watch)/$"
+
+# fmt: off
+SOCKETS: list[Socket] = [
+    #                       anonymous  stranger  spectator  waiting  mover   host    staff
+    Socket(WS_GAME,         (WATCHES,  WATCHES,  WATCHES,   PLAYS,   MOVES,  PLAYS,  WATCHES),
+           game="running"),
+    Socket(WS_GAME,         (CLOSED,   CLOSED,   CLOSED,    PLAYS,   MOVES,  PLAYS,  CLOSED),
+           game="private running"),
+    Socket(WS_WAITING, everyone(LISTENS), game="lobby"),
+    Socket(WS_WAITING, members_only(LISTENS, CLOSED), game="private lobby"),
+    Socket(WS_ROOMS, everyone(LISTENS), kwargs={"room": "lobby"}),
+    Socket(WS_ROOMS, everyone(LISTENS), kwargs={"room": "watch"}),
+]
+# fmt: on
+
+# --- actions posted to games/<id>/act (htmx), in the running game -------------------
+# The seat acting is always the signed-in user's own (services.check_action
+# overwrites any "player" posted). Nobody without a seat gets past the seat
+# check (403); a seat gets as far as the engine, which refuses what is not
+# legal for it now (422). Situational kinds (bids, trades, claims) are
+# therefore 422 for every seat here; what matters is that the outsiders'
+# cells stay 403 and that nothing changes.
+APPLIED = Expect("200, applied", changes=True)
+NOT_ALLOWED = Expect("403: only players in this game can act", 403, says="Only players")
+REFUSED_MOVE = Expect("422: the engine refuses this seat's move", 422)
+NOT_FOR_FORMS = Expect("422: not an action a form may post", 422, says="not an action you can")
+
+OUTSIDERS = (NOT_ALLOWED,) * 3
+N = NOT_ALLOWED
+X = REFUSED_MOVE
+
+# fmt: off
+ACTIONS: dict[str, tuple[Expect, ...]] = {
+    #                        anonymous, stranger, spectator  waiting  mover    host  staff
+    A.ROLL:                  (*OUTSIDERS,                    X,       APPLIED, X,    N),
+    A.PAY_JAIL_FINE:         (*OUTSIDERS,                    X,       X,       X,    N),
+    A.USE_JAIL_CARD:         (*OUTSIDERS,                    X,       X,       X,    N),
+    A.BUY:                   (*OUTSIDERS,                    X,       X,       X,    N),
+    A.DECLINE:               (*OUTSIDERS,                    X,       X,       X,    N),
+    A.INCOME_TAX_FLAT:       (*OUTSIDERS,                    X,       X,       X,    N),
+    A.INCOME_TAX_PERCENT:    (*OUTSIDERS,                    X,       X,       X,    N),
+    A.PAY_TEN:               (*OUTSIDERS,                    X,       X,       X,    N),
+    A.TAKE_CHANCE:           (*OUTSIDERS,                    X,       X,       X,    N),
+    A.END_TURN:              (*OUTSIDERS,                    X,       X,       X,    N),
+    A.BID:                   (*OUTSIDERS,                    X,       X,       X,    N),
+    A.PASS_BID:              (*OUTSIDERS,                    X,       X,       X,    N),
+    A.PLACE_BUILDING:        (*OUTSIDERS,                    X,       X,       X,    N),
+    A.FORFEIT_BUILDING:      (*OUTSIDERS,                    X,       X,       X,    N),
+    A.BUILD:                 (*OUTSIDERS,                    X,       X,       X,    N),
+    A.SELL_BUILDING:         (*OUTSIDERS,                    X,       X,       X,    N),
+    A.SELL_GROUP_BUILDINGS:  (*OUTSIDERS,                    X,       X,       X,    N),
+    A.MORTGAGE:              (*OUTSIDERS,                    X,       X,       X,    N),
+    A.UNMORTGAGE:            (*OUTSIDERS,                    X,       X,       X,    N),
+    # An offer of 1 in cash to the host's seat: any seat may make one, at any time.
+    A.PROPOSE_TRADE:         (*OUTSIDERS,                    APPLIED, APPLIED, X,    N),
+    A.ACCEPT_TRADE:          (*OUTSIDERS,                    X,       X,       X,    N),
+    A.REJECT_TRADE:          (*OUTSIDERS,                    X,       X,       X,    N),
+    A.WITHDRAW_TRADE:        (*OUTSIDERS,                    X,       X,       X,    N),
+    A.COUNTER_TRADE:         (*OUTSIDERS,                    X,       X,       X,    N),
+    A.CLAIM_RENT:            (*OUTSIDERS,                    X,       X,       X,    N),
+    A.EXPIRE_CLAIM:          (*OUTSIDERS,                    X,       X,       X,    N),
+    A.PAY_DEBT:              (*OUTSIDERS,                    X,       X,       X,    N),
+    A.DECLARE_BANKRUPTCY:    (*OUTSIDERS,                    X,       X,       X,    N),
+    A.AUTO_SETTLE:           (*OUTSIDERS,                    X,       X,       X,    N),
+    # Server-only: resigning has its own URL, ending a timed game is the timer's.
+    A.RESIGN:                (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
+    A.END_NOW:               (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
+}
+# fmt: on
+
+# The fields each kind's form posts besides kind and version (see games/action_forms.py).
+ACTION_FIELDS: dict[str, dict[str, str]] = {
+    A.USE_JAIL_CARD: {"target": "0"},
+    A.BID: {"amount": "10"},
+    A.PLACE_BUILDING: {"square": "1"},
+    A.BUILD: {"square": "1"},
+    A.SELL_BUILDING: {"square": "1"},
+    A.SELL_GROUP_BUILDINGS: {"target": "0"},
+    A.MORTGAGE: {"square": "1"},
+    A.UNMORTGAGE: {"square": "1"},
+    A.PROPOSE_TRADE: {"target": "{host_seat}", "give_cash": "1"},
+    A.ACCEPT_TRADE: {"target": "0"},
+    A.REJECT_TRADE: {"target": "0"},
+    A.WITHDRAW_TRADE: {"target": "0"},
+    A.COUNTER_TRADE: {"target": "0", "give_cash": "1"},
+    A.CLAIM_RENT: {"target": "0"},
+    A.EXPIRE_CLAIM: {"target": "0"},
+}

@@ -1,0 +1,171 @@
+"""The people and games the authorisation matrix is walked against.
+
+Built once per test module and committed (so that a real Daphne sees them
+too), then removed. Each test runs in a transaction that is rolled back, so
+a cell that changes a game leaves the next cell the same world.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from accounts.models import User
+from games import engine, services
+from games.models import Game, Seat
+from live.models import ChatMessage
+from tests.live.servers import session_cookie
+from tests.monopoly_site.authorization_table import PERSONAS
+
+# Seat numbers in every game of the world.
+HOST_SEAT, MOVER_SEAT, WAITING_SEAT, BOT_SEAT = 0, 1, 2, 3
+GAMES = tuple(f"{p}{s}" for p in ("", "private ") for s in ("lobby", "running", "finished"))
+
+
+def username(persona: str) -> str:
+    return f"authz-{persona}"
+
+
+@dataclass
+class World:
+    users: dict[str, User]  # by persona; nobody for "anonymous"
+    games: dict[str, Game]  # by name, as in GAMES
+    cookies: dict[str, str] = field(default_factory=dict)  # session cookies, for Daphne
+
+    def user(self, persona: str) -> User | None:
+        return self.users.get(persona)
+
+    def client(self, persona: str) -> Client:
+        """A client signed in as ``persona``, with the session made once for the world."""
+        client = Client()
+        user = self.user(persona)
+        if user is not None:
+            if persona not in self.cookies:
+                self.cookies[persona] = session_cookie(user)
+            client.cookies[settings.SESSION_COOKIE_NAME] = self.cookies[persona]
+        return client
+
+    def game(self, name: str) -> Game:
+        game = self.games[name]
+        game.refresh_from_db()
+        return game
+
+    def private_ids(self) -> list[str]:
+        return [g.public_id for name, g in self.games.items() if name.startswith("private")]
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """What a refused request must leave as it was."""
+        pks = [g.pk for g in self.games.values()]
+        games = Game.objects.filter(pk__in=pks).order_by("pk")
+        seats = Seat.objects.filter(game__in=pks).order_by("game_id", "number")
+        seat_fields = ("game_id", "number", "user_id", "bot_kind", "status", "taken_over")
+        return (
+            list(games.values_list("pk", "version", "status", "host_id", "is_public")),
+            list(seats.values_list(*seat_fields, "standing_orders")),
+            Game.objects.count(),
+            ChatMessage.objects.count(),
+        )
+
+    def remove(self) -> None:
+        people = list(self.users.values())
+        Game.objects.filter(
+            Q(pk__in=[g.pk for g in self.games.values()])
+            | Q(host__in=people)
+            | Q(seats__user__in=people)
+        ).distinct().delete()
+        User.objects.filter(pk__in=[u.pk for u in people]).delete()
+
+
+def build_world() -> World:
+    users = {}
+    for persona in PERSONAS[1:]:
+        name = username(persona)
+        make = User.objects.create_superuser if persona == "staff" else User.objects.create_user
+        users[persona] = make(name, f"{name}@example.com", f"pw-{name}-123")
+    games = {}
+    for private in (False, True):
+        prefix = "private " if private else ""
+        games[prefix + "lobby"] = _lobby(users, private)
+        games[prefix + "running"] = running_game(users, private)
+        games[prefix + "finished"] = _finished(users, private)
+    return World(users, games, {p: session_cookie(user) for p, user in users.items()})
+
+
+def _seated(users: dict[str, User], private: bool, max_seats: int) -> Game:
+    game = services.create_game(
+        host=users["host"], max_seats=max_seats, is_public=not private, bot_delay_ms=0
+    )
+    for persona in ("mover", "waiting"):
+        services.join_game(
+            public_id=game.public_id, user=users[persona], invite_token=game.invite_token
+        )
+    return game
+
+
+def _lobby(users: dict[str, User], private: bool) -> Game:
+    """Host, mover and waiting seated, a bot in seat 3, and a seat free."""
+    game = _seated(users, private, max_seats=5)
+    services.add_bot(public_id=game.public_id, user=users["host"])
+    return game
+
+
+def running_game(users: dict[str, User], private: bool = False, taken_over: bool = True) -> Game:
+    """Started, the mover to roll, and a bot playing the waiting player's seat."""
+    game = _seated(users, private, max_seats=3)
+    services.start_game(public_id=game.public_id, user=users["host"])
+    game.refresh_from_db()
+    # Test setup: the first player is drawn by the dice; script it.
+    state = engine.from_dict(game.state)
+    state.turn = MOVER_SEAT
+    game.state = engine.to_dict(state)
+    game.save(update_fields=["state"])
+    if taken_over:
+        game.seats.filter(number=WAITING_SEAT).update(taken_over=True)
+    return game
+
+
+def _finished(users: dict[str, User], private: bool) -> Game:
+    """The host and the waiting player resigned; the mover won."""
+    game = _seated(users, private, max_seats=3)
+    services.start_game(public_id=game.public_id, user=users["host"])
+    for persona in ("host", "waiting"):
+        game.refresh_from_db()
+        services.resign(
+            public_id=game.public_id, user=users[persona], expected_version=game.version
+        )
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+# --- the resolver's routes ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str  # with its namespace, e.g. "admin:index"; "" when unnamed
+    view: str  # module.function, for messages
+
+
+def site_routes() -> dict[str, Route]:
+    """Every URL pattern of the site by its full pattern string (includes'
+    prefixes joined), e.g. ``games/<str:public_id>/act``."""
+    out: dict[str, Route] = {}
+
+    def walk(resolver: URLResolver, prefix: str, namespace: str) -> None:
+        for entry in resolver.url_patterns:
+            if isinstance(entry, URLResolver):
+                inner = ":".join(filter(None, [namespace, entry.namespace or ""]))
+                walk(entry, prefix + str(entry.pattern), inner)
+            elif isinstance(entry, URLPattern):
+                name = ":".join(filter(None, [namespace, entry.name or ""])) if entry.name else ""
+                view = f"{entry.callback.__module__}.{entry.callback.__qualname__}"
+                out[prefix + str(entry.pattern)] = Route(name, view)
+
+    walk(get_resolver(), "", "")
+    return out

@@ -1,0 +1,311 @@
+"""Walks the authorisation matrix (``authorization_table``): every URL and
+every action kind, as every persona, one test per cell; and fails for any
+route, WebSocket route or action kind without a row."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.messages import get_messages
+from django.http import HttpResponse
+from django.urls import reverse
+
+from games.engine import actions as A
+from games.models import Game, GameEvent
+from monopoly_site.routing import websocket_urlpatterns
+from tests.monopoly_site.authorization_table import (
+    ACTION_FIELDS,
+    ACTIONS,
+    ADMIN,
+    ADMIN_EXCEPTIONS,
+    ADMIN_PERSONAS,
+    ADMIN_PREFIX,
+    APPLIED,
+    BAD_METHOD,
+    PERSONAS,
+    ROUTES,
+    SEATED,
+    SOCKETS,
+    Expect,
+    Row,
+)
+from tests.monopoly_site.authorization_world import (
+    HOST_SEAT,
+    MOVER_SEAT,
+    WAITING_SEAT,
+    World,
+    build_world,
+    site_routes,
+    username,
+)
+
+pytestmark = pytest.mark.django_db
+TABLE = "tests/monopoly_site/authorization_table.py"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+ROUTE_NAMES = {pattern: route.name for pattern, route in site_routes().items()}
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    with django_db_blocker.unblock():
+        built = build_world()
+    yield built
+    with django_db_blocker.unblock():
+        built.remove()
+
+
+# --- every route has a row -----------------------------------------------------------
+
+
+def test_every_route_socket_and_action_kind_has_a_row() -> None:
+    routes = site_routes()
+    rows = {row.pattern for row in ROUTES}
+    problems = []
+    for pattern, route in routes.items():
+        if pattern not in rows and not pattern.startswith(ADMIN_PREFIX):
+            problems.append(
+                f"No row for the URL {pattern!r} (view {route.view}). Add to ROUTES in {TABLE}:\n"
+                f"    Row({pattern!r}, GET or POST, (anonymous, stranger, spectator, waiting, "
+                "mover, host, staff)),\n"
+                '  with game="lobby", "running" or "finished" if it names a game, and a second '
+                'row with game="private ..." for it. Cells: OK, LOGIN, DENIED, MISSING, '
+                "BAD_METHOD, ILLEGAL, DONE, REFUSED, TO_LOBBY, SAVED or redirect(path); "
+                "helpers everyone(...), signed_in(...), members_only(...)."
+            )
+    problems += [f"Stale row in ROUTES: {p!r} is no URL of the site." for p in rows - set(routes)]
+    sockets = {str(route.pattern) for route in websocket_urlpatterns}
+    rows = {row.pattern for row in SOCKETS}
+    problems += [
+        f"No row for the WebSocket route {p!r}. Add to SOCKETS in {TABLE}:\n"
+        f"    Socket({p!r}, (anonymous, stranger, spectator, waiting, mover, host, staff)),\n"
+        "  with game=... and a private game's row if it names a game."
+        for p in sorted(sockets - rows)
+    ]
+    problems += [f"Stale row in SOCKETS: {p!r} is no WebSocket route." for p in rows - sockets]
+    problems += [
+        f"No row for the action kind {kind!r}. Add to ACTIONS in {TABLE}:\n"
+        f"    A.{_constant(kind)}: (*OUTSIDERS, waiting, mover, host, N),\n"
+        "  and its form's fields to ACTION_FIELDS if it posts any."
+        for kind in sorted(A.ALL_KINDS - set(ACTIONS))
+    ]
+    problems += [
+        f"Stale row in ACTIONS: {k!r} is no action kind." for k in set(ACTIONS) - A.ALL_KINDS
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def _constant(kind: str) -> str:
+    return next((k for k, v in vars(A).items() if k.isupper() and v == kind), kind.upper())
+
+
+def test_every_row_has_a_cell_per_persona() -> None:
+    short = [row for row in [*ROUTES, *SOCKETS] if len(row.cells) != len(PERSONAS)]
+    short += [kind for kind, cells in ACTIONS.items() if len(cells) != len(PERSONAS)]
+    assert not short, f"Rows without exactly {len(PERSONAS)} cells ({PERSONAS}): {short}"
+
+
+# --- one test per cell ---------------------------------------------------------------
+
+
+def _id(row: Row) -> str:
+    name = ROUTE_NAMES.get(row.pattern) or row.pattern
+    return "-".join(filter(None, [name, row.variant]))
+
+
+ROUTE_CELLS = [
+    pytest.param(row, persona, cell, id=f"{_id(row)}-{persona}")
+    for row in ROUTES
+    for persona, cell in zip(PERSONAS, row.cells, strict=False)
+]
+
+
+@pytest.mark.parametrize(("row", "persona", "expect"), ROUTE_CELLS)
+def test_authorization(world: World, row: Row, persona: str, expect: Expect) -> None:
+    game = world.game(row.game) if row.game else None
+    _check_route(world, row, persona, expect, game, row.method)
+
+
+def _wrong_method_cells() -> Iterator[Any]:
+    # A method decorator answers 405 before the view looks at the game, so
+    # one 405 cell per pattern is enough; other answers are kept per row.
+    seen = set()
+    for row in ROUTES:
+        if row.wrong_method is None or (row.wrong_method is BAD_METHOD and row.pattern in seen):
+            continue
+        seen.add(row.pattern)
+        yield pytest.param(row, row.wrong_method, id=f"{_id(row)}-wrong_method")
+
+
+@pytest.mark.parametrize(("row", "expect"), list(_wrong_method_cells()))
+def test_authorization_of_the_other_method(world: World, row: Row, expect: Expect) -> None:
+    game = world.game(row.game) if row.game else None
+    _check_route(world, row, "stranger", expect, game, "POST" if row.method == "GET" else "GET")
+
+
+def _check_route(
+    world: World, row: Row, persona: str, expect: Expect, game: Game | None, method: str
+) -> None:
+    kwargs = dict(row.kwargs)
+    if game is not None:
+        kwargs.setdefault("token" if "<str:token>" in row.pattern else "public_id",
+                          game.invite_token if "<str:token>" in row.pattern else game.public_id)  # fmt: skip
+    url = reverse(ROUTE_NAMES[row.pattern], kwargs=kwargs)
+    data = {k: v.format(version=game.version if game else 0) for k, v in row.data.items()}
+    if row.invite and game is not None:
+        if method == "GET":
+            url += f"?invite={game.invite_token}"
+        data["invite_token"] = game.invite_token
+    client = world.client(persona)
+    before = world.fingerprint()
+    send = client.get if method == "GET" else client.post
+    response = send(url, data if method == "POST" else None, **(HTMX if row.htmx else {}))
+    _check(response, expect, game=game, before=before, after=world.fingerprint())
+    if persona not in SEATED and not row.invite and 200 <= response.status_code < 300:
+        body = response.content.decode(errors="replace")
+        leaked = [public_id for public_id in world.private_ids() if public_id in body]
+        assert not leaked, f"{method} {url} shows {persona} private games: {leaked}"
+
+
+def _check(
+    response: HttpResponse, expect: Expect, *, game: Game | None, before: Any, after: Any
+) -> None:
+    request = response.wsgi_request  # type: ignore[attr-defined]
+    messages = [(m.level_tag, str(m)) for m in get_messages(request)]
+    got = f"{response.status_code}"
+    if response.status_code in (301, 302):
+        got += f" to {response['Location']}"
+    where = f"{request.method} {request.get_full_path()}: expected {expect.label}, got {got}"
+    where += f" (messages: {messages})"
+    if expect.status is None:
+        assert 200 <= response.status_code < 300, where
+    else:
+        assert response.status_code == expect.status, where
+    if expect.to:
+        location = urlsplit(response["Location"])
+        if expect.to in ("login", "admin_login"):
+            login = reverse("account_login" if expect.to == "login" else "admin:login")
+            assert location.path == login and "next=" in location.query, where
+        elif expect.to == "game":
+            assert game is not None and location.path == game.get_absolute_url(), where
+        elif expect.to.endswith("*"):
+            assert location.path.startswith(expect.to[:-1]), where
+        else:
+            assert location.path == expect.to, where
+    errors = [text for level, text in messages if level == "error"]
+    if expect.flash == "error":
+        assert errors, where
+    if expect.flash == "none":
+        assert not errors, where
+    if expect.says:
+        said = " ".join(text for _, text in messages) or response.content.decode()
+        assert expect.says in said, where
+    if not expect.changes:
+        assert after == before, f"{where}: it changed a game"
+
+
+# --- actions --------------------------------------------------------------------------
+
+ACTION_CELLS = [
+    pytest.param(kind, persona, cell, id=f"game_act-{kind}-{persona}")
+    for kind, cells in sorted(ACTIONS.items())
+    for persona, cell in zip(PERSONAS, cells, strict=False)
+]
+
+
+def _act(world: World, persona: str, game: Game, kind: str, **extra: Any) -> HttpResponse:
+    fields = {k: v.format(host_seat=HOST_SEAT) for k, v in ACTION_FIELDS.get(kind, {}).items()}
+    data = {"kind": kind, "expected_version": game.version, **fields, **extra}
+    return world.client(persona).post(f"{game.get_absolute_url()}act", data, **HTMX)
+
+
+@pytest.mark.parametrize(("kind", "persona", "expect"), ACTION_CELLS)
+def test_action_authorization(world: World, kind: str, persona: str, expect: Expect) -> None:
+    game = world.game("running")
+    version, before = game.version, world.fingerprint()
+    response = _act(world, persona, game, kind)
+    _check(response, expect, game=game, before=before, after=world.fingerprint())
+    if expect is APPLIED:
+        assert world.game("running").version > version
+
+
+def _actor_of(game: Game, version: int) -> int:
+    event = GameEvent.objects.get(game=game, seq=version, kind="action")
+    return int(event.payload["player"])
+
+
+FORGED = {"player": str(WAITING_SEAT), "seat": str(WAITING_SEAT), "actor": str(WAITING_SEAT)}
+
+
+def test_a_forged_seat_in_the_post_is_ignored(world: World) -> None:
+    game = world.game("running")
+    version = game.version
+    response = _act(world, "mover", game, A.ROLL, **FORGED)
+    assert response.status_code == 200
+    assert _actor_of(game, version + 1) == MOVER_SEAT
+
+
+def test_a_waiting_player_cannot_move_for_the_seat_to_move(world: World) -> None:
+    game = world.game("running")
+    version = game.version
+    forged = {"player": str(MOVER_SEAT), "seat": str(MOVER_SEAT), "actor": str(MOVER_SEAT)}
+    response = _act(world, "waiting", game, A.ROLL, **forged)
+    assert response.status_code == 422
+    assert "It is not your turn." in response.content.decode()
+    assert world.game("running").version == version
+
+
+def test_an_outsider_naming_the_seat_to_move_is_refused(world: World) -> None:
+    game = world.game("running")
+    version = game.version
+    forged = {"player": str(MOVER_SEAT), "seat": str(MOVER_SEAT), "user": username("mover")}
+    response = _act(world, "stranger", game, A.ROLL, **forged)
+    assert response.status_code == 403
+    assert world.game("running").version == version
+
+
+# --- the admin ------------------------------------------------------------------------
+
+OBJECT_VIEW = re.compile(r"<path:object_id>|<id>|<path:content_type_id>")
+
+
+def _admin_urls() -> Iterator[tuple[str, str, bool]]:
+    """(name, url, has an object) for every admin route: the ones without
+    parameters as they are, an app index per app, the object views with an
+    object id (the check comes before the object is looked up)."""
+    labels = set()
+    for pattern, route in site_routes().items():
+        if not pattern.startswith(ADMIN_PREFIX) or not route.name:
+            continue
+        if route.name == "admin:app_list":
+            continue
+        if route.name.endswith("_changelist"):
+            labels.add(reverse(route.name).split("/")[2])
+        if OBJECT_VIEW.search(pattern):
+            args = ["1", "1"] if route.name == "admin:view_on_site" else ["1"]
+            yield route.name, reverse(route.name, args=args), True
+        else:
+            yield route.name, reverse(route.name), False
+    for label in sorted(labels):
+        yield f"admin:app_list:{label}", reverse("admin:app_list", args=[label]), False
+    # The catch-all: unknown admin pages are also behind the login.
+    yield "admin:catch_all", "/admin/no-such-page/", False
+
+
+ADMIN_CELLS = [
+    pytest.param(url, persona, cell, id=f"{name}-{persona}")
+    for name, url, has_object in _admin_urls()
+    for persona, cell in zip(ADMIN_PERSONAS, ADMIN_EXCEPTIONS.get(name, ADMIN), strict=True)
+    # Staff would need an object of each model; the check comes first anyway.
+    if not has_object or persona != "staff"
+]
+
+
+@pytest.mark.parametrize(("url", "persona", "expect"), ADMIN_CELLS)
+def test_admin_authorization(world: World, url: str, persona: str, expect: Expect) -> None:
+    before = world.fingerprint()
+    response = world.client(persona).get(url)
+    _check(response, expect, game=None, before=before, after=world.fingerprint())
