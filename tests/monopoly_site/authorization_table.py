@@ -113,6 +113,7 @@ ROUTES: list[Row] = [
     # --- site pages ----------------------------------------------------------------
     Row("", GET, (OK,) + (redirect("/lobby/"),) * 6, wrong_method=redirect("/lobby/")),
     Row("healthz", GET, everyone(OK)),
+    Row("fair-dice/", GET, everyone(OK)),
     Row("lobby/", GET, everyone(OK)),
     Row("lobby/create", POST, signed_in(redirect("/games/*", changes=True)),
         data={"preset": "us-2003", "max_seats": "4", "turn_seconds": "3600",
