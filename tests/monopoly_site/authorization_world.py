@@ -58,6 +58,12 @@ class World:
     def private_ids(self) -> list[str]:
         return [g.public_id for name, g in self.games.items() if name.startswith("private")]
 
+    def running_secrets(self) -> list[str]:
+        """The dice secrets of the games still running: no answer to anyone,
+        seated or not, may contain one (docs/fair-dice.md)."""
+        games = Game.objects.filter(pk__in=[g.pk for g in self.games.values()])
+        return [g.secret for g in games if g.secret and not g.has_ended]
+
     def fingerprint(self) -> tuple[Any, ...]:
         """What a refused request must leave as it was."""
         pks = [g.pk for g in self.games.values()]

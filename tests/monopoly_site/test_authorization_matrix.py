@@ -164,10 +164,16 @@ def _check_route(
     send = client.get if method == "GET" else client.post
     response = send(url, data if method == "POST" else None, **(HTMX if row.htmx else {}))
     _check(response, expect, game=game, before=before, after=world.fingerprint())
+    _check_no_secret(world, response, f"{method} {url} as {persona}")
     if persona not in SEATED and not row.invite and 200 <= response.status_code < 300:
         body = response.content.decode(errors="replace")
         leaked = [public_id for public_id in world.private_ids() if public_id in body]
         assert not leaked, f"{method} {url} shows {persona} private games: {leaked}"
+
+
+def _check_no_secret(world: World, response: HttpResponse, where: str) -> None:
+    body = response.content.decode(errors="replace") if not response.streaming else ""
+    assert not [s for s in world.running_secrets() if s in body], f"{where} reveals a dice secret"
 
 
 def _check(
@@ -228,6 +234,7 @@ def test_action_authorization(world: World, kind: str, persona: str, expect: Exp
     version, before = game.version, world.fingerprint()
     response = _act(world, persona, game, kind)
     _check(response, expect, game=game, before=before, after=world.fingerprint())
+    _check_no_secret(world, response, f"{kind} as {persona}")
     if expect is APPLIED:
         assert world.game("running").version > version
 
@@ -309,3 +316,8 @@ def test_admin_authorization(world: World, url: str, persona: str, expect: Expec
     before = world.fingerprint()
     response = world.client(persona).get(url)
     _check(response, expect, game=None, before=before, after=world.fingerprint())
+
+
+def test_the_running_games_have_dice_secrets_to_guard(world: World) -> None:
+    # Without them, the check that no answer reveals one would pass vacuously.
+    assert len(world.running_secrets()) == 2

@@ -137,6 +137,7 @@ def test_socket_authorization(
         assert ('name="kind" value="roll"' in text) is (expect is MOVES)
     if expect is WATCHES:
         assert not [marker for marker in SEAT_PRIVATE if marker in text]
+    assert not [s for s in world.running_secrets() if s in text], f"{path} reveals a secret"
     if persona not in SEATED:
         leaked = [public_id for public_id in world.private_ids() if public_id in text]
         assert not leaked, f"{path} shows {persona} private games: {leaked}"
