@@ -12,7 +12,7 @@ from accounts.profile import profile_context
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    context = {"player": player, **profile_context(player)}
+    context = {"player": player, **profile_context(player, request.user)}
     return render(request, "accounts/profile.html", context)
 
 
