@@ -206,12 +206,12 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def rotate_invite(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The host replaces the invite link; htmx gets the invite box back."""
+    """The host replaces the invite link; htmx gets the invite box back.
+    Those who may not see the game get 404, the other players 403."""
+    access_game_for_viewer(request, public_id)
     try:
         game = services.do_rotate_invite(public_id=public_id, user=request.user)
     except services.GameError as exc:
-        if exc.status in (403, 404):
-            raise Http404("No such game.") from None  # as for anyone else who may not see it
         if not request.htmx:  # type: ignore[attr-defined]
             messages.error(request, exc.message)
             return redirect("game_detail", public_id=public_id)

@@ -41,7 +41,7 @@ def user_sockets_group(user_pk: int) -> str:
 def groups_for(scope: dict[str, Any]) -> list[str]:
     """The groups whose "session ended" a socket with this scope obeys:
     none for anonymous sockets (they carry nothing that a logout revokes)."""
-    user = scope.get("user")
+    user: Any = scope.get("user")
     if not getattr(user, "is_authenticated", False):
         return []
     groups = [user_sockets_group(user.pk)]
