@@ -80,12 +80,13 @@ def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 # A password change invalidates the user's other sessions (their stored
 # hash no longer matches) and keeps the one that made it (Django's
-# ``update_session_auth_hash``). Every socket of the user is closed: the
-# ones of a still-valid session reconnect as the user, the others come back
-# anonymous. Closing all of them needs no race with the hash update of the
-# current session, and also covers changes made elsewhere (password reset,
-# the admin, ``changepassword``). Detected on the model, not on a view, so
-# that every path counts.
+# ``update_session_auth_hash``, which also gives it a new key). Every socket
+# of the user is closed: pages of a still-valid session come back as the
+# user, the others anonymous. Closing all of them needs no race with the
+# hash update of the current session, which happens after the save, and also
+# covers changes made elsewhere (password reset, the admin,
+# ``changepassword``). Detected on the model, not on a view, so that every
+# path counts.
 _PASSWORD_CHANGED = "_live_sessions_password_changed"
 
 

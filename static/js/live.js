@@ -17,8 +17,11 @@
   var REFUSED = [4400, 4403]; // our own "do not come back" codes
   // The session that opened the socket ended (logout, password change): the
   // page itself may show what only that session could see, so it is loaded
-  // afresh (as whoever the browser now is) rather than reconnected.
+  // afresh (as whoever the browser now is) rather than reconnected. Not at
+  // once: the request that ended it may still be setting the browser's new
+  // session cookie (a password change replaces it just after the close).
   var SESSION_ENDED = 4401;
+  var SESSION_RELOAD_MS = 1000;
   var EXT_RETRIES = [1006, 1011, 1012, 1013]; // the extension retries these itself
   var api = null;
   var sockets = new WeakMap(); // socket element -> socket wrapper
@@ -157,7 +160,7 @@
     elt.classList.add("is-offline");
     if (!document.body.contains(elt) || REFUSED.indexOf(code) >= 0) return;
     if (code === SESSION_ENDED) {
-      window.location.reload();
+      setTimeout(function () { window.location.reload(); }, SESSION_RELOAD_MS * (1 + Math.random()));
       return;
     }
     if (EXT_RETRIES.indexOf(code) >= 0) return;

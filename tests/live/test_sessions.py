@@ -14,9 +14,11 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.models import User
+from accounts.sessions import SessionStore
+from games import services
 from games.models import Game
-from live.sessions import CLOSE_SESSION_ENDED
-from tests.live.conftest import roll, run
+from live.sessions import CLOSE_SESSION_ENDED, session_group
+from tests.live.conftest import collect, communicator, roll, run
 from tests.live.servers import daphnes
 
 NEW_PASSWORD = "a-fresh-passphrase-872"
@@ -150,10 +152,43 @@ def test_a_password_change_closes_the_users_sockets_and_ends_the_other_sessions(
                 assert not any(PANEL in message for message in received)
             version = await roll(duel)
             assert PANEL in await push_of(bobs, version) + await push_of(bobs, version)
-        # The other device's session is over; the one that changed it is not.
+        # The other device's session is over; the one that changed it is not
+        # (Django gave it a new key, which the browser now sends).
         async with open_socket(daphne_port, duel, other_cookie) as socket:
             assert PANEL not in await snapshot(socket)
-        async with open_socket(daphne_port, duel, this_cookie) as socket:
+        renewed = changer.cookies[settings.SESSION_COOKIE_NAME].value
+        assert renewed != this_cookie
+        async with open_socket(daphne_port, duel, renewed) as socket:
             assert PANEL in await snapshot(socket)
 
     run(scenario)
+
+
+def test_logging_out_closes_the_lobby_and_waiting_pages_sockets(live_db: None, alice: User) -> None:
+    waiting = services.create_game(host=alice, is_public=False)
+    client, cookie = signed_in(alice)
+    session = SessionStore(session_key=cookie)
+
+    async def scenario() -> None:
+        comms = [
+            communicator("/ws/lobby/", alice),
+            communicator(f"/ws/games/{waiting.public_id}/waiting/", alice),
+        ]
+        for comm in comms:
+            comm.scope["session"] = session
+            assert (await comm.connect())[0]
+            await collect(comm)
+        await asyncio.to_thread(client.post, "/accounts/logout/")
+        for comm in comms:
+            while (out := await comm.receive_output(timeout=5))["type"] != "websocket.close":
+                pass  # a list pushed before the close
+            assert out["code"] == CLOSE_SESSION_ENDED
+
+    run(scenario)
+
+
+def test_a_session_group_does_not_carry_the_session_key() -> None:
+    key = "k" * 32
+    group = session_group(key)
+    assert key not in group and key[:8] not in group
+    assert session_group(key) == group != session_group("j" * 32)
