@@ -174,9 +174,8 @@ def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -
     else:
         if success:
             messages.success(request, success)
-    url = reverse("game_detail", args=[public_id])
-    token = request.POST.get("invite_token")
-    return redirect(f"{url}?invite={token}" if token else url)
+    # No token in the address: the page found it in the session (``games.access``).
+    return redirect("game_detail", public_id=public_id)
 
 
 @login_required

@@ -213,3 +213,22 @@ def test_an_older_short_invite_token_still_works(alice: User, charlie: User) -> 
     guest = signed_in(charlie)
     assert guest.get("/join/short-old-token-1234567/").status_code == 302
     assert guest.get(game.get_absolute_url()).status_code == 200
+
+
+def test_new_games_get_long_random_invite_tokens(alice: User) -> None:
+    tokens = {services.create_game(host=alice).invite_token for _ in range(3)}
+    assert len(tokens) == 3
+    assert all(len(token) >= 43 for token in tokens)  # 32 bytes, base64url
+
+
+def test_an_invited_visitor_takes_a_seat_with_the_remembered_token(
+    alice: User, charlie: User
+) -> None:
+    game = services.create_game(host=alice, is_public=False)
+    guest = signed_in(charlie)
+    guest.get(f"/join/{game.invite_token}/")
+    page = guest.get(game.get_absolute_url()).content.decode()
+    assert "Take a seat" in page
+    response = guest.post(f"{game.get_absolute_url()}join")
+    assert response["Location"] == game.get_absolute_url()
+    assert game.seats.filter(user=charlie).exists()
