@@ -15,17 +15,19 @@ from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 POOL_COLOURS: dict[str, str] = {Pool.REGULAR: "#0072B2", Pool.SHORT: "#E69F00"}
 
 
-def visible_to(viewer: Any) -> Q:
-    """The seats whose games a profile may list to ``viewer``: public games,
-    and private ones the viewer plays in, so that a private game's existence
-    does not leak through its players' profiles."""
-    shown = Q(game__is_public=True)
+def _listed(viewer: Any) -> Q:
+    """The games a profile may link to for ``viewer``: public ones, and
+    private ones the viewer is seated in (to anyone else they do not exist)."""
+    listed = Q(game__is_public=True)
     if getattr(viewer, "is_authenticated", False):
-        shown |= Q(game__in=Seat.objects.filter(user=viewer).values("game_id"))
-    return shown
+        listed |= Q(game__in=Seat.objects.filter(user=viewer).values("game_id"))
+    return listed
 
 
 def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
+    """The counts and ratings include every game; the lists of games only
+    those ``viewer`` may see."""
+    listed = _listed(viewer)
     seats = Seat.objects.filter(user=player)
     counts = seats.aggregate(
         played=Count("pk", filter=Q(game__status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])),
@@ -54,7 +56,8 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
         if len(points) > 1:
             series.append((label, POOL_COLOURS[pool], points))
     changes = {
-        c.game_id: c for c in RatingChange.objects.filter(user=player, game__in=_recent_ids(player))
+        c.game_id: c
+        for c in RatingChange.objects.filter(user=player, game__in=_recent_ids(player, listed))
     }
     return {
         "counts": counts,
@@ -62,10 +65,10 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
         "rating_chart": line_chart(series, title="Rating history", x_label="Rated games")
         if series
         else "",
-        "current_games": _current_games(player, viewer),
+        "current_games": _current_games(player, listed),
         "recent_games": [
             {"seat": seat, "change": changes.get(seat.game_id), "players": seat.players}
-            for seat in seats.filter(visible_to(viewer), game__status=Game.Status.FINISHED)
+            for seat in seats.filter(listed, game__status=Game.Status.FINISHED)
             .select_related("game")
             .annotate(players=Count("game__seats"))
             .order_by("-game__finished_at")[:20]
@@ -73,18 +76,18 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
     }
 
 
-def _recent_ids(player: Any) -> Any:
+def _recent_ids(player: Any, listed: Q) -> Any:
     return (
-        Seat.objects.filter(user=player, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(listed, user=player, game__status=Game.Status.FINISHED)
         .order_by("-game__finished_at")
         .values("game_id")[:20]
     )
 
 
-def _current_games(player: Any, viewer: Any) -> list[dict[str, Any]]:
+def _current_games(player: Any, listed: Q) -> list[dict[str, Any]]:
     rows = []
     seats = (
-        Seat.objects.filter(visible_to(viewer), user=player, game__status=Game.Status.ACTIVE)
+        Seat.objects.filter(listed, user=player, game__status=Game.Status.ACTIVE)
         .select_related("game")
         .order_by("-game__updated_at")[:20]
     )

@@ -1,6 +1,13 @@
-"""Admin for games, seats and the event log. Events are append-only, so the
-admin shows them but cannot add, change or delete them; game state is
-written only by games.services, so it is read-only here too."""
+"""Admin for games, seats, deadlines and the event log: for looking, not
+editing. Only ``games.services`` writes these rows (in one transaction with
+the version, the events, the deadlines and the broadcast), so an edit here
+would leave a game that its own record contradicts; the admin can view them
+and delete a game, nothing else.
+
+What the admin never shows: the seed and any secret behind the dice, the
+engine state (it holds the dice generator's position), and the invite token
+(a private game's key).
+"""
 
 from __future__ import annotations
 
@@ -11,66 +18,65 @@ from django.http import HttpRequest
 
 from games.models import Deadline, Game, GameEvent, Seat
 
+HIDDEN = ("seed", "secret", "state", "invite_token")
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+
+class ViewOnly:
+    """Rows written only by the services: no adding or changing here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ViewOnly, admin.TabularInline):  # type: ignore[type-arg]
     model = Seat
     extra = 0
     can_delete = False
     fields = ("number", "user", "bot_kind", "status", "final_rank", "final_net_worth", "taken_over")
     readonly_fields = fields
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class GameAdmin(ViewOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("public_id", "preset", "status", "is_public", "version", "host", "created_at")
     list_filter = ("status", "is_public", "preset")
     search_fields = ("public_id", "host__username")
     date_hierarchy = "created_at"
     inlines = [SeatInline]
-    readonly_fields = (
-        "public_id",
-        "status",
-        "version",
-        "seed",
-        "state",
-        "started_at",
-        "finished_at",
-        "end_reason",
-    )
     list_select_related = ("host",)
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # Fields added later (the dice's secret) are hidden by name here.
+        names = {field.name for field in Game._meta.get_fields()}
+        return [name for name in HIDDEN if name in names]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SeatAdmin(ViewOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("game", "number", "user", "bot_kind", "status", "final_rank", "timeouts_total")
     list_filter = ("status", "bot_kind")
     search_fields = ("game__public_id", "user__username")
     list_select_related = ("game", "user")
-    readonly_fields = ("game", "number", "status", "final_rank", "final_net_worth")
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a seat leaves through the services (or with its game)
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class GameEventAdmin(ViewOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("game", "seq", "index", "kind", "audience_seat", "created_at")
     list_filter = ("kind",)
     search_fields = ("game__public_id",)
     list_select_related = ("game",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(Deadline)
-class DeadlineAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class DeadlineAdmin(ViewOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("game", "player", "kind", "due_at", "version")
     list_select_related = ("game",)
-    readonly_fields = ("game", "player", "kind", "ref", "version", "started_at", "due_at")

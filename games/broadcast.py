@@ -39,7 +39,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.template.loader import render_to_string
 
-from games import presenters
+from games import access, presenters
 from games.models import Game, Seat
 from live import fanout
 
@@ -146,18 +146,28 @@ class Listener:
     game_pk: int
     seat: int | None
     is_public: bool
+    invited: bool = False  # let in by the invite token alone
 
 
-def access_listener(public_id: str, user: Any) -> Listener | None:
-    """The same rule as the page: public games for everyone, private games
-    only for their seated players. None means refuse."""
-    game = Game.objects.filter(public_id=public_id).only("pk", "is_public", "state").first()
+def access_listener(public_id: str, user: Any, session: Any = None) -> Listener | None:
+    """The same rule as the page (``games.access``): public games for
+    everyone, private games for their seated players and holders of the
+    invite token remembered in the session. None means refuse."""
+    game = (
+        Game.objects.filter(public_id=public_id)
+        .only("pk", "public_id", "is_public", "state", "invite_token")
+        .first()
+    )
     if game is None or game.state is None:
         return None
     seat = presenters.viewer_seat(game, user)
+    invited = False
     if not game.is_public and seat is None:
-        return None
-    return Listener(game.pk, seat.number if seat is not None else None, game.is_public)
+        if not access.invited(game, session):
+            return None
+        invited = True
+    number = seat.number if seat is not None else None
+    return Listener(game.pk, number, game.is_public, invited)
 
 
 # --- rendering ------------------------------------------------------------------
@@ -552,18 +562,27 @@ def waiting_group(game_pk: int) -> str:
 RELOAD = {"type": "live.push", "html": "<!--reload-->"}
 
 
-def waiting_listener(public_id: str, user: Any) -> tuple[int, bool] | None:
-    """(pk, still waiting) of a game that has not started, for its waiting
-    page's socket: public games for everyone, private ones for their seated
-    players. None means refuse."""
-    game = Game.objects.filter(public_id=public_id).only("pk", "is_public", "status").first()
+def waiting_listener(
+    public_id: str, user: Any, session: Any = None
+) -> tuple[int, bool, bool] | None:
+    """(pk, still waiting, let in by the invite token alone) of a game, for
+    its waiting page's socket: the same rule as the page (``games.access``).
+    None means refuse."""
+    game = (
+        Game.objects.filter(public_id=public_id)
+        .only("pk", "public_id", "is_public", "status", "invite_token")
+        .first()
+    )
     if game is None:
         return None
+    invited = False
     if not game.is_public and not (
         getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists()
     ):
-        return None
-    return game.pk, game.status == Game.Status.LOBBY
+        if not access.invited(game, session):
+            return None
+        invited = True
+    return game.pk, game.status == Game.Status.LOBBY, invited
 
 
 def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:

@@ -21,14 +21,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from twisted.internet.tcp import Server as _TCP_SERVER
 
-from games import broadcast
-from live import fanout, presence
+from games import access, broadcast
+from live import fanout, presence, sessions
 from notifications import live as unread
 
 logger = logging.getLogger(__name__)
 
 MAX_FRAME = 256  # characters; the longest legal frame is a few dozen
 CLOSE_REFUSED = 4403
+CLOSE_SESSION_ENDED = sessions.CLOSE_SESSION_ENDED  # logged out: the page reloads
 CLOSE_BAD_FRAME = 4400
 RESYNC_INTERVAL = 1.0  # seconds
 # Group messages that are only forwarded to the socket. Channels' dispatch
@@ -143,11 +144,34 @@ def _prepared(html: str) -> Any:
 
 
 class ForwardingMixin:
+    ended = False  # told to close: nothing more goes out
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         if message.get("type") in FORWARDED:
-            await getattr(self, message["type"].replace(".", "_"))(message)
+            if not self.ended:
+                await getattr(self, message["type"].replace(".", "_"))(message)
             return
         await super().dispatch(message)  # type: ignore[misc]
+
+    async def session_end(self, message: dict[str, Any]) -> None:
+        """The session (or every session of the user) this socket was
+        opened with has ended (``live.sessions``)."""
+        await self.end(CLOSE_SESSION_ENDED)
+
+    async def invite_revoked(self, message: dict[str, Any]) -> None:
+        """The invite token that let this socket in was replaced."""
+        await self.end(CLOSE_REFUSED)
+
+    async def end(self, code: int) -> None:
+        self.ended = True
+        await self.close(code=code)  # type: ignore[attr-defined]
+
+
+def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
+    groups = sessions.groups_for(scope)
+    if invited_pk is not None:
+        groups.append(access.invited_group(invited_pk))
+    return groups
 
 
 def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
@@ -180,7 +204,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         user = self.scope.get("user")
-        self.listener = await database_sync_to_async(broadcast.access_listener)(public_id, user)
+        self.listener = await database_sync_to_async(broadcast.access_listener)(
+            public_id, user, self.scope.get("session")
+        )
         if self.listener is None:
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
             return
@@ -192,6 +218,8 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         )
         summary = await presence.touch(self.listener.game_pk, self.presence_entry)
         self.groups = [broadcast.game_group(self.listener.game_pk)]
+        invited = self.listener.game_pk if self.listener.invited else None
+        self.groups += _session_groups(self.scope, invited)
         self.groups += await _unread_groups(user)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -224,11 +252,20 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             summary = await presence.leave(self.listener.game_pk, self.presence_entry)
             await self.update_presence(summary)
 
+    async def end(self, code: int) -> None:
+        # Out of the audiences first: no seat's push reaches this socket
+        # while it closes.
+        self.ended = True
+        for audience in self.audiences:
+            await fanout.leave(audience, self)
+        self.audiences = []
+        await super().end(code)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         kind = _parse_frame(text_data, bytes_data)
         if kind is None:
             await self.close(code=CLOSE_BAD_FRAME)
-        elif kind == "resync":
+        elif kind == "resync" and not self.ended:
             # A snapshot costs a full render: at most one a second per socket.
             now = time.monotonic()
             if now - self.last_resync >= RESYNC_INTERVAL:
@@ -248,6 +285,8 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def deliver(self, message: dict[str, Any]) -> bool:
         """A push from ``live.fanout`` (the audiences' messages); True if
         it is on the wire already."""
+        if self.ended:
+            return True
         if message["type"] == "game.push":
             return await self.game_push(message)
         await getattr(self, message["type"].replace(".", "_"))(message)
@@ -344,6 +383,7 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             self.user_pk = user.pk
             await presence.lobby_opened(user.pk)
             self.groups.append(broadcast.user_games_group(user.pk))
+        self.groups += _session_groups(self.scope, None)
         self.groups += await _unread_groups(user)
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -376,26 +416,28 @@ class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[
     """``/ws/games/<public_id>/waiting/``: tells a game's waiting page to
     reload when its seats or status change (the page differs per viewer)."""
 
-    group = ""
+    groups: list[str]
 
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         found = await database_sync_to_async(broadcast.waiting_listener)(
-            public_id, self.scope.get("user")
+            public_id, self.scope.get("user"), self.scope.get("session")
         )
         if found is None:
             await self.close(code=CLOSE_REFUSED)
             return
-        pk, still_waiting = found
-        self.group = broadcast.waiting_group(pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        pk, still_waiting, invited = found
+        self.groups = [broadcast.waiting_group(pk)]
+        self.groups += _session_groups(self.scope, pk if invited else None)
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         if not still_waiting:  # it started while the page was on its way
             await self.send(text_data=broadcast.RELOAD["html"])
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "groups", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if _parse_frame(text_data, bytes_data) is None:

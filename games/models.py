@@ -21,8 +21,11 @@ def new_public_id() -> str:
     return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(10))
 
 
+INVITE_TOKEN_BYTES = 32  # 256 bits: never guessed, however many tries
+
+
 def new_invite_token() -> str:
-    return secrets.token_urlsafe(16)
+    return secrets.token_urlsafe(INVITE_TOKEN_BYTES)
 
 
 def new_seed() -> int:
@@ -58,7 +61,8 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hosted_games"
     )
     is_public = models.BooleanField(default=True)
-    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    # 43 characters now; older games keep their shorter tokens, which still work.
+    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
     max_seats = models.PositiveSmallIntegerField(default=4)
     auto_start = models.BooleanField(default=False)
     # Games with bots are unrated unless the host opts in; bots then count as

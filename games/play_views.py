@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_POST
 
-from games import broadcast, engine, presenters, services, timer_presenters
+from games import access, broadcast, engine, presenters, services, timer_presenters
 from games.action_forms import FormError, Panel, panel, parse_action, parse_version, trade_form
 from games.engine import actions as A
 from games.models import Game, Seat
@@ -33,13 +33,18 @@ STALE_MESSAGE = "The game moved on before your action arrived, so nothing was do
 def access_game_for_viewer(request: HttpRequest, public_id: str) -> tuple[Game, Seat | None]:
     """The game and the viewer's seat (None for spectators).
 
-    Public games are open to everyone; a private game is only found by
-    those seated in it, so its existence does not leak."""
+    Public games are open to everyone; a private game only to those seated
+    in it and to holders of its invite token (``games.access``), and to
+    anyone else it does not exist."""
     game = Game.objects.filter(public_id=public_id).first()
     if game is None or game.state is None:
         raise Http404("There is no such game.")
     seat = presenters.viewer_seat(game, request.user)
-    if not game.is_public and seat is None:
+    if (
+        not game.is_public
+        and seat is None
+        and not access.invited(game, request.session, access.request_token(request))
+    ):
         raise Http404("There is no such game.")
     return game, seat
 

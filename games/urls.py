@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<str:public_id>/bots/add", views.add_bot, name="game_add_bot"),
     path("games/<str:public_id>/bots/remove", views.remove_bot, name="game_remove_bot"),
     path("games/<str:public_id>/start", views.start, name="game_start"),
+    path("games/<str:public_id>/invite/rotate", views.rotate_invite, name="game_rotate_invite"),
     path("games/<str:public_id>/replay/", replay_views.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", replay_views.record_json, name="game_record"),
     path("games/<str:public_id>/act", play_views.game_act, name="game_act"),

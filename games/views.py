@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, services
+from games import access, engine, services
 from games.forms import CreateGameForm, timer_label
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
@@ -22,14 +22,13 @@ from games.watch import SORTS, watch_rows
 
 def access_game_for_viewer(request: HttpRequest, public_id: str) -> Game:
     """A game the viewer may see: public games for everyone, private ones for
-    their seated players (and anyone holding the invite token)."""
+    their seated players and holders of the invite token (``games.access``)."""
     game = get_object_or_404(Game.objects.select_related("host"), public_id=public_id)
     if game.is_public:
         return game
-    token = request.GET.get("invite") or request.POST.get("invite_token")
-    if token and token == game.invite_token:
-        return game
     if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
+        return game
+    if access.invited(game, request.session, access.request_token(request)):
         return game
     raise Http404("No such game.")
 
@@ -138,7 +137,7 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk), None
     )
     is_host = request.user.is_authenticated and game.host_id == request.user.pk
-    invite_url = request.build_absolute_uri(reverse("game_invite", args=[game.invite_token]))
+    invite_url = _invite_url(request, game)
     context = {
         "game": game,
         "seats": seats,
@@ -146,7 +145,7 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "my_seat": my_seat,
         "is_host": is_host,
         "invite_url": invite_url,
-        "invite_token": request.GET.get("invite", ""),
+        "invite_token": access.invite_token_for(request, game) or "",
         "preset_label": PRESET_LABELS.get(game.preset, game.preset),
         "timer": timer_label(game.turn_seconds),
         "switches": [row for row in switch_rows(game.preset) if row["name"] in game.switches],
@@ -158,8 +157,13 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_GET
 def game_invite(request: HttpRequest, token: str) -> HttpResponse:
-    game = get_object_or_404(Game, invite_token=token)
-    return redirect(f"{game.get_absolute_url()}?invite={token}")
+    """The invite link: remembered in the session, so that the game's pages
+    and socket let this visitor in without the token in their URLs."""
+    game = Game.objects.filter(invite_token=token).first()
+    if game is None or not access.token_matches(token, game):
+        raise Http404("This invite link is not valid (any more).")
+    access.remember(request.session, game)
+    return redirect(game.get_absolute_url())
 
 
 def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -> HttpResponse:
@@ -173,15 +177,15 @@ def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -
     else:
         if success:
             messages.success(request, success)
-    url = reverse("game_detail", args=[public_id])
-    token = request.POST.get("invite_token")
-    return redirect(f"{url}?invite={token}" if token else url)
+    # No token in the address: the page found it in the session (``games.access``).
+    return redirect("game_detail", public_id=public_id)
 
 
 @login_required
 @require_POST
 def join(request: HttpRequest, public_id: str) -> HttpResponse:
-    token = request.POST.get("invite_token") or None
+    game = Game.objects.filter(public_id=public_id).first()
+    token = access.invite_token_for(request, game) if game is not None else None
     return _lobby_action(
         request, public_id,
         lambda: services.join_game(public_id=public_id, user=request.user, invite_token=token),
@@ -200,6 +204,31 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
         return redirect("game_detail", public_id=public_id)
     messages.success(request, "You have left the game.")
     return redirect("lobby")
+
+
+@login_required
+@require_POST
+def rotate_invite(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The host replaces the invite link; htmx gets the invite box back.
+    Those who may not see the game get 404, the other players 403."""
+    access_game_for_viewer(request, public_id)
+    try:
+        game = services.do_rotate_invite(public_id=public_id, user=request.user)
+    except services.GameError as exc:
+        if not request.htmx:  # type: ignore[attr-defined]
+            messages.error(request, exc.message)
+            return redirect("game_detail", public_id=public_id)
+        return HttpResponse(exc.message, status=exc.status)
+    if not request.htmx:  # type: ignore[attr-defined]
+        messages.success(request, "The invite link has changed; the old one no longer works.")
+        return redirect(game.get_absolute_url())
+    context = {"game": game, "invite_url": _invite_url(request, game), "is_host": True}
+    context["rotated"] = True
+    return render(request, "games/game_lobby.html#invite", context)
+
+
+def _invite_url(request: HttpRequest, game: Game) -> str:
+    return request.build_absolute_uri(reverse("game_invite", args=[game.invite_token]))
 
 
 @login_required

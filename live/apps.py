@@ -7,3 +7,8 @@ class LiveConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "live"
+
+    def ready(self) -> None:
+        from live import sessions
+
+        sessions.connect_signals()

@@ -10,6 +10,13 @@ class PlayerRatingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ("user__username",)
     list_select_related = ("user",)
 
+    # Ratings are written only by ratings.services, from finished games.
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]

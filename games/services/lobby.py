@@ -7,8 +7,16 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine
-from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Game, GameEvent, Seat, new_secret
+from games import access, engine
+from games.models import (
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    Game,
+    GameEvent,
+    Seat,
+    new_invite_token,
+    new_secret,
+)
 from games.services.errors import InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import lock_game
@@ -111,7 +119,7 @@ def join_game(*, public_id: str, user: Any, invite_token: str | None = None) -> 
         raise NotAllowed("Log in to join a game.")
     with transaction.atomic():
         game = _lobby_game(public_id)
-        if not game.is_public and invite_token != game.invite_token:
+        if not game.is_public and not access.token_matches(invite_token, game):
             raise NotAllowed("This is a private game: you need its invite link.")
         if game.seats.filter(user=user).exists():
             raise InvalidRequest("You already have a seat in this game.")
@@ -154,6 +162,23 @@ def _seat_taken(game: Game) -> None:
 def _require_host(game: Game, user: Any) -> None:
     if not getattr(user, "is_authenticated", False) or game.host_id != user.pk:
         raise NotAllowed("Only the host can do that.")
+
+
+def do_rotate_invite(*, public_id: str, user: Any) -> Game:
+    """A new invite token for the game: the old link stops working at once,
+    for joining and for watching a private game; sockets it let in close.
+    Only the host, while the game is waiting or in play (afterwards no one
+    can join, and a finished private game stays with its players)."""
+    with transaction.atomic():
+        game = lock_game(public_id=public_id)
+        _require_host(game, user)
+        if game.status not in (Game.Status.LOBBY, Game.Status.ACTIVE):
+            raise InvalidRequest("This game is over; its invite link can no longer be changed.")
+        game.invite_token = new_invite_token()
+        game.save(update_fields=["invite_token", "updated_at"])
+        pk = game.pk
+        transaction.on_commit(lambda: access.close_invited_sockets(pk))
+    return game
 
 
 def add_bot(*, public_id: str, user: Any, kind: str = Seat.BotKind.HEURISTIC) -> Seat:

@@ -7,12 +7,21 @@
 // swapped in only when it is newer than what the page shows, so stale and
 // duplicate pushes are dropped; a push that skips a version asks for a fresh
 // snapshot instead. The socket reconnects by itself after any close, with
-// jittered backoff, and every reconnect brings a snapshot. The answer to the
-// page's own move is framed as that version's push and checked the same way.
+// jittered backoff, and every reconnect brings a snapshot (not after a
+// refusal, 4400 or 4403; after its session ended, 4401, the page reloads).
+// The answer to the page's own move is framed as that version's push and
+// checked the same way.
 (function () {
   "use strict";
   var FRAME = /^<!--(push|snapshot|live|reload)(?: (\d+))?-->/;
   var REFUSED = [4400, 4403]; // our own "do not come back" codes
+  // The session that opened the socket ended (logout, password change): the
+  // page itself may show what only that session could see, so it is loaded
+  // afresh (as whoever the browser now is) rather than reconnected. Not at
+  // once: the request that ended it may still be setting the browser's new
+  // session cookie (a password change replaces it just after the close).
+  var SESSION_ENDED = 4401;
+  var SESSION_RELOAD_MS = 1000;
   var EXT_RETRIES = [1006, 1011, 1012, 1013]; // the extension retries these itself
   var api = null;
   var sockets = new WeakMap(); // socket element -> socket wrapper
@@ -150,6 +159,10 @@
     sockets.delete(elt);
     elt.classList.add("is-offline");
     if (!document.body.contains(elt) || REFUSED.indexOf(code) >= 0) return;
+    if (code === SESSION_ENDED) {
+      setTimeout(function () { window.location.reload(); }, SESSION_RELOAD_MS * (1 + Math.random()));
+      return;
+    }
     if (EXT_RETRIES.indexOf(code) >= 0) return;
     // A clean close (Daphne's 24-hour limit, a restart, a proxy): come back.
     var tries = retries.get(elt) || 0;

@@ -1,0 +1,194 @@
+"""A socket ends with its session: logging out, or changing the password,
+closes it at once. Real Daphne, real sockets; the logout and the password
+change go through the site's own views (in this process, on the same Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import websockets
+from django.conf import settings
+from django.test import Client
+
+from accounts.models import User
+from accounts.sessions import SessionStore
+from games import services
+from games.models import Game
+from live.sessions import CLOSE_SESSION_ENDED, session_group
+from tests.live.conftest import collect, communicator, roll, run
+from tests.live.servers import daphnes
+
+NEW_PASSWORD = "a-fresh-passphrase-872"
+PANEL = 'id="actions"'  # the seat's private action panel
+
+
+@pytest.fixture
+def daphne_port(transactional_db: None) -> Iterator[int]:
+    with daphnes(1) as [port]:
+        yield port
+
+
+def signed_in(user: User) -> tuple[Client, str]:
+    """A browser session for ``user``: its client and its cookie."""
+    client = Client()
+    client.force_login(user)
+    return client, str(client.cookies[settings.SESSION_COOKIE_NAME].value)
+
+
+def open_socket(port: int, game: Game, cookie: str | None) -> Any:
+    headers = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"} if cookie else None
+    return websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/games/{game.public_id}/",
+        origin=f"http://127.0.0.1:{port}",
+        additional_headers=headers,
+    )
+
+
+async def snapshot(socket: Any) -> str:
+    async with asyncio.timeout(10):
+        while True:
+            message = str(await socket.recv())
+            if message.startswith("<!--snapshot"):
+                return message
+
+
+async def until_closed(socket: Any) -> tuple[int | None, list[str]]:
+    """The close code, and whatever arrived before the close frame."""
+    received = []
+    try:
+        async with asyncio.timeout(5):
+            while True:
+                received.append(str(await socket.recv()))
+    except websockets.exceptions.ConnectionClosed as closed:
+        return (closed.rcvd.code if closed.rcvd else None), received
+
+
+async def push_of(socket: Any, version: int) -> str:
+    async with asyncio.timeout(10):
+        while True:
+            message = str(await socket.recv())
+            if message.startswith(f"<!--push {version}-->"):
+                return message
+
+
+def test_logging_out_closes_the_sessions_sockets_and_no_one_elses(
+    daphne_port: int, duel: Game, alice: User, bob: User
+) -> None:
+    alice_client, alice_cookie = signed_in(alice)
+    _, bob_cookie = signed_in(bob)
+
+    async def scenario() -> None:
+        async with (
+            open_socket(daphne_port, duel, alice_cookie) as alices,
+            open_socket(daphne_port, duel, bob_cookie) as bobs,
+        ):
+            assert PANEL in await snapshot(alices)
+            assert PANEL in await snapshot(bobs)
+            response = await asyncio.to_thread(alice_client.post, "/accounts/logout/")
+            assert response.status_code == 302
+            code, received = await until_closed(alices)
+            assert code == CLOSE_SESSION_ENDED
+            assert not any(PANEL in message for message in received)
+            # Bob's socket is still his: the next move reaches it, with his panel.
+            version = await roll(duel)
+            assert PANEL in await push_of(bobs, version) + await push_of(bobs, version)
+        # The page comes back with the old cookie: now an anonymous spectator.
+        async with open_socket(daphne_port, duel, alice_cookie) as again:
+            assert PANEL not in await snapshot(again)
+
+    run(scenario)
+
+
+def test_a_logged_out_player_cannot_reopen_a_private_game(
+    daphne_port: int, private_duel: Game, alice: User
+) -> None:
+    client, cookie = signed_in(alice)
+
+    async def scenario() -> None:
+        async with open_socket(daphne_port, private_duel, cookie) as socket:
+            assert PANEL in await snapshot(socket)
+            await asyncio.to_thread(client.post, "/accounts/logout/")
+            code, _ = await until_closed(socket)
+            assert code == CLOSE_SESSION_ENDED
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            async with open_socket(daphne_port, private_duel, cookie):
+                pass
+        assert refused.value.response.status_code == 403
+
+    run(scenario)
+
+
+def test_a_password_change_closes_the_users_sockets_and_ends_the_other_sessions(
+    daphne_port: int, duel: Game, alice: User, bob: User
+) -> None:
+    changer, this_cookie = signed_in(alice)
+    _, other_cookie = signed_in(alice)  # Alice on another device
+    _, bob_cookie = signed_in(bob)
+
+    async def scenario() -> None:
+        async with (
+            open_socket(daphne_port, duel, this_cookie) as here,
+            open_socket(daphne_port, duel, other_cookie) as elsewhere,
+            open_socket(daphne_port, duel, bob_cookie) as bobs,
+        ):
+            for socket in (here, elsewhere, bobs):
+                assert PANEL in await snapshot(socket)
+            response = await asyncio.to_thread(
+                changer.post,
+                "/accounts/password/change/",
+                {
+                    "oldpassword": "pw-alice-123",
+                    "password1": NEW_PASSWORD,
+                    "password2": NEW_PASSWORD,
+                },
+            )
+            assert response.status_code == 302
+            for socket in (here, elsewhere):
+                code, received = await until_closed(socket)
+                assert code == CLOSE_SESSION_ENDED
+                assert not any(PANEL in message for message in received)
+            version = await roll(duel)
+            assert PANEL in await push_of(bobs, version) + await push_of(bobs, version)
+        # The other device's session is over; the one that changed it is not
+        # (Django gave it a new key, which the browser now sends).
+        async with open_socket(daphne_port, duel, other_cookie) as socket:
+            assert PANEL not in await snapshot(socket)
+        renewed = changer.cookies[settings.SESSION_COOKIE_NAME].value
+        assert renewed != this_cookie
+        async with open_socket(daphne_port, duel, renewed) as socket:
+            assert PANEL in await snapshot(socket)
+
+    run(scenario)
+
+
+def test_logging_out_closes_the_lobby_and_waiting_pages_sockets(live_db: None, alice: User) -> None:
+    waiting = services.create_game(host=alice, is_public=False)
+    client, cookie = signed_in(alice)
+    session = SessionStore(session_key=cookie)
+
+    async def scenario() -> None:
+        comms = [
+            communicator("/ws/lobby/", alice),
+            communicator(f"/ws/games/{waiting.public_id}/waiting/", alice),
+        ]
+        for comm in comms:
+            comm.scope["session"] = session
+            assert (await comm.connect())[0]
+            await collect(comm)
+        await asyncio.to_thread(client.post, "/accounts/logout/")
+        for comm in comms:
+            while (out := await comm.receive_output(timeout=5))["type"] != "websocket.close":
+                pass  # a list pushed before the close
+            assert out["code"] == CLOSE_SESSION_ENDED
+
+    run(scenario)
+
+
+def test_a_session_group_does_not_carry_the_session_key() -> None:
+    key = "k" * 32
+    group = session_group(key)
+    assert key not in group and key[:8] not in group
+    assert session_group(key) == group != session_group("j" * 32)
