@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +19,7 @@ from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.timer_presenters import next_deadline
 from games.watch import SORTS, watch_rows
+from monopoly_site import ratelimit
 
 
 def access_game_for_viewer(request: HttpRequest, public_id: str) -> Game:
@@ -105,6 +107,11 @@ def create_game(request: HttpRequest) -> HttpResponse:
     preset = request.POST.get("preset", "us-2003")
     if preset not in engine.PRESETS:
         preset = "us-2003"
+    try:
+        ratelimit.hit(request, "create")
+    except ratelimit.RateLimited as exc:
+        response = _create_refused(request, form, preset, exc.message, 429)
+        return ratelimit.with_retry_after(response, exc)
     error = ""
     if form.is_valid():
         try:
@@ -120,11 +127,17 @@ def create_game(request: HttpRequest) -> HttpResponse:
             error = exc.message
         else:
             return redirect(game.get_absolute_url())
+    return _create_refused(request, form, preset, error, 422)
+
+
+def _create_refused(
+    request: HttpRequest, form: CreateGameForm, preset: str, error: str, status: int
+) -> HttpResponse:
     context = _create_form_context(form, preset)
     context.update(
         {"create_error": error, "open_games": [], "your_games": _your_games(request.user)}
     )
-    return render(request, "games/lobby.html", context, status=422)
+    return render(request, "games/lobby.html", context, status=status)
 
 
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
@@ -179,6 +192,12 @@ def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -
 @require_POST
 def join(request: HttpRequest, public_id: str) -> HttpResponse:
     token = request.POST.get("invite_token") or None
+    try:
+        ratelimit.hit(request, "join")
+    except ratelimit.RateLimited as exc:
+        url = reverse("game_detail", args=[public_id])
+        back = f"{url}?{urlencode({'invite': token})}" if token else url
+        return ratelimit.too_many(request, exc, back)
     return _lobby_action(
         request, public_id,
         lambda: services.join_game(public_id=public_id, user=request.user, invite_token=token),

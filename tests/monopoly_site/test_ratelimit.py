@@ -1,0 +1,74 @@
+"""The rate-limit counters, their settings and the client's address."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.test import RequestFactory
+
+from monopoly_site import ratelimit
+from monopoly_site.env import Rate, env_rates
+
+PERS = {"user", "ip"}
+
+
+def test_rates_are_read_from_the_environment() -> None:
+    assert env_rates("R", "1/s/ip", PERS, {"R": "10/10s/user, 30/2m/ip"}) == (
+        Rate(10, 10, "user"),
+        Rate(30, 120, "ip"),
+    )
+    assert env_rates("R", "5/1h/user", PERS, {}) == (Rate(5, 3600, "user"),)
+    assert env_rates("R", "5/1h/user", PERS, {"R": ""}) == ()
+
+
+@pytest.mark.parametrize("raw", ["10/10/user", "ten/10s/user", "10/10s/pair", "0/1m/ip", "10/10s"])
+def test_malformed_rates_stop_start_up_naming_the_variable(raw: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="RATE_LIMIT_CHAT must be rates like"):
+        env_rates("RATE_LIMIT_CHAT", "", PERS, {"RATE_LIMIT_CHAT": raw})
+
+
+def test_forwarded_for_is_ignored_unless_proxies_are_trusted(settings: Any) -> None:
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    settings.TRUSTED_PROXY_COUNT = 0
+    assert ratelimit.client_ip(request) == "10.0.0.5"
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert ratelimit.client_ip(request) == "1.2.3.4"
+
+
+def test_only_the_entries_our_proxies_added_count(settings: Any) -> None:
+    # The client wrote the first entry itself; our one proxy appended the second.
+    request = RequestFactory().get(
+        "/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="6.6.6.6, 1.2.3.4"
+    )
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert ratelimit.client_ip(request) == "1.2.3.4"
+
+
+def test_an_ipv6_client_is_counted_by_its_64(settings: Any) -> None:
+    request = RequestFactory().get("/", REMOTE_ADDR="2001:db8:1:2:aaaa::1")
+    assert ratelimit.client_ip(request) == "2001:db8:1:2::"
+
+
+def test_hits_over_the_rate_are_refused_with_the_wait(settings: Any) -> None:
+    settings.RATE_LIMITS = {"chat": (Rate(2, 60, "ip"),)}
+    request = RequestFactory().post("/", REMOTE_ADDR="10.0.0.7")
+    ratelimit.hit(request, "chat")
+    ratelimit.hit(request, "chat")
+    with pytest.raises(ratelimit.RateLimited) as refused:
+        ratelimit.hit(request, "chat")
+    assert 0 < refused.value.retry_after <= 60
+    assert refused.value.message.startswith("You are sending messages too quickly. Try again in")
+    ratelimit.hit(RequestFactory().post("/", REMOTE_ADDR="10.0.0.8"), "chat")
+
+
+def test_check_does_not_count(settings: Any) -> None:
+    settings.RATE_LIMITS = {"login_failed": (Rate(1, 60, "account"),)}
+    request = RequestFactory().post("/", REMOTE_ADDR="10.0.0.7")
+    for _ in range(3):
+        ratelimit.check(request, "login_failed", account="alice")
+    ratelimit.hit(request, "login_failed", account="alice")
+    with pytest.raises(ratelimit.RateLimited):
+        ratelimit.check(request, "login_failed", account="alice")
+    ratelimit.check(request, "login_failed", account="bob")
