@@ -75,7 +75,7 @@ class AdminLoginForm(AdminAuthenticationForm):
             except ratelimit.RateLimited as exc:
                 raise forms.ValidationError(exc.message, code="too_many_attempts") from None
         try:
-            return super().clean()  # type: ignore[no-any-return]
+            return super().clean()
         except forms.ValidationError:
             # A wrong password, not a right one from someone who is not staff.
             if self.user_cache is None and self.request is not None and login:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -52,7 +53,8 @@ def env_list(name: str, default: list[str], environ: Mapping[str, str] = os.envi
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-class Rate(NamedTuple):
+@dataclass(frozen=True)
+class Rate:
     """At most ``count`` in ``seconds``, counted separately for each ``per``."""
 
     count: int
