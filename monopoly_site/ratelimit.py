@@ -1,11 +1,12 @@
 """Rate limits in the site's cache (Redis): fixed windows per user, client
 address, account or account-and-address pair.
 
-A window opens with the first request counted (an atomic ``add``) and
-expires with its key; later requests ``incr`` it. Its start is kept beside
-it, to tell a refused request when to come back (``Retry-After``) without
-reading a TTL, which Django's cache does not offer. Fixed windows let a
-burst of twice the rate straddle two windows; that is fine for stopping floods.
+A window opens with the first request counted and closes when its counter
+expires; its time to live tells a refused request when to come back
+(``Retry-After``). All the rates of a request are counted in one atomic
+round trip (``monopoly_site.cache.RedisCache.count_windows``): a move pays
+for one, not four. Fixed windows let a burst of twice the rate straddle two
+windows; that is fine for stopping floods.
 
 Only views call these: bots and timers act through ``games.services``
 directly and are never limited. A view checks before it calls a service, so
@@ -16,16 +17,20 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import math
-import time
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from redis.exceptions import RedisError
 
+from monopoly_site.cache import RedisCache
 from monopoly_site.env import Rate
+
+logger = logging.getLogger(__name__)
 
 MESSAGES = {
     "chat": "You are sending messages too quickly.",
@@ -93,46 +98,32 @@ def _keys(request: HttpRequest, scope: str, account: str | None) -> list[tuple[s
     return keys
 
 
-def _incr(key: str, rate: Rate) -> int:
-    for _ in range(3):
-        try:
-            return int(cache.incr(key))
-        except ValueError:  # no window open: this request opens one
-            if cache.add(key, 1, timeout=rate.seconds):
-                cache.set(f"{key}:start", time.time(), timeout=rate.seconds)
-                return 1
-            # Another request opened it first; count on it.
-    return 1
-
-
-def _wait(start: float | None, rate: Rate) -> int:
-    """Seconds until the window that began at ``start`` closes."""
-    if start is None:
-        return rate.seconds
-    return max(1, math.ceil(start + rate.seconds - time.time()))
+def _counts(keys: list[tuple[str, Rate]], *, count: bool) -> list[tuple[str, Rate, int, int]]:
+    counter: RedisCache = cache  # type: ignore[assignment]
+    try:
+        found = counter.count_windows([(key, rate.seconds) for key, rate in keys], count=count)
+    except RedisError:
+        # Without Redis the site is limping already; refusing every move
+        # and message too would stop it.
+        logger.warning("Rate limits are not counted: Redis does not answer.", exc_info=True)
+        return []
+    return [(key, rate, n, left) for (key, rate), (n, left) in zip(keys, found, strict=True)]
 
 
 def hit(request: HttpRequest, scope: str, *, account: str | None = None) -> None:
     """Count one request against every rate of ``scope``; ``RateLimited``
     (with the longest wait) if any is over."""
-    over = [
-        (key, rate) for key, rate in _keys(request, scope, account) if _incr(key, rate) > rate.count
-    ]
-    if over:
-        starts = cache.get_many([f"{key}:start" for key, _ in over])
-        raise RateLimited(scope, max(_wait(starts.get(f"{k}:start"), r) for k, r in over))
+    counts = _counts(_keys(request, scope, account), count=True)
+    waits = [max(1, left) for _, rate, n, left in counts if n > rate.count]
+    if waits:
+        raise RateLimited(scope, max(waits))
 
 
 def check(request: HttpRequest, scope: str, *, account: str | None = None) -> None:
     """Like ``hit`` without counting: for limits on failures, which are
     counted only once they happen."""
-    keys = _keys(request, scope, account)
-    found = cache.get_many([k for key, _ in keys for k in (key, f"{key}:start")])
-    waits = [
-        _wait(found.get(f"{key}:start"), rate)
-        for key, rate in keys
-        if int(found.get(key, 0)) >= rate.count
-    ]
+    counts = _counts(_keys(request, scope, account), count=False)
+    waits = [max(1, left) for _, rate, n, left in counts if n >= rate.count]
     if waits:
         raise RateLimited(scope, max(waits))
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
-from django.test import RequestFactory
+from django.test import RequestFactory, override_settings
 
 from monopoly_site import ratelimit
 from monopoly_site.env import Rate, env_rates
+from monopoly_site.localservices import free_port
 
 PERS = {"user", "ip"}
 
@@ -72,3 +74,25 @@ def test_check_does_not_count(settings: Any) -> None:
     with pytest.raises(ratelimit.RateLimited):
         ratelimit.check(request, "login_failed", account="alice")
     ratelimit.check(request, "login_failed", account="bob")
+
+
+def test_windows_are_counted_in_one_call_and_always_expire() -> None:
+    counter: Any = cache
+    (a, b) = counter.count_windows([("w:a", 10), ("w:b", 60)])
+    assert a[0] == b[0] == 1 and 0 < a[1] <= 10 and 10 < b[1] <= 60
+    ((count, left),) = counter.count_windows([("w:a", 10)], count=False)
+    assert count == 1 and 0 < left <= 10
+    assert counter.count_windows([("w:none", 10)], count=False) == [(0, -2)]
+    cache.set("w:stuck", 5, timeout=None)  # a counter without an expiry
+    ((count, left),) = counter.count_windows([("w:stuck", 30)])
+    assert count == 6 and 0 < left <= 30
+
+
+def test_without_redis_requests_are_let_through(settings: Any) -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    settings.RATE_LIMITS = {"chat": (Rate(1, 60, "ip"),)}
+    caches = {"default": {"BACKEND": "monopoly_site.cache.RedisCache", "LOCATION": dead}}
+    request = RequestFactory().post("/", REMOTE_ADDR="10.0.0.7")
+    with override_settings(CACHES=caches):
+        for _ in range(3):
+            ratelimit.hit(request, "chat")
