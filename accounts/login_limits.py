@@ -31,6 +31,7 @@ def account_key(login: str) -> str:
     login = (login or "").strip()
     pk = (
         User.objects.filter(Q(username__iexact=login) | Q(email__iexact=login))
+        .order_by("pk")
         .values_list("pk", flat=True)
         .first()
     )
