@@ -4,7 +4,8 @@ Thin views: ``access_game_for_viewer`` fetches and authorises, the action
 forms module reads the post, ``services`` does the work, and the regions are
 rendered from the named partials of ``games/game.html``. Domain errors come
 back as a message in the action panel with their status (409, 422, 403);
-without htmx, as a ``messages`` error after a redirect.
+without htmx, as a ``messages`` error after a redirect. Posting too fast
+(``monopoly_site.ratelimit``) gets a 429 in the panel, or a 429 page.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from games.action_forms import FormError, Panel, panel, parse_action, parse_vers
 from games.engine import actions as A
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
+from monopoly_site import ratelimit
 
 TEMPLATE = "games/game.html"
 # Regions in the order they are sent; ``actions`` is the htmx target itself.
@@ -160,8 +162,12 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     # the answers stay those of checking first.
     action = None
     try:
+        # Counted before the post is read, so malformed floods count too.
+        ratelimit.hit(request, "action")
         version = parse_version(request.POST)
         action = parse_action(request.POST)
+        if action["kind"] in (A.PROPOSE_TRADE, A.COUNTER_TRADE):
+            ratelimit.hit(request, "trade")
         # The broadcast of this move's commit renders the player's answer
         # along with their seat's push (``broadcast.answer_html``).
         answerer = request.user.pk if request.htmx else None  # type: ignore[attr-defined]
@@ -169,6 +175,8 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
             services.submit_action(
                 public_id=public_id, user=request.user, action=action, expected_version=version
             )
+    except ratelimit.RateLimited as exc:
+        return _limited(request, public_id, exc, action)
     except (FormError, services.GameError) as exc:
         game, seat = access_game_for_viewer(request, public_id)
         if seat is None:
@@ -203,6 +211,10 @@ def game_resign(request: HttpRequest, public_id: str) -> HttpResponse:
     if not hasattr(engine, "RESIGN"):
         # services.resign needs the engine's resign action, which is not there yet.
         return _failed(request, game, seat, "Resigning is not available yet.", 422)
+    try:
+        ratelimit.hit(request, "action")
+    except ratelimit.RateLimited as exc:
+        return _limited(request, public_id, exc)
     try:
         version = parse_version(request.POST)
         services.resign(public_id=game.public_id, user=request.user, expected_version=version)
@@ -248,6 +260,20 @@ def _failed(
     context = region_context(game, seat, error=message, focus=True)
     _keep_trade_input(context, action)
     return HttpResponse(render_regions(request, context), status=status)
+
+
+def _limited(
+    request: HttpRequest,
+    public_id: str,
+    exc: ratelimit.RateLimited,
+    action: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """429: in the action panel, like any refusal, or as a page."""
+    game, seat = access_game_for_viewer(request, public_id)
+    if not request.htmx:  # type: ignore[attr-defined]
+        return ratelimit.too_many(request, exc, game.get_absolute_url())
+    response = _failed(request, game, seat, exc.message, 429, action=action)
+    return ratelimit.with_retry_after(response, exc)
 
 
 def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) -> None:

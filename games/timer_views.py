@@ -12,6 +12,7 @@ from games import presenters, services
 from games.forms import StandingOrdersForm
 from games.models import Game
 from games.standing_orders import clean
+from monopoly_site import ratelimit
 
 ORDERS_TEMPLATE = "games/play/standing_orders.html"
 
@@ -30,6 +31,10 @@ def _game(request: HttpRequest, public_id: str) -> Game:
 def reclaim(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(request, public_id)
     try:
+        ratelimit.hit(request, "action")
+    except ratelimit.RateLimited as exc:
+        return ratelimit.too_many(request, exc, game.get_absolute_url())
+    try:
         services.reclaim_seat(public_id=public_id, user=request.user)
     except services.GameError as exc:
         messages.error(request, exc.message)
@@ -43,18 +48,26 @@ def reclaim(request: HttpRequest, public_id: str) -> HttpResponse:
 def standing_orders(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(request, public_id)
     form = StandingOrdersForm(request.POST)
-    status, saved = 200, False
-    if form.is_valid():
-        try:
-            services.set_standing_orders(
-                public_id=public_id, user=request.user, orders=form.orders()
-            )
-            saved = True
-        except services.GameError as exc:
-            form.add_error(None, exc.message)
-            status = exc.status
+    status, saved, limited = 200, False, None
+    try:
+        ratelimit.hit(request, "action")
+    except ratelimit.RateLimited as exc:
+        if not request.htmx:  # type: ignore[attr-defined]
+            return ratelimit.too_many(request, exc, game.get_absolute_url())
+        form.add_error(None, exc.message)
+        status, limited = 429, exc
     else:
-        status = 422
+        if form.is_valid():
+            try:
+                services.set_standing_orders(
+                    public_id=public_id, user=request.user, orders=form.orders()
+                )
+                saved = True
+            except services.GameError as exc:
+                form.add_error(None, exc.message)
+                status = exc.status
+        else:
+            status = 422
     if not request.htmx:  # type: ignore[attr-defined]
         if saved:
             messages.success(request, "Standing orders saved.")
@@ -68,7 +81,8 @@ def standing_orders(request: HttpRequest, public_id: str) -> HttpResponse:
         form = StandingOrdersForm(initial=orders)
     context = {"game": game, "orders": orders, "orders_form": form, "saved": saved,
                "timer_urls": {"orders": f"{game.get_absolute_url()}orders"}}  # fmt: skip
-    return render(request, ORDERS_TEMPLATE, context, status=status)
+    response = render(request, ORDERS_TEMPLATE, context, status=status)
+    return ratelimit.with_retry_after(response, limited) if limited else response
 
 
 def _errors(form: StandingOrdersForm) -> str:

@@ -18,6 +18,7 @@ from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.timer_presenters import next_deadline
 from games.watch import SORTS, watch_rows
+from monopoly_site import ratelimit
 
 
 def access_game_for_viewer(request: HttpRequest, public_id: str) -> Game:
@@ -104,6 +105,11 @@ def create_game(request: HttpRequest) -> HttpResponse:
     preset = request.POST.get("preset", "us-2003")
     if preset not in engine.PRESETS:
         preset = "us-2003"
+    try:
+        ratelimit.hit(request, "create")
+    except ratelimit.RateLimited as exc:
+        response = _create_refused(request, form, preset, exc.message, 429)
+        return ratelimit.with_retry_after(response, exc)
     error = ""
     if form.is_valid():
         try:
@@ -119,11 +125,17 @@ def create_game(request: HttpRequest) -> HttpResponse:
             error = exc.message
         else:
             return redirect(game.get_absolute_url())
+    return _create_refused(request, form, preset, error, 422)
+
+
+def _create_refused(
+    request: HttpRequest, form: CreateGameForm, preset: str, error: str, status: int
+) -> HttpResponse:
     context = _create_form_context(form, preset)
     context.update(
         {"create_error": error, "open_games": [], "your_games": _your_games(request.user)}
     )
-    return render(request, "games/lobby.html", context, status=422)
+    return render(request, "games/lobby.html", context, status=status)
 
 
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
@@ -184,6 +196,10 @@ def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -
 @login_required
 @require_POST
 def join(request: HttpRequest, public_id: str) -> HttpResponse:
+    try:
+        ratelimit.hit(request, "join")
+    except ratelimit.RateLimited as exc:
+        return ratelimit.too_many(request, exc, reverse("game_detail", args=[public_id]))
     game = Game.objects.filter(public_id=public_id).first()
     token = access.invite_token_for(request, game) if game is not None else None
     return _lobby_action(

@@ -9,12 +9,20 @@ from django.views.decorators.http import require_POST
 
 from games.play_views import access_game_for_viewer
 from live.chat import ChatError, do_post_message
+from monopoly_site import ratelimit
 
 
 @login_required
 @require_POST
 def post_message(request: HttpRequest, public_id: str, room: str) -> HttpResponse:
     game, seat = access_game_for_viewer(request, public_id)
+    try:
+        ratelimit.hit(request, "chat")
+    except ratelimit.RateLimited as exc:
+        if not request.htmx:  # type: ignore[attr-defined]
+            return ratelimit.too_many(request, exc, game.get_absolute_url())
+        # The page's htmx config swaps a 429 in, like the 422 below.
+        return ratelimit.with_retry_after(HttpResponse(exc.message, status=429), exc)
     try:
         do_post_message(
             game=game, seat=seat, user=request.user, room=room, body=request.POST.get("body", "")
@@ -23,8 +31,7 @@ def post_message(request: HttpRequest, public_id: str, room: str) -> HttpRespons
         if not request.htmx:  # type: ignore[attr-defined]
             messages.error(request, exc.message)
             return HttpResponseRedirect(game.get_absolute_url())
-        # 422 so that the page's htmx config swaps the message in.
-        return HttpResponse(exc.message, status=422 if exc.status == 429 else exc.status)
+        return HttpResponse(exc.message, status=exc.status)
     if not request.htmx:  # type: ignore[attr-defined]
         return HttpResponseRedirect(game.get_absolute_url())
     return HttpResponse("")

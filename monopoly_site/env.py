@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -50,6 +51,44 @@ def env_list(name: str, default: list[str], environ: Mapping[str, str] = os.envi
     if raw is None:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``count`` in ``seconds``, counted separately for each ``per``."""
+
+    count: int
+    seconds: int
+    per: str
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def env_rates(
+    name: str, default: str, pers: set[str], environ: Mapping[str, str] = os.environ
+) -> tuple[Rate, ...]:
+    """Rates written ``count/window/per`` and joined by commas, like
+    ``10/10s/user,30/10s/ip``; the window is a number with s, m, h or d
+    (``m`` alone is one minute). An empty value turns the limits off."""
+    raw = environ.get(name, default)
+    rates = []
+    for part in raw.split(","):
+        if not part.strip():
+            continue
+        try:
+            count, window, per = (p.strip() for p in part.split("/"))
+            seconds = int(window[:-1] or 1) * _UNITS[window[-1]]
+            rate = Rate(int(count), seconds, per)
+        except (ValueError, KeyError, IndexError):
+            rate = None
+        if rate is None or rate.count < 1 or rate.seconds < 1 or rate.per not in pers:
+            raise ImproperlyConfigured(
+                f"{name} must be rates like 10/10s/{sorted(pers)[0]} joined by commas "
+                f"(window in s, m, h or d; per one of {', '.join(sorted(pers))}), not {raw!r}."
+            )
+        rates.append(rate)
+    return tuple(rates)
 
 
 def parse_database_url(url: str, base_dir: Path, name: str = "DATABASE_URL") -> dict[str, Any]:

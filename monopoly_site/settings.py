@@ -11,6 +11,7 @@ from monopoly_site.env import (
     env_bool,
     env_int,
     env_list,
+    env_rates,
     env_str,
     parse_database_url,
 )
@@ -172,6 +173,31 @@ TURN_EMAIL_EVERY_HOURS = env_int("TURN_EMAIL_EVERY_HOURS", 6)
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Abuse limits (issue 14), counted in the cache per user and per client
+# address in fixed windows (monopoly_site/ratelimit.py). Only views are
+# limited: bots and timers act through the services and never are.
+_PER = {"user", "ip"}
+RATE_LIMITS = {
+    "chat": env_rates("RATE_LIMIT_CHAT", "10/10s/user,30/10s/ip", _PER),
+    "create": env_rates("RATE_LIMIT_CREATE", "10/1h/user,30/1h/ip", _PER),
+    "join": env_rates("RATE_LIMIT_JOIN", "30/10m/user,60/10m/ip", _PER),
+    "trade": env_rates("RATE_LIMIT_TRADE", "10/1m/user,30/1m/ip", _PER),
+    "action": env_rates("RATE_LIMIT_ACTION", "60/10s/user,180/10s/ip", _PER),
+    # Failed logins: per account from one address, per account from
+    # anywhere (slow, so nobody is locked out by strangers for long), per address.
+    "login_failed": env_rates(
+        "RATE_LIMIT_LOGIN_FAILED", "5/5m/pair,50/1h/account,30/10m/ip", {"pair", "account", "ip"}
+    ),
+}
+# How many proxies in front of the site append to X-Forwarded-For; the
+# client's address is the one the outermost trusted proxy saw. 0 (the
+# default) trusts no header and uses the connection's address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+OPEN_GAMES_CAP = env_int("OPEN_GAMES_CAP", 20)
+OPEN_GAMES_BONUS_EVERY = env_int("OPEN_GAMES_BONUS_EVERY", 10)
+OPEN_GAMES_CAP_MAX = env_int("OPEN_GAMES_CAP_MAX", 50)
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "monopoly_site.tasks.heartbeat", "schedule": 30.0},
     "sweep-deadlines": {
@@ -205,9 +231,13 @@ if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_FORMS = {"login": "accounts.forms.SiteLoginForm"}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_ADAPTER = "accounts.login_limits.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
-    "login_failed": "10/m/ip,5/5m/key",
+    # allauth counts failures per typed login, so five wrong guesses from
+    # anywhere locked the owner out; failed logins are limited per account
+    # and address instead (RATE_LIMITS["login_failed"], accounts/login_limits.py).
+    "login_failed": "",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
     "change_password": "5/m/user",

@@ -3,8 +3,12 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.login_limits import AdminLoginForm
 from monopoly_site import views
 from ratings import views as rating_views
+
+# The admin's login counts failures with the site's (accounts/login_limits.py).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import access, engine
@@ -33,6 +36,43 @@ def check_ruleset(preset: str, switches: dict[str, Any]) -> engine.Ruleset:
         raise InvalidRequest(str(exc)) from None
 
 
+def open_games_cap(user: Any) -> int:
+    """How many lobby or active games one person may be in at once: the
+    base, plus one for every ``OPEN_GAMES_BONUS_EVERY`` games they have
+    played to the end, up to ``OPEN_GAMES_CAP_MAX``. Finishing games earns
+    room; opening many and abandoning them does not."""
+    base, every = settings.OPEN_GAMES_CAP, settings.OPEN_GAMES_BONUS_EVERY
+    if every < 1:
+        return base
+    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).count()
+    return max(base, min(settings.OPEN_GAMES_CAP_MAX, base + finished // every))
+
+
+def lock_user(user: Any) -> None:
+    """Lock the user's row, so that two of their requests at once cannot
+    both take the last place under their cap. Users are locked before
+    games, the order ``start_vacation`` takes them in."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def check_open_games(user: Any) -> None:
+    """Refuse one more game to someone at their cap (call after ``lock_user``)."""
+    open_now = (
+        Game.objects.filter(status__in=[Game.Status.LOBBY, Game.Status.ACTIVE])
+        .filter(Q(host=user) | Q(seats__user=user))
+        .distinct()
+        .count()
+    )
+    cap = open_games_cap(user)
+    if open_now >= cap:
+        every, most = settings.OPEN_GAMES_BONUS_EVERY, settings.OPEN_GAMES_CAP_MAX
+        raise NotAllowed(
+            f"You are in {open_now} games that are open or under way, which is your limit. "
+            f"Finish or leave one first (every {every} games you finish raise the limit "
+            f"by one, up to {most})."
+        )
+
+
 def create_game(
     *,
     host: Any,
@@ -46,8 +86,10 @@ def create_game(
     bot_delay_ms: int = 1000,
     seat_host: bool = True,
     timers: dict[str, int] | None = None,
+    capped: bool = True,
 ) -> Game:
-    """``timers``: any of ``TIMER_FIELDS`` (time bank, windows, take-over)."""
+    """``timers``: any of ``TIMER_FIELDS`` (time bank, windows, take-over).
+    ``capped=False`` skips the host's open-games cap (tooling only)."""
     timers = check_timers(timers or {})
     switches = dict(switches or {})
     rules = check_ruleset(preset, switches)
@@ -58,6 +100,9 @@ def create_game(
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidRequest("The turn timer must be between 1 minute and 3 days.")
     with transaction.atomic():
+        if capped and host is not None:
+            lock_user(host)
+            check_open_games(host)
         game = Game.objects.create(
             host=host,
             preset=preset,
@@ -118,11 +163,13 @@ def join_game(*, public_id: str, user: Any, invite_token: str | None = None) -> 
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to join a game.")
     with transaction.atomic():
+        lock_user(user)
         game = _lobby_game(public_id)
         if not game.is_public and not access.token_matches(invite_token, game):
             raise NotAllowed("This is a private game: you need its invite link.")
         if game.seats.filter(user=user).exists():
             raise InvalidRequest("You already have a seat in this game.")
+        check_open_games(user)
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(game=game, number=_next_number(game), user=user)
@@ -267,6 +314,7 @@ def create_seated_game(
             is_public=is_public,
             bot_delay_ms=bot_delay_ms,
             seat_host=False,
+            capped=False,
         )
         for number, user in enumerate(humans):
             Seat.objects.create(game=game, number=number, user=user)

@@ -11,8 +11,9 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Game
-from live.chat import RATE_COUNT, readable_rooms
+from live.chat import readable_rooms
 from live.models import MAX_LENGTH, ChatMessage
+from monopoly_site.env import env_rates
 from tests.live.conftest import collect, communicator, run
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -22,10 +23,12 @@ def chat_url(game: Game, room: str) -> str:
     return f"{game.get_absolute_url()}chat/{room}"
 
 
-def post(user: User, game: Game, room: str, body: str) -> Any:
-    client = Client()
+def post(
+    user: User, game: Game, room: str, body: str, *, ip: str = "127.0.0.1", htmx: bool = True
+) -> Any:
+    client = Client(REMOTE_ADDR=ip)
     client.force_login(user)
-    return client.post(chat_url(game, room), {"body": body}, **HTMX)
+    return client.post(chat_url(game, room), {"body": body}, **(HTMX if htmx else {}))
 
 
 def test_a_player_posts_to_the_players_room(duel: Game, alice: User) -> None:
@@ -43,14 +46,62 @@ def test_it_refuses_an_empty_or_overlong_message(duel: Game, alice: User) -> Non
     assert not ChatMessage.objects.exists()
 
 
-def test_it_rate_limits_each_person(duel: Game, alice: User, bob: User) -> None:
-    for i in range(RATE_COUNT):
+def test_it_rate_limits_each_person(settings: Any, duel: Game, alice: User, bob: User) -> None:
+    per_user = settings.RATE_LIMITS["chat"][0]
+    assert per_user.per == "user"
+    for i in range(per_user.count):
         assert post(alice, duel, "players", f"message {i}").status_code == 200
     response = post(alice, duel, "players", "one too many")
-    assert response.status_code == 422
+    assert response.status_code == 429
+    assert 0 < int(response["Retry-After"]) <= per_user.seconds
     assert "too quickly" in response.content.decode()
-    assert ChatMessage.objects.count() == RATE_COUNT
+    assert ChatMessage.objects.count() == per_user.count
     assert post(bob, duel, "players", "my own allowance").status_code == 200
+
+
+def test_the_address_limit_counts_every_account_behind_it(
+    settings: Any, duel: Game, alice: User, bob: User
+) -> None:
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "chat": env_rates("TEST", "10/10s/user,3/10s/ip", {"user", "ip"}, environ={}),
+    }
+    for user in (alice, bob, alice):
+        assert post(user, duel, "players", "hi").status_code == 200
+    assert post(bob, duel, "players", "and again").status_code == 429
+    assert ChatMessage.objects.count() == 3
+    assert post(bob, duel, "players", "from home", ip="10.0.0.2").status_code == 200
+
+
+def test_a_plain_post_over_the_limit_gets_a_page(settings: Any, duel: Game, alice: User) -> None:
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "chat": env_rates("TEST", "1/10s/user", {"user", "ip"}, environ={}),
+    }
+    assert post(alice, duel, "players", "hi", htmx=False).status_code == 302
+    response = post(alice, duel, "players", "hi again", htmx=False)
+    assert response.status_code == 429
+    assert "Retry-After" in response
+    assert "sending messages too quickly" in response.content.decode()
+    assert ChatMessage.objects.count() == 1
+
+
+def test_it_refuses_nul_characters_with_a_message(duel: Game, alice: User) -> None:
+    response = post(alice, duel, "players", "a\x00b")
+    assert response.status_code == 422
+    assert "NUL" in response.content.decode()
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_plain_post_of_an_overlong_message_is_refused_not_cut(duel: Game, alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    url = chat_url(duel, "players")
+    response = client.post(url, {"body": "x" * (MAX_LENGTH + 1)}, follow=True)
+    assert f"under {MAX_LENGTH}" in response.content.decode()
+    assert not ChatMessage.objects.exists()
+    assert post(alice, duel, "players", "x" * MAX_LENGTH).status_code == 200
+    assert ChatMessage.objects.get().body == "x" * MAX_LENGTH
 
 
 def test_a_spectator_cannot_write_in_the_players_room(duel: Game, charlie: User) -> None:
