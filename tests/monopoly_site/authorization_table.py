@@ -138,9 +138,9 @@ ROUTES: list[Row] = [
     Row(G, GET, everyone(OK), game="private lobby", invite=True, wrong_method=OK),
     Row(G, GET, everyone(OK), game="running", wrong_method=OK),
     Row(G, GET, members_only(OK), game="private running", wrong_method=MISSING),
-    # The invite admits to a private game's lobby only: once it has started
-    # the game is its players'.
-    Row(G, GET, members_only(OK), game="private running", invite=True, wrong_method=None),
+    # The current invite token lets its holder watch a private game, in its
+    # lobby and once it runs (games/access.py); rotating it shuts them out.
+    Row(G, GET, everyone(OK), game="private running", invite=True, wrong_method=None),
     Row(G, GET, everyone(OK), game="finished", wrong_method=OK),
     Row(G, GET, members_only(OK), game="private finished", wrong_method=MISSING),
 
@@ -168,6 +168,15 @@ ROUTES: list[Row] = [
         game="lobby"),
     Row(G + "start", POST,    (LOGIN,    MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),
         game="private lobby"),
+
+    # Only the host replaces the invite link; the other players are told no.
+    #                        anonymous  stranger  spectator  waiting   mover     host      staff
+    Row(G + "invite/rotate", POST, (LOGIN, DENIED, DENIED,   DENIED,   DENIED,   OK,       DENIED),
+        game="lobby", htmx=True),
+    Row(G + "invite/rotate", POST, (LOGIN, MISSING, MISSING, DENIED,   DENIED,   OK,       MISSING),
+        game="private lobby", htmx=True),
+    Row(G + "invite/rotate", POST, (LOGIN, DENIED, DENIED,   DENIED,   DENIED,   OK,       DENIED),
+        game="private running", invite=True, htmx=True),
 
     # --- a running game ------------------------------------------------------------
     # Plain (not htmx) posts; the per-kind, htmx table of /act is ACTIONS below.
@@ -255,8 +264,14 @@ ADMIN_EXCEPTIONS: dict[str, tuple[Expect, ...]] = {
     "admin:logout": (redirect("/admin/"), redirect("/admin/"), BAD_METHOD),
     # Without a model field to complete, autocomplete refuses even staff.
     "admin:autocomplete": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
-    # Events are append-only: nobody adds one by hand.
+    # Only the write path adds games, seats, deadlines, events, ratings and
+    # chat messages: nobody adds one by hand (games/admin.py).
     "admin:games_gameevent_add": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
+    "admin:games_game_add": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
+    "admin:games_seat_add": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
+    "admin:games_deadline_add": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
+    "admin:ratings_playerrating_add": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
+    "admin:live_chatmessage_add": (ADMIN_LOGIN, ADMIN_LOGIN, DENIED),
     "admin:catch_all": (ADMIN_LOGIN, ADMIN_LOGIN, MISSING),
 }
 
