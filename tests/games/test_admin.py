@@ -92,7 +92,7 @@ def test_staff_cannot_change_a_seat_or_its_standing_orders(
     assert game.seats.filter(pk=seat.pk).exists()
 
 
-def test_the_admin_never_shows_the_seed_state_or_invite_token(
+def test_the_admin_never_shows_the_seed_secret_state_or_invite_token(
     staff_client: Client, no_bot_tasks: Any
 ) -> None:
     game = services.create_seated_game(humans=[], bots=["heuristic"] * 2, start=True)
@@ -101,3 +101,4 @@ def test_the_admin_never_shows_the_seed_state_or_invite_token(
         assert str(game.seed) not in body, url
         assert game.invite_token not in body, url
         assert '"rng"' not in body and "&quot;rng&quot;" not in body, url
+        assert game.secret and game.secret not in body, url
