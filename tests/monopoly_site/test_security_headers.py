@@ -61,7 +61,13 @@ def lobby(alice: User) -> Game:
 def test_every_page_has_a_policy_without_inline_script(
     signed_in: Client, duel: Game, lobby: Game, alice: User
 ) -> None:
-    anonymous = ["/", "/accounts/login/", "/accounts/signup/", duel.get_absolute_url()]
+    anonymous = [
+        "/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/admin/login/",
+        duel.get_absolute_url(),
+    ]
     for client, url in [
         *((signed_in, url) for url in pages(duel, lobby, alice)),
         *((Client(), url) for url in anonymous),
