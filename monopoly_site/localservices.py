@@ -12,6 +12,7 @@ answer at 127.0.0.1, and the run fails loudly if they do not.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -181,6 +182,9 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 def run_site(env: dict[str, str]) -> int:
     RUN_DIR.mkdir(exist_ok=True)
+    # A developer's machine: debug pages, plain-HTTP cookies, the development
+    # key. The settings default to production, so say so here.
+    env.setdefault("DEBUG", "true")
     embedded = choose_redis(env, ci=False, persist=True)
     try:
         say(f"Database: {env.get('DATABASE_URL', 'SQLite file .run/db.sqlite3 (default)')}")
@@ -204,6 +208,20 @@ def run_site(env: dict[str, str]) -> int:
             embedded.stop()
 
 
+def production_test_env() -> dict[str, str]:
+    """The tests run the production settings (DEBUG off: compressed, hashed
+    static files from collectstatic, no debug pages), whatever the shell has
+    for `make run`, except what plain HTTP on 127.0.0.1 cannot do: redirect
+    to HTTPS and keep cookies HTTPS-only."""
+    return {
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "SECURE_SSL_REDIRECT": "false",
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+    }
+
+
 def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
     ci = env.get("CI", "").lower() in {"1", "true", "yes"}
     RUN_DIR.mkdir(exist_ok=True)
@@ -225,7 +243,9 @@ def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
     embedded = choose_redis(env, ci=ci, persist=False)
     # Keys, queues and channel groups of this run stay apart from a running site's.
     env["REDIS_PREFIX"] = f"monopoly-test-{os.getpid()}"
+    env.update(production_test_env())
     try:
+        manage(env, "collectstatic", "--noinput", "-v", "0")
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=env).returncode
     finally:
         if db_url.startswith("postgres"):

@@ -19,7 +19,9 @@ from monopoly_site.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = BASE_DIR / ".run"
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for: a deployment that forgets the variable gets the
+# hardened site, not the debug pages. `make run` turns it on.
+DEBUG = env_bool("DEBUG", False)
 
 _DEV_SECRET = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET if DEBUG else "")
@@ -46,6 +48,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "channels",
+    "csp",
     "allauth",
     "allauth.account",
     "accounts",
@@ -57,6 +60,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "monopoly_site.security.SiteCSPMiddleware",
+    "monopoly_site.security.permissions_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -288,6 +293,54 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", not DEBUG) else None
 )
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# What a page may load and do (README, "Security headers"). Scripts come only
+# from our own static files: no inline script, no eval (htmx's eval features
+# are off through the htmx-config meta tag in base.html). Style attributes
+# stay allowed because seat and colour-group colours are set per element
+# (style="--seat: ..."); <style> elements and stylesheets must be our own.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'"],
+        # The page's ws:// or wss:// origin is added per request (security.py).
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Pages and their query strings (invite links, game ids) are nobody else's
+# business: other sites get no Referer at all, our own pages the full one.
+SECURE_REFERRER_POLICY = "same-origin"
+# Powerful browser features the site never uses, denied to it and to any frame.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
 
 LOGGING = {
     "version": 1,

@@ -14,6 +14,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connections
+from django.test import override_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -35,6 +36,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"CI=true must test on PostgreSQL, but DATABASE_URL gives {engine}."
         )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_from_the_sources() -> Iterator[None]:
+    # pytest-django's live server serves /static/ from the source folders
+    # (Django's finders), which hold no hashed names; the production storage
+    # would link to those. Daphne processes started by tests keep the
+    # production storage and serve what collectstatic wrote.
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
+        yield
 
 
 @pytest.fixture(autouse=True)

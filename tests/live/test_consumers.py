@@ -169,7 +169,8 @@ def test_an_unknown_game_is_refused(db: None) -> None:
 )
 def test_a_foreign_origin_is_refused(duel: Game, origin: bytes, accepted: bool) -> None:
     async def scenario() -> None:
-        comm = WebsocketCommunicator(application, game_path(duel), headers=[(b"origin", origin)])
+        headers = [(b"origin", origin), (b"host", b"testserver")]
+        comm = WebsocketCommunicator(application, game_path(duel), headers=headers)
         connected, _ = await comm.connect()
         assert connected is accepted
         if connected:

@@ -8,6 +8,7 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from monopoly_site import localservices
 from monopoly_site.localservices import drop_test_databases
 
 SERVER = "postgres://postgres@127.0.0.1:5432"
@@ -34,3 +35,26 @@ def test_leftover_test_databases_of_finished_runs_are_dropped() -> None:
             assert left == {"test_lsprobe_1"}
         finally:
             conn.execute('DROP DATABASE IF EXISTS "test_lsprobe_1"')
+
+
+def test_make_run_turns_debug_on_unless_the_environment_says_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen = []
+
+    def stop_before_starting_anything(env: dict[str, str], **_: object) -> None:
+        seen.append(env.get("DEBUG"))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(localservices, "choose_redis", stop_before_starting_anything)
+    for env in ({}, {"DEBUG": "false"}):
+        with pytest.raises(SystemExit):
+            localservices.run_site(env)
+    assert seen == ["true", "false"]
+
+
+def test_the_tests_run_with_production_settings_over_plain_http() -> None:
+    env = localservices.production_test_env()
+    assert env["DEBUG"] == "false"
+    assert len(env["SECRET_KEY"]) >= 50
+    assert env["SECURE_SSL_REDIRECT"] == env["SESSION_COOKIE_SECURE"] == "false"

@@ -15,11 +15,16 @@ PRODUCTION = {
     "CSRF_TRUSTED_ORIGINS": "https://monopoly.example.com",
 }
 
+PLAIN_HTTP = ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE")
+
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **env}
-    # The browser tests' event-loop allowance must not leak into a deploy check.
-    full_env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    # The browser tests' event-loop allowance must not leak into a deploy
+    # check, nor the test runner's plain-HTTP exceptions (localservices).
+    for name in ("DJANGO_ALLOW_ASYNC_UNSAFE", *PLAIN_HTTP):
+        if name not in env:
+            full_env.pop(name, None)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=BASE_DIR,
@@ -53,3 +58,42 @@ def test_csrf_trusted_origins_need_a_scheme() -> None:
     result = run_manage("check", CSRF_TRUSTED_ORIGINS="monopoly.example.com")
     assert result.returncode != 0
     assert "CSRF_TRUSTED_ORIGINS entries need a scheme" in result.stderr
+
+
+def test_check_deploy_prints_no_warning_at_all() -> None:
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "WARNING" not in result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def settings_without(*names: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py shell`` printing DEBUG, with ``names`` left out of the environment."""
+    full_env = {k: v for k, v in os.environ.items() if k not in names}
+    full_env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    return subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            "from django.conf import settings; print(settings.DEBUG)",
+        ],
+        cwd=BASE_DIR,
+        env={**full_env, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_debug_is_off_unless_the_environment_turns_it_on() -> None:
+    result = settings_without("DEBUG", SECRET_KEY=PRODUCTION["SECRET_KEY"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "False"
+
+
+def test_without_debug_or_secret_key_the_site_refuses_to_start() -> None:
+    result = settings_without("DEBUG", "SECRET_KEY")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
