@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.engine import PRESETS, ruleset
+from games.engine import PRESETS, SCHEMA_VERSION, ruleset
 from games.engine.bots import HeuristicBot, make_bot
 from games.engine.record import replay_file
 from games.engine.sim import play_game, simulate
@@ -112,4 +112,4 @@ def test_replay_file_prints_the_final_state(tmp_path: object) -> None:
     path = Path(str(tmp_path)) / "game.json"
     path.write_text(json.dumps(make_record("uk", res.state.names, 3, res.actions)))
     out = json.loads(replay_file(str(path)))
-    assert out["cash"] == res.state.cash and out["schema_version"] == 1
+    assert out["cash"] == res.state.cash and out["schema_version"] == SCHEMA_VERSION

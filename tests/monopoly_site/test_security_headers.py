@@ -4,6 +4,7 @@ page's HTML has no inline script that the policy would block."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -100,6 +101,28 @@ def test_no_page_has_a_script_the_policy_would_block(
         for tag in TAG.findall(html):
             assert not HANDLER.search(tag), (url, tag)
             assert "javascript:" not in tag.lower(), (url, tag)
+
+
+HTMX_CONFIG = re.compile(r"<meta name=\"htmx-config\" content='([^']*)'>")
+
+
+def test_every_page_has_one_htmx_config_that_forbids_eval(
+    signed_in: Client, duel: Game, lobby: Game, alice: User
+) -> None:
+    # htmx reads only the first htmx-config tag: a page's own keys (the game
+    # page's handling of refusals) must be in that one.
+    for url in pages(duel, lobby, alice):
+        html = signed_in.get(url).content.decode()
+        if "<html" not in html:
+            continue
+        [config] = HTMX_CONFIG.findall(html)
+        keys = json.loads(config)
+        assert keys["allowEval"] is False and keys["includeIndicatorStyles"] is False, url
+    game_config = json.loads(
+        HTMX_CONFIG.findall(signed_in.get(duel.get_absolute_url()).content.decode())[0]
+    )
+    refusals = [r for r in game_config["responseHandling"] if r.get("error") is False]
+    assert refusals and re.fullmatch(refusals[0]["code"], "429"), game_config
 
 
 def test_a_secure_page_lets_scripts_connect_to_its_wss_origin(signed_in: Client) -> None:
