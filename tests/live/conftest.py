@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels import DEFAULT_CHANNEL_LAYER
 from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
@@ -29,9 +31,20 @@ FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+))?-->")
 def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
     """Run a coroutine function to completion in a thread of its own: the
     browser tests' Playwright keeps an event loop running in the main thread
-    for the rest of the session."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(async_to_sync(scenario)).result()
+    for the rest of the session.
+
+    Each scenario gets an event loop of its own, and so a channel layer of its
+    own: channels_redis keeps asyncio locks for the process's channel, which
+    bind to the first loop that waits on them, and a receive that an earlier
+    scenario's loop left behind failed the next scenario's ("bound to a
+    different event loop") or hung it. A site process has one loop for good."""
+    before = channel_layers[DEFAULT_CHANNEL_LAYER]
+    channel_layers.set(DEFAULT_CHANNEL_LAYER, channel_layers.make_backend(DEFAULT_CHANNEL_LAYER))
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(async_to_sync(scenario)).result()
+    finally:
+        channel_layers.set(DEFAULT_CHANNEL_LAYER, before)
 
 
 def communicator(path: str, user: Any = None) -> WebsocketCommunicator:
