@@ -5,14 +5,20 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 ENGINE_BUILD := games/engine/native.digest
 
-.PHONY: run test install engine lint format audit chromium bench-engine bench-timers bench-live lock
+.PHONY: run test test-slow install engine lint format audit chromium bench-engine bench-timers bench-live lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
 
 test: install chromium
 	$(VENV)/bin/ruff check .
-	$(PY) -m monopoly_site.localservices test -- $(PYTEST_ARGS)
+	$(PY) -m monopoly_site.localservices test -- -m "not slow" $(PYTEST_ARGS)
+
+# The long runs (tests marked slow: 20,000 bot games with invariants, the
+# failed-build check of the engine, the leaderboard at scale), apart so that
+# `make test` stays under ten minutes; CI runs both.
+test-slow: install chromium
+	$(PY) -m monopoly_site.localservices test -- -m slow $(PYTEST_ARGS)
 
 install: $(STAMP) $(ENGINE_BUILD)
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from games import native
 
 PROBE = Path(__file__).with_name("native_probe.py")
@@ -116,6 +118,7 @@ def test_a_stale_build_is_set_aside_for_the_sources(tmp_path: Path) -> None:
     assert out.stdout.strip() == str(root / "games" / "engine" / "game.py")
 
 
+@pytest.mark.slow  # two mypyc runs, about a minute
 def test_a_failed_build_leaves_the_pure_engine_outside_ci(tmp_path: Path) -> None:
     root = _copy_of_the_package(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(root), "CC": "/bin/false"}
