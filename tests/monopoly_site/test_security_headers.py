@@ -97,6 +97,7 @@ def test_no_page_has_a_script_the_policy_would_block(
     for url in [*pages(duel, lobby, alice), "/"]:
         client = Client() if url == "/" else signed_in
         html = client.get(url).content.decode()
+        assert "{#" not in html and "{%" not in html, f"{url} shows template syntax"
         assert not INLINE_SCRIPT.search(html), url
         for tag in TAG.findall(html):
             assert not HANDLER.search(tag), (url, tag)
