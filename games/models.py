@@ -5,6 +5,7 @@ Only ``games.services`` writes these rows; views, tasks and consumers read.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -52,11 +53,10 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     # Games before the keyed generator ran on splitmix64 from ``seed``. Since,
     # a game draws its dice and cards from ``secret`` (set when it starts),
-    # and publishes ``commitment`` (its SHA-256) at once; the secret itself
+    # and publishes its ``commitment`` (SHA-256) at once; the secret itself
     # leaves the server only once the game has ended (see docs/fair-dice.md).
     seed = models.BigIntegerField(default=new_seed)
     secret = models.CharField(max_length=128, blank=True, default="")
-    commitment = models.CharField(max_length=64, blank=True, default="")
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hosted_games"
     )
@@ -109,6 +109,12 @@ class Game(models.Model):
     @property
     def has_ended(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the secret's bytes: public from the start; "" for games
+        from before the keyed generator."""
+        return hashlib.sha256(bytes.fromhex(self.secret)).hexdigest() if self.secret else ""
 
     @property
     def revealed_secret(self) -> str:

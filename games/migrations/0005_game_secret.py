@@ -10,9 +10,4 @@ class Migration(migrations.Migration):
             name="secret",
             field=models.CharField(blank=True, default="", max_length=128),
         ),
-        migrations.AddField(
-            model_name="game",
-            name="commitment",
-            field=models.CharField(blank=True, default="", max_length=64),
-        ),
     ]

@@ -274,7 +274,6 @@ def _start(game: Game) -> None:
         seat.save(update_fields=["number", "status"])
     events: list[engine.Event] = []
     game.secret = new_secret()
-    game.commitment = engine.commitment(game.secret)
     state = engine.new_game(rules, [seat.name for seat in seats], 0, events, secret=game.secret)
     game.state = engine.to_dict(state)
     game.status = Game.Status.ACTIVE
