@@ -5,12 +5,12 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 ENGINE_BUILD := games/engine/native.digest
 
-.PHONY: run test test-slow install engine lint format audit chromium bench-engine bench-timers bench-live lock
+.PHONY: run test test-slow install engine lint format audit chromium nginx bench-engine bench-timers bench-live bench-load soak lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
 
-test: install chromium
+test: install chromium nginx
 	$(VENV)/bin/ruff check .
 	$(PY) -m monopoly_site.localservices test -- -m "not slow" $(PYTEST_ARGS)
 
@@ -58,6 +58,30 @@ chromium:
 		echo "==> installing Debian's chromium for the browser tests"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get install -y -q chromium >/dev/null || { $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }; }
+
+# The soak (bench/soak.py) and bench-load put Debian's nginx in front of two
+# Daphnes as a real load balancer; without it their clients spread over the
+# Daphnes themselves, so a failed install only says so.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+		echo "==> installing Debian's nginx for the soak's load balancer"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get install -y -q nginx >/dev/null 2>&1 || { $$SUDO apt-get update -q >/dev/null && $$SUDO apt-get install -y -q nginx >/dev/null; } \
+		|| echo "==> nginx could not be installed: clients will spread over the Daphnes"; }
+
+# SOAK_GAMES games for SOAK_SECONDS on a stack of its own (PostgreSQL
+# database, redis-server, two Daphnes behind nginx, two workers, beat) while
+# workers, Daphnes, beat, Redis and the database connections are killed;
+# prints one JSON line (see docs/benchmarks.md, "Soak").
+SOAK_GAMES ?= 30
+SOAK_SECONDS ?= 150
+soak: install nginx
+	$(PY) bench/soak.py --games $(SOAK_GAMES) --seconds $(SOAK_SECONDS)
+
+# The same stack without faults: 200 games played as fast as the site
+# answers (actions/s, push latency), then one game with 1,000 spectators.
+bench-load: install nginx
+	$(PY) bench/load.py
 
 # Player-turns per second of the engine as the site runs it, compiled with
 # mypyc (4-player us-2003, heuristic bots).

@@ -1,0 +1,390 @@
+"""The site under load, without faults (`make bench-load`).
+
+On its own stack (bench/stack.py: a fresh PostgreSQL database, its own
+redis-server, two Daphnes behind nginx when installed, two workers, beat):
+
+1. ``--games`` (200) games of two people each, played at once over HTTP by
+   scripted clients that post the forms their panels offer, paced so that
+   together they offer ``--rate`` (300) moves a second; one anonymous
+   spectator socket per game. Reports the moves applied per second, the
+   POST's own time, and the push latency: from just before a move's POST
+   until the game's spectator holds that version.
+2. One game with ``--spectators`` (1,000) sockets: a move every ``--pause``
+   seconds; per move, the time until the last spectator has it.
+
+Every latency comes with the floor measured in the same run on the same
+stack and client (benchlib: the p50 of an anonymous page request, and a
+fixed pure-Python loop), and as a ratio to that page p50. Prints JSON.
+
+    python bench/load.py [--games 200] [--rate 300] [--seconds 60]
+                         [--spectators 1000] [--moves 40] [--pause 0.3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from agents import ConnectionFailed, HttpClient, Panel, Spectator, read_panel
+from benchlib import (
+    BASE_DIR,
+    cpu_calibration_ms,
+    floor_report,
+    machine,
+    page_floor_ms,
+    percentile,
+    ratio,
+)
+from stack import HARNESS_APP_NAME, Stack
+
+
+def address(kind: int, index: int) -> str:
+    return f"127.{kind}.{index // 250 % 250}.{index % 250 + 1}"
+
+
+def create_games(count: int) -> list[tuple[str, list[str]]]:
+    """``count`` started games of two people, and each seat's session key."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games import services
+
+    User = get_user_model()
+    games = []
+    for i in range(count):
+        # No password: nothing to hash; the sessions are made here.
+        users = [
+            User.objects.create_user(f"load{i}x{s}", f"load{i}x{s}@example.com", None)
+            for s in range(2)
+        ]
+        game = services.create_seated_game(
+            humans=users, bots=[], start=True, turn_seconds=3 * 24 * 3600
+        )
+        keys = []
+        for user in users:
+            client = Client()
+            client.force_login(user)
+            keys.append(str(client.cookies["sessionid"].value))
+        games.append((game.public_id, keys))
+    return games
+
+
+class Duo:
+    """Both seats of one game, played over HTTP from what their panels offer."""
+
+    def __init__(self, public_id: str, clients: list[HttpClient], rng: random.Random) -> None:
+        self.public_id = public_id
+        self.clients = clients
+        self.rng = rng
+        self.base = f"/games/{public_id}/"
+        self.panels: list[Panel | None] = [None, None]
+        self.posts = 0
+        self.gets = 0
+        self.failures: dict[str, int] = {}
+        self.finished = False
+
+    async def get(self, seat: int) -> None:
+        self.gets += 1
+        answer = await self.clients[seat].request("GET", f"{self.base}regions")
+        self.panels[seat] = read_panel(answer.text) if answer.status == 200 else None
+
+    async def move(self, sent: dict[int, float]) -> bool | None:
+        """Post one move of whoever has a decision: whether it was applied,
+        None once nobody has a decision (the game is over)."""
+        for _ in range(3):
+            seat = next(
+                (s for s in (0, 1) if self.panels[s] is not None and self.panels[s].decisions),
+                None,
+            )
+            if seat is None or not self._current(seat):
+                await asyncio.gather(self.get(0), self.get(1))
+                continue
+            panel = self.panels[seat]
+            assert panel is not None
+            usual = [c for c in panel.decisions if c.kind != "declare_bankruptcy"]
+            choice = self.rng.choice(usual or panel.decisions)
+            fields = {k: v for k, v in choice.fields.items() if k != "csrfmiddlewaretoken"}
+            fields["expected_version"] = str(panel.version)
+            client = self.clients[seat]
+            headers = {
+                "X-CSRFToken": client.cookies["csrftoken"],
+                "HX-Request": "true",
+                "Origin": client.origin(),
+            }
+            sent[panel.version + 1] = time.perf_counter()
+            self.posts += 1
+            try:
+                answer = await client.request("POST", f"{self.base}act", fields, headers)
+            except ConnectionFailed:
+                self.failures["conn"] = self.failures.get("conn", 0) + 1
+                sent.pop(panel.version + 1, None)
+                return False
+            if answer.status != 200:
+                key = str(answer.status)
+                self.failures[key] = self.failures.get(key, 0) + 1
+                sent.pop(panel.version + 1, None)
+                await asyncio.gather(self.get(0), self.get(1))
+                return False
+            self.panels[seat] = read_panel(answer.text)
+            return True
+        self.finished = True
+        return None
+
+    def _current(self, seat: int) -> bool:
+        """The seat's panel is not older than the other's (so it is the game's)."""
+        mine, other = self.panels[seat], self.panels[1 - seat]
+        return mine is not None and (other is None or mine.version >= other.version)
+
+
+async def connect_clients(ports: list[int], games: list[tuple[str, list[str]]]) -> list[Duo]:
+    duos = []
+    index = 0
+    for public_id, keys in games:
+        clients = []
+        for key in keys:
+            client = HttpClient(ports, source=address(1, index), first=index)
+            index += 1
+            client.cookies["sessionid"] = key
+            clients.append(client)
+        duos.append(Duo(public_id, clients, random.Random(index)))
+    # Each client reads its game page once (which also sets its CSRF cookie).
+    for i in range(0, len(duos), 20):
+        batch = duos[i : i + 20]
+        await asyncio.gather(*(d.clients[s].request("GET", d.base) for d in batch for s in (0, 1)))
+        await asyncio.gather(*(d.get(s) for d in batch for s in (0, 1)))
+    return duos
+
+
+async def measure_floor(ports: list[int]) -> dict[str, float]:
+    client = HttpClient(ports, source="127.9.0.1")
+
+    async def page() -> None:
+        await client.request("GET", "/")
+
+    await page()  # the connection and the first render apart
+    p50 = await page_floor_ms(page, 50)
+    await client.close()
+    return floor_report(p50, cpu_calibration_ms())
+
+
+def spectator_for(ports: list[int], public_id: str, index: int, **kw: Any) -> Spectator:
+    path = f"/ws/games/{public_id}/"
+
+    def url_for(attempt: int) -> str:
+        return f"ws://127.0.0.1:{ports[(index + attempt) % len(ports)]}{path}"
+
+    def origin_for(attempt: int) -> str:
+        return f"http://127.0.0.1:{ports[(index + attempt) % len(ports)]}"
+
+    return Spectator(url_for, origin_for, source=address(2, index), **kw)
+
+
+async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
+    ports = stack.ports
+    loop = asyncio.get_running_loop()
+    games = await loop.run_in_executor(None, create_games, opts.games)
+    duos = await connect_clients(ports, games)
+    stop = asyncio.Event()
+    sent: list[dict[int, float]] = [{} for _ in duos]
+    received: list[dict[int, float]] = [{} for _ in duos]
+    readies = []
+    watchers = []
+    for i, duo in enumerate(duos):
+
+        def on_push(version: int, _: float, i: int = i) -> None:
+            received[i][version] = time.perf_counter()
+
+        spectator = spectator_for(ports, duo.public_id, i, on_push=on_push)
+        ready = asyncio.Event()
+        readies.append(ready)
+        watchers.append(asyncio.create_task(spectator.run(stop, ready)))
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    floor = await measure_floor(ports)
+
+    interval = opts.games / opts.rate
+    warmup = opts.warmup
+    began = time.perf_counter()
+    end = began + warmup + opts.seconds
+    counted_from = began + warmup
+    applied_in_window = [0]
+    post_ms: list[float] = []
+
+    async def drive(i: int, duo: Duo) -> None:
+        await asyncio.sleep(random.random() * interval)
+        next_at = time.perf_counter()
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            applied = await duo.move(sent[i])
+            if applied is None:
+                return
+            took = time.perf_counter() - start
+            if start >= counted_from and applied:
+                applied_in_window[0] += 1
+                post_ms.append(took * 1000)
+            next_at = max(next_at + interval, time.perf_counter() - interval)
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+
+    cpu_before = os.times()
+    await asyncio.gather(*(drive(i, d) for i, d in enumerate(duos)))
+    window = time.perf_counter() - counted_from
+    harness_cpu = sum(os.times()[:2]) - sum(cpu_before[:2])
+    await asyncio.sleep(1)
+    stop.set()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    latencies = []
+    missing = 0
+    for i in range(len(duos)):
+        for version, t in sent[i].items():
+            if t < counted_from:
+                continue
+            if version in received[i]:
+                latencies.append((received[i][version] - t) * 1000)
+            else:
+                missing += 1
+    failures: dict[str, int] = {}
+    for duo in duos:
+        for k, v in duo.failures.items():
+            failures[k] = failures.get(k, 0) + v
+        for client in duo.clients:
+            await client.close()
+    page = floor["page_p50_ms"]
+    push = summary(latencies)
+    return {
+        "games": len(duos),
+        "offered_actions_per_second": opts.rate,
+        "seconds": round(window, 1),
+        "actions_per_second": round(applied_in_window[0] / window, 1),
+        "post_ms": summary(post_ms),
+        "push_ms": push,
+        "push_vs_floor": {k: ratio(v, page) for k, v in push.items()},
+        "pushes_missing": missing,
+        "refused_or_failed_posts": failures,
+        "games_finished": sum(d.finished for d in duos),
+        "region_gets": sum(d.gets for d in duos),
+        "harness_cpu_share": round(harness_cpu / window, 2),
+        "floor": floor,
+    }
+
+
+async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
+    ports = stack.ports
+    loop = asyncio.get_running_loop()
+    [(public_id, keys)] = await loop.run_in_executor(None, create_games, 1)
+    [duo] = await connect_clients(ports, [(public_id, keys)])
+    stop = asyncio.Event()
+    arrivals: dict[int, list[float]] = {}
+
+    def on_push(version: int, _: float) -> None:
+        arrivals.setdefault(version, []).append(time.perf_counter())
+
+    tasks = []
+    for start in range(0, opts.spectators, 100):
+        readies = []
+        for i in range(start, min(opts.spectators, start + 100)):
+            ready = asyncio.Event()
+            readies.append(ready)
+            spectator = spectator_for(ports, public_id, 10_000 + i, on_push=on_push)
+            tasks.append(asyncio.create_task(spectator.run(stop, ready)))
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    await asyncio.sleep(3)  # the presence news of the arrivals settle
+    floor = await measure_floor(ports)
+    sent: dict[int, float] = {}
+    lasts, firsts, missing = [], [], 0
+    for _ in range(opts.moves):
+        applied = await duo.move(sent)
+        if applied is None:
+            break
+        if not applied:
+            continue
+        version = max(sent)
+        deadline = time.perf_counter() + 5
+        while len(arrivals.get(version, ())) < opts.spectators and time.perf_counter() < deadline:
+            await asyncio.sleep(0.001)
+        got = arrivals.get(version, [])
+        missing += opts.spectators - len(got)
+        if got:
+            lasts.append((max(got) - sent[version]) * 1000)
+            firsts.append((min(got) - sent[version]) * 1000)
+        await asyncio.sleep(opts.pause)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for client in duo.clients:
+        await client.close()
+    page = floor["page_p50_ms"]
+    last = summary(lasts)
+    return {
+        "spectators": opts.spectators,
+        "moves": len(lasts),
+        "last_spectator_ms": last,
+        "last_spectator_vs_floor": {k: ratio(v, page) for k, v in last.items()},
+        "first_spectator_ms": summary(firsts),
+        "missing": missing,
+        "floor": floor,
+    }
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    return {
+        "p50": round(statistics.median(values), 2),
+        "p99": round(percentile(values, 99), 2),
+        "max": round(max(values), 2),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=300.0, help="moves a second offered")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--spectators", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--pause", type=float, default=0.3)
+    parser.add_argument("--skip-crowd", action="store_true")
+    parser.add_argument("--skip-games", action="store_true")
+    parser.add_argument("--no-nginx", action="store_true")
+    parser.add_argument("--keep-logs", action="store_true")
+    opts = parser.parse_args()
+
+    stack = Stack(
+        name="load",
+        use_nginx=not opts.no_nginx,
+        # Far beyond a person's pace: the action limit is raised out of the
+        # way, but still counted, as in production.
+        extra_env={"RATE_LIMIT_ACTION": "1000000/10s/user,1000000/10s/ip"},
+    )
+    result: dict[str, Any] = {}
+    try:
+        stack.start()
+        os.environ.update({k: v for k, v in stack.env.items() if k != "PYTHONUNBUFFERED"})
+        os.environ["PGAPPNAME"] = HARNESS_APP_NAME
+        import django
+
+        django.setup()
+        if not opts.skip_games:
+            result["many_games"] = asyncio.run(many_games(stack, opts))
+        if not opts.skip_crowd:
+            result["one_game_crowd"] = asyncio.run(crowd(stack, opts))
+        result["nginx"] = stack.nginx
+        result["daphnes"] = stack.daphnes
+        result["machine"] = machine()
+        print(json.dumps(result, indent=2), flush=True)
+    finally:
+        stack.stop()
+        stack.drop()
+        stack.cleanup(keep_logs=opts.keep_logs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(BASE_DIR))
+    sys.exit(main())
