@@ -33,7 +33,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from benchlib import ensure_database, percentile
+from benchlib import (
+    cpu_calibration_ms,
+    ensure_database,
+    floor_report,
+    page_floor_ms,
+    percentile,
+    ratio,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/monopoly_bench_live"
@@ -151,6 +158,15 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
         await asyncio.sleep(2)  # let the presence news of 50 arrivals settle
 
         conn = http.client.HTTPConnection("127.0.0.1", port)
+
+        async def anonymous_page() -> None:
+            # The floor: the same client and connection, no session.
+            await asyncio.to_thread(conn.request, "GET", "/")
+            answer = await asyncio.to_thread(conn.getresponse)
+            answer.read()
+
+        await anonymous_page()
+        floor = floor_report(await page_floor_ms(anonymous_page, 50), cpu_calibration_ms())
         latencies: list[float] = []
         post_times: list[float] = []
         firsts: list[float] = []  # until the first spectator has it: the fan-out excluded
@@ -199,17 +215,22 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
         daphne.terminate()
         daphne.wait(timeout=20)
         log.close()
+    push = {
+        "p50": round(statistics.median(latencies), 2),
+        "p90": round(percentile(latencies, 90), 2),
+        "p99": round(percentile(latencies, 99), 2),
+        "max": round(max(latencies), 2),
+    }
     return {
         "spectators": args.spectators,
         "moves": len(post_times),
         "samples": len(latencies),
         "missing": missing,
-        "push_ms": {
-            "p50": round(statistics.median(latencies), 2),
-            "p90": round(percentile(latencies, 90), 2),
-            "p99": round(percentile(latencies, 99), 2),
-            "max": round(max(latencies), 2),
-        },
+        "push_ms": push,
+        # Each latency read against the floor measured in this run: the
+        # p50 of an anonymous page on the same Daphne and client.
+        "push_vs_floor": {k: ratio(v, floor["page_p50_ms"]) for k, v in push.items()},
+        "floor": floor,
         "first_spectator_ms": {
             "p50": round(statistics.median(firsts), 2),
             "p99": round(percentile(firsts, 99), 2),

@@ -49,7 +49,7 @@ def address(kind: int, index: int) -> str:
     return f"127.{kind}.{index // 250 % 250}.{index % 250 + 1}"
 
 
-def create_games(count: int) -> list[tuple[str, list[str]]]:
+def create_games(count: int, tag: str) -> list[tuple[str, list[str]]]:
     """``count`` started games of two people, and each seat's session key."""
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -61,7 +61,7 @@ def create_games(count: int) -> list[tuple[str, list[str]]]:
     for i in range(count):
         # No password: nothing to hash; the sessions are made here.
         users = [
-            User.objects.create_user(f"load{i}x{s}", f"load{i}x{s}@example.com", None)
+            User.objects.create_user(f"{tag}{i}x{s}", f"{tag}{i}x{s}@example.com", None)
             for s in range(2)
         ]
         game = services.create_seated_game(
@@ -189,7 +189,7 @@ def spectator_for(ports: list[int], public_id: str, index: int, **kw: Any) -> Sp
 async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     ports = stack.ports
     loop = asyncio.get_running_loop()
-    games = await loop.run_in_executor(None, create_games, opts.games)
+    games = await loop.run_in_executor(None, create_games, opts.games, "load")
     duos = await connect_clients(ports, games)
     stop = asyncio.Event()
     sent: list[dict[int, float]] = [{} for _ in duos]
@@ -276,7 +276,7 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
 async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     ports = stack.ports
     loop = asyncio.get_running_loop()
-    [(public_id, keys)] = await loop.run_in_executor(None, create_games, 1)
+    [(public_id, keys)] = await loop.run_in_executor(None, create_games, 1, "crowd")
     [duo] = await connect_clients(ports, [(public_id, keys)])
     stop = asyncio.Event()
     arrivals: dict[int, list[float]] = {}
