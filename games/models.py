@@ -70,6 +70,11 @@ class Game(models.Model):
     rated_with_bots = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(default=DEFAULT_TURN_SECONDS)
     bot_delay_ms = models.PositiveIntegerField(default=1000)
+    # When a bot (or a seat a bot took over) is next due to act, written with
+    # the version that made it due; empty when no bot is. Beat's sweep finds
+    # overdue rows here as it finds overdue deadlines, so a bot's move never
+    # depends on a queued task surviving (the countdown task only cuts latency).
+    auto_move_at = models.DateTimeField(null=True, blank=True)
     # Timers (issue 6). A time bank of 0 means a plain per-move timer.
     time_bank_seconds = models.PositiveIntegerField(default=0)
     time_bank_increment_seconds = models.PositiveIntegerField(default=0)
@@ -93,6 +98,11 @@ class Game(models.Model):
             models.Index(fields=["status", "is_public", "-created_at"], name="game_list_idx"),
             models.Index(fields=["status", "-updated_at"], name="game_watch_idx"),
             models.Index(fields=["-finished_at"], name="game_finished_idx"),
+            models.Index(
+                fields=["auto_move_at"],
+                name="game_auto_move_idx",
+                condition=Q(auto_move_at__isnull=False),
+            ),
         ]
         constraints = [
             models.CheckConstraint(

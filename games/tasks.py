@@ -17,7 +17,9 @@ from games.services.hooks import pushes_deferred
 
 @shared_task(ignore_result=True)
 def play_bot_move(game_id: int, expected_version: int) -> bool:
-    # A stale task (the game moved on) does nothing, so redelivery is harmless.
+    """The shortcut for a bot's move at its due time; the sweep plays it from
+    ``Game.auto_move_at`` if this task is lost. A stale task (the game moved
+    on) does nothing, so redelivery and the sweep's copy are harmless."""
     return services.play_bot_move(game_id, expected_version)
 
 
@@ -28,8 +30,12 @@ def queued_key(game_id: int, version: int) -> str:
 # A queued (or ETA-held) expiry is not queued again by the sweep for this
 # long; once a batch starts it clears the marks of the whole batch, so a
 # worker killed mid-run is replaced at the next sweep, and a task lost before
-# it started after this.
-REQUEUE_SECONDS = 30
+# it started (held by a killed worker, or in a Redis that restarted empty)
+# after this. Short, because that is how late such a decision can be; a copy
+# queued while the first is merely slow finds the version moved and does
+# nothing (a backlog of timeouts clears in well under a second:
+# docs/benchmarks.md, "Timers").
+REQUEUE_SECONDS = 5
 # Overdue games are handed to the worker processes in batches of about this
 # many, one task per batch (each game still its own transaction, lock and
 # version check), so that a backlog is not one task per decision.

@@ -48,7 +48,7 @@ def after_commit(
         elif rendering_ahead(game, version) or anyone_listening(game_id, game):
             broadcast_game(game_id, version, state, game)
         if bots_due:
-            schedule_bots(game_id, version)
+            schedule_bots(game_id, version, getattr(game, "auto_move_at", None))
         schedule_timers(game_id, version, due_times)
 
     connection = transaction.get_connection()
@@ -186,11 +186,18 @@ def broadcast_game(game_id: int, version: int, state: Any = None, game: Any = No
         logger.exception("Could not broadcast game %s at version %s", game_id, version)
 
 
-def schedule_bots(game_id: int, version: int) -> None:
+def schedule_bots(game_id: int, version: int, due: datetime | None = None) -> None:
+    """A task for the bot's move at its due time (``Game.auto_move_at``, read
+    if not given). Only a shortcut: if the broker loses it, beat's sweep finds
+    the game's due row and plays the move."""
     from games.models import Game
     from games.tasks import play_bot_move
 
-    delay_ms = Game.objects.filter(pk=game_id).values_list("bot_delay_ms", flat=True).first()
-    if delay_ms is None:
-        return
-    play_bot_move.apply_async((game_id, version), countdown=delay_ms / 1000)
+    if due is None:
+        due = Game.objects.filter(pk=game_id).values_list("auto_move_at", flat=True).first()
+        if due is None:
+            return
+    try:
+        play_bot_move.apply_async((game_id, version), eta=due)
+    except Exception:
+        logger.exception("Could not schedule the bot move of game %s", game_id)

@@ -23,7 +23,7 @@ from games.models import (
 from games.services.errors import InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import lock_game
-from games.services.play import bots_due, record_events
+from games.services.play import record_events, set_auto_move
 from games.services.timers import sync_deadlines
 
 BOT_KINDS = {Seat.BotKind.RANDOM, Seat.BotKind.HEURISTIC}
@@ -279,13 +279,14 @@ def _start(game: Game) -> None:
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
     game.version += 1
+    set_auto_move(game, state)
     game.save()
     GameEvent.objects.create(
         game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
     )
     record_events(game, events, first_index=1)
     sync_deadlines(game, state, actor=None)
-    after_commit(game.pk, game.version, bots_due=bots_due(game, state))
+    after_commit(game.pk, game.version, bots_due=game.auto_move_at is not None)
 
 
 def create_seated_game(

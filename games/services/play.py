@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -11,7 +12,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Game, GameEvent, Seat
 from games.ranking import final_ranking
-from games.services.errors import IllegalMove, InvalidRequest, NotAllowed
+from games.services.errors import GameNotFound, IllegalMove, InvalidRequest, NotAllowed
 from games.services.hooks import after_commit
 from games.services.locking import (
     Statement,
@@ -134,7 +135,7 @@ def _apply(
     after_commit(
         game.pk,
         game.version,
-        bots_due=bots_due(game, new_state),
+        bots_due=game.auto_move_at is not None,
         state=new_state,
         game=game,
         last_write=last_write,
@@ -149,7 +150,9 @@ def fire_standing_orders(game: Game) -> bool:
     state = _fire_standing_orders(game, load_state(game))
     if game.version == version:
         return False
-    after_commit(game.pk, game.version, bots_due=bots_due(game, state), state=state, game=game)
+    after_commit(
+        game.pk, game.version, bots_due=game.auto_move_at is not None, state=state, game=game
+    )
     return True
 
 
@@ -202,12 +205,13 @@ def _apply_one(
         raise IllegalMove(str(exc)) from None
     game.state = engine.to_dict(new_state)
     game.version += 1
-    fields = ["state", "version", "updated_at"]
+    fields = ["state", "version", "updated_at", "auto_move_at"]
     if new_state.finished:
         _finish(game, new_state)
         fields += ["status", "finished_at", "end_reason"]
     else:
         _mark_bankrupt_seats(game, new_state)
+    set_auto_move(game, new_state)
     # The game row, the action, the note saying why the server acted, the
     # engine's events and the deadline rows are written together, in one
     # round trip on PostgreSQL (``sync_deadlines`` sends them).
@@ -285,6 +289,16 @@ def bots_due(game: Game, state: engine.State) -> bool:
     return bool(bots) and any(p.player in bots for p in engine.pending_decisions(state))
 
 
+def set_auto_move(game: Game, state: engine.State, now: datetime | None = None) -> None:
+    """Keep ``game.auto_move_at`` (the due row of the next bot move) true to
+    ``state``; the caller saves the field with the version."""
+    if bots_due(game, state):
+        now = now or timezone.now()
+        game.auto_move_at = now + timedelta(milliseconds=game.bot_delay_ms)
+    else:
+        game.auto_move_at = None
+
+
 def play_bot_move(game_id: int, expected_version: int) -> bool:
     """One bot decision, if the game is still where the task expected.
     Returns whether a move was made."""
@@ -292,20 +306,28 @@ def play_bot_move(game_id: int, expected_version: int) -> bool:
         try:
             # The seats and deadline rows the move needs come with the lock.
             game = lock_game_with_rows(game_id)
-        except Exception:
+        except GameNotFound:
             return False
         if game.version != expected_version or game.status != Game.Status.ACTIVE:
             return False
-        state = load_state(game)
-        bots = bot_seats(game)
-        player = _next_bot(state, bots)
-        if player is None:
-            return False
-        # The bot's own choices come from the game's secret too, on a stream of
-        # this version's: nobody can tell what it will bid or offer.
-        bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, game.version))
-        _apply(game, bot.act(state, player), actor=player, last_write=True)
-        return True
+        return play_bot(game, load_state(game))
+
+
+def play_bot(game: Game, state: engine.State) -> bool:
+    """The next bot decision of the locked ``game``; if no bot is to move,
+    its due row is cleared so that the sweep stops finding it."""
+    bots = bot_seats(game)
+    player = _next_bot(state, bots)
+    if player is None:
+        if game.auto_move_at is not None:
+            game.auto_move_at = None
+            game.save(update_fields=["auto_move_at"])
+        return False
+    # The bot's own choices come from the game's secret too, on a stream of
+    # this version's: nobody can tell what it will bid or offer.
+    bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, game.version))
+    _apply(game, bot.act(state, player), actor=player, last_write=True)
+    return True
 
 
 def _next_bot(state: engine.State, bots: dict[int, str]) -> int | None:

@@ -39,6 +39,8 @@ from games.services.locking import (
 logger = logging.getLogger(__name__)
 
 TIME_LIMIT = "time_limit"
+# How late a bot's countdown task may be before the sweep plays the move.
+BOT_GRACE_SECONDS = 2
 
 
 # --- rows read once per write ----------------------------------------------------
@@ -303,9 +305,10 @@ def timeout_for(state: engine.State, deadline: Deadline) -> engine.Action:
 
 
 def expire_decision(game_id: int, expected_version: int, now: datetime | None = None) -> bool:
-    """Apply the default for the earliest overdue decision of the game, if the
-    game is still at ``expected_version``. Returns whether anything changed."""
-    from games.services.play import apply_system_action, load_state
+    """Apply the default for the earliest overdue decision of the game, or
+    play its overdue bot move, if the game is still at ``expected_version``.
+    Returns whether anything changed."""
+    from games.services.play import apply_system_action, load_state, play_bot
 
     with transaction.atomic():
         try:
@@ -317,9 +320,14 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
         now = now or timezone.now()
         # The rows are read once: the rewrite after the move reuses them.
         overdue = [d for d in game_deadlines(game) if d.due_at <= now]
-        if not overdue:
+        deadline = min(overdue, key=lambda d: (d.due_at, d.pk), default=None)
+        bot_at = game.auto_move_at
+        if bot_at is not None and bot_at <= (deadline.due_at if deadline else now):
+            # A bot's move whose own task is late or was lost (a worker
+            # killed, Redis emptied): the earliest due work goes first.
+            return play_bot(game, load_state(game))
+        if deadline is None:
             return False
-        deadline = min(overdue, key=lambda d: (d.due_at, d.pk))
         state = load_state(game)
         action = timeout_for(state, deadline)
         if not engine.is_legal(state, action):
@@ -428,6 +436,7 @@ def _notify_timeout(game: Game, state: engine.State, d: Deadline, takeover: bool
 def reclaim_seat(*, public_id: str, user: Any) -> Seat:
     """The player takes their seat back from the bot."""
     from games.services.hooks import after_commit
+    from games.services.play import set_auto_move
 
     game = lock_game(public_id=public_id)
     seat = access_seat(game, user)
@@ -438,10 +447,13 @@ def reclaim_seat(*, public_id: str, user: Any) -> Seat:
     seat.taken_over = False
     seat.timeouts_in_row = 0
     seat.save(update_fields=["taken_over", "timeouts_in_row"])
-    game.save(update_fields=["updated_at"])
+    state = engine.from_dict(game.state or {})
+    set_auto_move(game, state)  # the bot no longer moves for this seat
+    game.save(update_fields=["updated_at", "auto_move_at"])
     # Give the returning player a fresh clock with reminders.
     game.deadlines.filter(player=seat.number).delete()
-    sync_deadlines(game, engine.from_dict(game.state or {}), actor=seat.number)
+    sync_deadlines(game, state, actor=seat.number)
+    # Any other bot due already has its task: none is queued twice.
     after_commit(game.pk, game.version, bots_due=False)
     return seat
 
@@ -458,10 +470,26 @@ def overdue_query(now: datetime, limit: int) -> Any:
     )
 
 
+def overdue_bots_query(before: datetime, limit: int) -> Any:
+    """Games whose bot move was due before ``before``: an index range scan
+    on ``auto_move_at`` (a partial index of the games with a bot due)."""
+    return (
+        Game.objects.filter(auto_move_at__lte=before)
+        .order_by("auto_move_at")
+        .values_list("pk", "version")[:limit]
+    )
+
+
 def overdue_games(now: datetime | None = None, limit: int = 2000) -> list[tuple[int, int]]:
+    """(game, version) of every game with an overdue deadline or bot move.
+    A bot move counts once it is ``BOT_GRACE_SECONDS`` late: until then its
+    own countdown task, not the sweep, is expected to play it."""
     now = now or timezone.now()
     seen: dict[tuple[int, int], None] = {}
     for game_id, version in overdue_query(now, limit):
+        seen.setdefault((game_id, version), None)
+    late = now - timedelta(seconds=BOT_GRACE_SECONDS)
+    for game_id, version in overdue_bots_query(late, limit):
         seen.setdefault((game_id, version), None)
     return list(seen)
 
