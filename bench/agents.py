@@ -259,6 +259,7 @@ class Attempt:
 class Stats:
     http_5xx: int = 0
     http_5xx_by_status: dict[str, int] = field(default_factory=dict)
+    http_5xx_seen: list[tuple[float, int, str]] = field(default_factory=list)  # when, status, path
     lb_errors: int = 0
     lb_error_times: list[float] = field(default_factory=list)
     requests: int = 0
@@ -268,7 +269,7 @@ class Stats:
     attempts: list[Attempt] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def count(self, answer: Response | None) -> None:
+    def count(self, answer: Response | None, path: str = "") -> None:
         self.requests += 1
         if answer is None or answer.from_balancer:
             self.lb_errors += 1
@@ -277,6 +278,7 @@ class Stats:
             self.http_5xx += 1
             key = str(answer.status)
             self.http_5xx_by_status[key] = self.http_5xx_by_status.get(key, 0) + 1
+            self.http_5xx_seen.append((time.time(), answer.status, path))
         elif answer.status >= 400 and answer.status != 409:
             key = str(answer.status)
             self.other_4xx[key] = self.other_4xx.get(key, 0) + 1
@@ -319,7 +321,7 @@ class Player:
                 self.stats.count(None)
                 await asyncio.sleep(0.5)
                 continue
-            self.stats.count(answer)
+            self.stats.count(answer, path)
             if answer.status >= 500:
                 await asyncio.sleep(0.5 + self.rng.random())
                 continue
@@ -404,7 +406,7 @@ class Player:
                 await asyncio.sleep(min(4.0, 0.3 * 2**retry) * (0.5 + self.rng.random()))
                 headers["Origin"] = self.client.origin()
                 continue
-            self.stats.count(answer)
+            self.stats.count(answer, action)
             if answer.from_balancer:
                 attempt.answers.append("lb")
             else:

@@ -80,7 +80,8 @@ class Run:
     faults: list[Fault] = field(default_factory=list)
     spectators: dict[int, list[Spectator]] = field(default_factory=dict)
     deadlines: dict[int, dict[str, Any]] = field(default_factory=dict)
-    stalls: dict[int, str] = field(default_factory=dict)
+    # game -> what was overdue -> [due (s into the run), longest seen overdue (s)]
+    stalls: dict[int, dict[str, list[float]]] = field(default_factory=dict)
     resync_marks: list[tuple[float, dict[int, int], str]] = field(default_factory=list)
     started: float = 0.0
     movers_stopped: float = 0.0
@@ -104,6 +105,7 @@ def address(kind: int, index: int) -> str:
 
 def create_games(count: int, rng: random.Random) -> list[GameSpec]:
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
     from django.db import transaction
 
     from games import services
@@ -112,6 +114,8 @@ def create_games(count: int, rng: random.Random) -> list[GameSpec]:
     from games.services.locking import lock_game
 
     User = get_user_model()
+    # One hash for every account (each login still checks it in full).
+    password = make_password(PASSWORD)
     specs = []
     person = 0
     for i in range(count):
@@ -123,7 +127,10 @@ def create_games(count: int, rng: random.Random) -> list[GameSpec]:
         for _ in range(humans):
             name = f"soak{person}"
             person += 1
-            users.append(User.objects.create_user(name, f"{name}@example.com", PASSWORD))
+            user = User.objects.create_user(name, f"{name}@example.com", None)
+            user.password = password
+            user.save(update_fields=["password"])
+            users.append(user)
         bots = ["heuristic" if (i + j) % 3 else "random" for j in range(4 - humans)]
         delay = rng.randint(200, 800)
         game = services.create_seated_game(
@@ -206,13 +213,23 @@ def check_stalls(run: Run, sweep: float) -> None:
         ):
             continue
         due = updated_at.timestamp() + spec.bot_delay
-        if now > allowed_until(due, sweep + MOVE_MARGIN, run.faults) and pk not in run.stalls:
-            run.stalls[pk] = f"bot move due since version {version} ({now - due:.1f} s)"
-    overdue = Deadline.objects.filter(game_id__in=list(by_pk)).values_list("game_id", "due_at")
-    for game_id, due_at in overdue:
+        if now > allowed_until(due, sweep + MOVE_MARGIN, run.faults):
+            note_stall(run, pk, f"bot move at version {version}", due, now)
+    overdue = Deadline.objects.filter(game_id__in=list(by_pk)).values_list(
+        "game_id", "id", "due_at"
+    )
+    for game_id, pk, due_at in overdue:
         due = due_at.timestamp()
-        if now > allowed_until(due, sweep + MOVE_MARGIN, run.faults) and game_id not in run.stalls:
-            run.stalls[game_id] = f"deadline overdue {now - due:.1f} s"
+        if now > allowed_until(due, sweep + MOVE_MARGIN, run.faults):
+            note_stall(run, game_id, f"deadline {pk}", due, now)
+
+
+def note_stall(run: Run, game: int, what: str, due: float, now: float) -> None:
+    """Keep, per game and overdue thing, when it was due and how long it has
+    been overdue at most."""
+    entry = run.stalls.setdefault(game, {})
+    first = entry.setdefault(what, [round(due - run.started, 1), 0.0])
+    first[1] = round(max(first[1], now - due), 1)
 
 
 def game_versions(run: Run) -> dict[int, int]:
@@ -338,15 +355,18 @@ async def play(run: Run, seconds: float, rounds: int, rng: random.Random) -> dic
     players = []
     person = 0
     for spec in run.specs:
-        for seat, username in spec.humans:
+        for seat, _ in spec.humans:
             client = HttpClient(ports, source=address(1, person), first=person)
             person += 1
-            await client.login(username, PASSWORD)
             player = Player(
                 client, spec.public_id, seat, run.stats, idle=spec.idle,
                 rng=random.Random(rng.random()),
             )  # fmt: skip
             players.append(player)
+    names = [name for spec in run.specs for _, name in spec.humans]
+    for i in range(0, len(players), 4):  # a few at a time, as people arrive
+        batch = list(zip(players[i : i + 4], names[i : i + 4], strict=True))
+        await asyncio.gather(*(p.client.login(name, PASSWORD) for p, name in batch))
 
     run.started = time.time()
     say(f"{len(players)} players signed in, {watcher} spectators watching")
@@ -479,18 +499,32 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
     # Every spectator ends on the final version; catching up after faults.
     behind = 0
     resync: list[float] = []
+    by_fault: list[list[Any]] = []
     unresynced = 0
-    for mark, versions, _ in run.resync_marks:
+    for mark, versions, name in run.resync_marks:
+        worst = 0.0
         for pk, group in run.spectators.items():
             for spectator in group:
                 reached = next((t for t, v in spectator.seen if v >= versions.get(pk, 0)), None)
                 if reached is None:
                     unresynced += 1
-                    resync.append(time.time() - mark)
+                    took = time.time() - mark
                 else:
-                    resync.append(max(0.0, reached - mark))
+                    took = max(0.0, reached - mark)
+                resync.append(took)
+                worst = max(worst, took)
+        by_fault.append([name, round(mark - run.started, 1), round(worst, 2)])
+    stuck = []
     for pk, group in run.spectators.items():
-        behind += sum(1 for s in group if s.version < final[pk])
+        for s in group:
+            if s.version < final[pk]:
+                behind += 1
+            if any(
+                not any(v >= versions.get(pk, 0) for _, v in s.seen)
+                for _, versions, _ in run.resync_marks
+            ):
+                last = s.seen[-1][0] - run.started if s.seen else None
+                stuck.append([pk, s.version, final[pk], s.connects, last and round(last, 1)])
     fault_resync = resync[: -sum(len(g) for g in run.spectators.values())] or [0.0]
     elapsed = (run.movers_stopped or time.time()) - run.started
     stats = run.stats
@@ -517,6 +551,11 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
             "client_moves_applied": applied_by_clients,
             "conflicts_409": stats.conflicts,
             "http_5xx_by_status": stats.http_5xx_by_status,
+            # Each 5xx beside the fault that struck last before it.
+            "http_5xx_after": dict(
+                Counter(last_fault(run.faults, t) for t, _, _ in stats.http_5xx_seen)
+            ),
+            "http_5xx_paths": sorted({path.split("/")[-1] for _, _, path in stats.http_5xx_seen}),
             "other_4xx": stats.other_4xx,
             "requests": stats.requests,
             "lb_errors_while_no_daphne_was_down": sum(
@@ -529,10 +568,19 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
             "timeout_lateness_max": round(max(lateness), 2) if lateness else None,
             "missed": missed[:10],
             "violations": violations[:10],
+            "longest_stall_seconds": max(
+                (span[1] for entry in run.stalls.values() for span in entry.values()), default=0
+            ),
             "stalls": {str(k): v for k, v in list(run.stalls.items())[:10]},
             "spectators": sum(len(g) for g in run.spectators.values()),
             "spectators_behind_at_end": behind,
+            # game, version shown, final version, connections, seconds into
+            # the run of its last new version
+            "stuck_spectators": stuck[:10],
             "spectator_catch_ups_never_reached": unresynced,
+            # after each fault (and at the end): its end (s into the run) and
+            # the longest a spectator took to show the version the game had then
+            "resync_after": by_fault,
             "spectator_reconnects": sum(s.connects - 1 for g in run.spectators.values() for s in g),
             "spectator_resync_requests": sum(s.resyncs for g in run.spectators.values() for s in g),
             "faults": [
@@ -547,6 +595,14 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
             "machine": machine(),
         },
     }
+
+
+def last_fault(faults: list[Fault], when: float) -> str:
+    before = [f for f in faults if f.start <= when]
+    if not before:
+        return "none"
+    fault = max(before, key=lambda f: f.start)
+    return f"{fault.kind} (+{when - fault.start:.0f} s)" if when - fault.end > 10 else fault.kind
 
 
 def replay_problem(game: Any) -> str:
