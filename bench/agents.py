@@ -439,8 +439,16 @@ class Spectator:
     connects: int = 0
     resyncs: int = 0
     on_push: Callable[[int, float], None] | None = None
+    # A seated player's socket: its session cookie, and what to do with
+    # each frame shown (which carries the seat's action panel).
+    headers: dict[str, str] | None = None
+    on_frame: Callable[[int, str], None] | None = None
 
-    def show(self, version: int) -> None:
+    def show(self, version: int, message: str = "") -> None:
+        # One version comes as several frames (the public regions, then the
+        # audience's or the seat's): each is handed on, the first counts.
+        if self.on_frame is not None and version >= self.version:
+            self.on_frame(version, message)
         if version > self.version:
             self.version = version
             now = time.time()
@@ -462,6 +470,7 @@ class Spectator:
                     open_timeout=10,
                     ping_interval=None,
                     local_addr=(self.source, 0),
+                    additional_headers=self.headers,
                 ) as socket_:
                     self.connects += 1
                     tries = 0
@@ -491,11 +500,11 @@ class Spectator:
                 continue
             version = int(match.group(2))
             if match.group(1) == "snapshot":
-                self.show(version)
+                self.show(version, message)
             elif match.group(1) == "push":
                 if self.version >= 0 and version > self.version + 1:
                     # A version was missed: ask for everything afresh.
                     self.resyncs += 1
                     await socket_.send(json.dumps({"type": "resync"}))
                 else:
-                    self.show(version)
+                    self.show(version, message)

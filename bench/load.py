@@ -77,7 +77,9 @@ def create_games(count: int, tag: str) -> list[tuple[str, list[str]]]:
 
 
 class Duo:
-    """Both seats of one game, played over HTTP from what their panels offer."""
+    """Both seats of one game, played as their pages play: each seat's socket
+    brings its action panel with every version (as the page's socket does),
+    and a move is posted from the panel of the newest version known."""
 
     def __init__(self, public_id: str, clients: list[HttpClient], rng: random.Random) -> None:
         self.public_id = public_id
@@ -85,26 +87,64 @@ class Duo:
         self.rng = rng
         self.base = f"/games/{public_id}/"
         self.panels: list[Panel | None] = [None, None]
+        self.changed = asyncio.Event()
         self.posts = 0
         self.gets = 0
         self.failures: dict[str, int] = {}
         self.finished = False
+        self.frames = 0
+        self.socket_panels = 0
+        self.post_ms: list[float] = []
+
+    def socket(self, seat: int, ports: list[int], index: int) -> Spectator:
+        """The seat's own socket, signed in with its session."""
+        client = self.clients[seat]
+
+        def on_frame(version: int, message: str) -> None:
+            panel = read_panel(message)
+            self.frames += 1
+            if panel is not None:
+                self.socket_panels += 1
+                self.take(seat, panel)
+
+        return spectator_for(
+            ports, self.public_id, index, on_frame=on_frame,
+            headers={"Cookie": f"sessionid={client.cookies['sessionid']}"},
+        )  # fmt: skip
+
+    def take(self, seat: int, panel: Panel) -> None:
+        mine = self.panels[seat]
+        if mine is None or panel.version > mine.version:
+            self.panels[seat] = panel
+            self.changed.set()
 
     async def get(self, seat: int) -> None:
         self.gets += 1
         answer = await self.clients[seat].request("GET", f"{self.base}regions")
-        self.panels[seat] = read_panel(answer.text) if answer.status == 200 else None
+        panel = read_panel(answer.text) if answer.status == 200 else None
+        if panel is not None:
+            self.take(seat, panel)
 
     async def move(self, sent: dict[int, float]) -> bool | None:
         """Post one move of whoever has a decision: whether it was applied,
         None once nobody has a decision (the game is over)."""
         for _ in range(3):
             seat = next(
-                (s for s in (0, 1) if self.panels[s] is not None and self.panels[s].decisions),
+                (
+                    s
+                    for s in (0, 1)
+                    if self.panels[s] is not None and self.panels[s].decisions and self._current(s)
+                ),
                 None,
             )
-            if seat is None or not self._current(seat):
-                await asyncio.gather(self.get(0), self.get(1))
+            if seat is None:
+                # The other seat's push is on its way; after a second without
+                # it, the page would be read afresh.
+                self.changed.clear()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), 1.0)
+                except TimeoutError:
+                    await asyncio.gather(self.get(0), self.get(1))
                 continue
             panel = self.panels[seat]
             assert panel is not None
@@ -122,6 +162,7 @@ class Duo:
             self.posts += 1
             try:
                 answer = await client.request("POST", f"{self.base}act", fields, headers)
+                self.post_ms.append((time.perf_counter() - sent[panel.version + 1]) * 1000)
             except ConnectionFailed:
                 self.failures["conn"] = self.failures.get("conn", 0) + 1
                 sent.pop(panel.version + 1, None)
@@ -132,7 +173,9 @@ class Duo:
                 sent.pop(panel.version + 1, None)
                 await asyncio.gather(self.get(0), self.get(1))
                 return False
-            self.panels[seat] = read_panel(answer.text)
+            panel = read_panel(answer.text)
+            if panel is not None:
+                self.take(seat, panel)
             return True
         self.finished = True
         return None
@@ -158,7 +201,6 @@ async def connect_clients(ports: list[int], games: list[tuple[str, list[str]]]) 
     for i in range(0, len(duos), 20):
         batch = duos[i : i + 20]
         await asyncio.gather(*(d.clients[s].request("GET", d.base) for d in batch for s in (0, 1)))
-        await asyncio.gather(*(d.get(s) for d in batch for s in (0, 1)))
     return duos
 
 
@@ -197,6 +239,11 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     readies = []
     watchers = []
     for i, duo in enumerate(duos):
+        for seat in (0, 1):
+            ready = asyncio.Event()
+            readies.append(ready)
+            sock = duo.socket(seat, ports, 20_000 + 2 * i + seat)
+            watchers.append(asyncio.create_task(sock.run(stop, ready)))
 
         def on_push(version: int, _: float, i: int = i) -> None:
             received[i][version] = time.perf_counter()
@@ -214,7 +261,6 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     end = began + warmup + opts.seconds
     counted_from = began + warmup
     applied_in_window = [0]
-    post_ms: list[float] = []
 
     async def drive(i: int, duo: Duo) -> None:
         await asyncio.sleep(random.random() * interval)
@@ -224,15 +270,26 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             applied = await duo.move(sent[i])
             if applied is None:
                 return
-            took = time.perf_counter() - start
             if start >= counted_from and applied:
                 applied_in_window[0] += 1
-                post_ms.append(took * 1000)
             next_at = max(next_at + interval, time.perf_counter() - interval)
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
+    under_load: list[float] = []
+
+    async def sample_page() -> None:
+        # The same anonymous page, now and then during the load.
+        client = HttpClient(ports, source="127.9.0.2")
+        await asyncio.sleep(warmup)
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            await client.request("GET", "/")
+            under_load.append((time.perf_counter() - start) * 1000)
+            await asyncio.sleep(0.5)
+        await client.close()
+
     cpu_before = os.times()
-    await asyncio.gather(*(drive(i, d) for i, d in enumerate(duos)))
+    await asyncio.gather(sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
     window = time.perf_counter() - counted_from
     harness_cpu = sum(os.times()[:2]) - sum(cpu_before[:2])
     await asyncio.sleep(1)
@@ -261,15 +318,18 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         "offered_actions_per_second": opts.rate,
         "seconds": round(window, 1),
         "actions_per_second": round(applied_in_window[0] / window, 1),
-        "post_ms": summary(post_ms),
+        "post_ms": summary([ms for d in duos for ms in d.post_ms[5:]]),
         "push_ms": push,
         "push_vs_floor": {k: ratio(v, page) for k, v in push.items()},
         "pushes_missing": missing,
         "refused_or_failed_posts": failures,
         "games_finished": sum(d.finished for d in duos),
         "region_gets": sum(d.gets for d in duos),
+        "seat_frames": sum(d.frames for d in duos),
+        "seat_frames_with_panel": sum(d.socket_panels for d in duos),
         "harness_cpu_share": round(harness_cpu / window, 2),
         "floor": floor,
+        "page_ms_during_load": summary(under_load),
     }
 
 
@@ -280,6 +340,13 @@ async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     [duo] = await connect_clients(ports, [(public_id, keys)])
     stop = asyncio.Event()
     arrivals: dict[int, list[float]] = {}
+    seat_tasks = []
+    for seat in (0, 1):
+        ready = asyncio.Event()
+        seat_tasks.append(
+            asyncio.create_task(duo.socket(seat, ports, 30_000 + seat).run(stop, ready))
+        )
+        await ready.wait()
 
     def on_push(version: int, _: float) -> None:
         arrivals.setdefault(version, []).append(time.perf_counter())
@@ -314,7 +381,7 @@ async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             firsts.append((min(got) - sent[version]) * 1000)
         await asyncio.sleep(opts.pause)
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, *seat_tasks, return_exceptions=True)
     for client in duo.clients:
         await client.close()
     page = floor["page_p50_ms"]
