@@ -203,6 +203,8 @@ ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 OPEN_GAMES_CAP = env_int("OPEN_GAMES_CAP", 20)
 OPEN_GAMES_BONUS_EVERY = env_int("OPEN_GAMES_BONUS_EVERY", 10)
 OPEN_GAMES_CAP_MAX = env_int("OPEN_GAMES_CAP_MAX", 50)
+# One beat runs the schedule however many are started (monopoly_site/beat.py).
+CELERY_BEAT_SCHEDULER = "monopoly_site.beat:SingleBeatScheduler"
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "monopoly_site.tasks.heartbeat", "schedule": 30.0},
     "sweep-deadlines": {

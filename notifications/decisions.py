@@ -104,13 +104,19 @@ def local_now(user: Any, now: Any) -> Any:
     return now.astimezone(zone)
 
 
+# A digest not sent in its hour (beat or every worker down) still goes out
+# later that morning: the per-day key keeps it to one.
+DIGEST_CATCH_UP_HOURS = 3
+
+
 def digest_due_zones(now: Any, hour: int) -> list[str]:
-    """The time zones whose local hour is ``hour`` at ``now``: the beat task
-    runs every quarter hour, so each zone gets its digest once per local day."""
+    """The time zones whose local time at ``now`` is within
+    ``DIGEST_CATCH_UP_HOURS`` from ``hour``: the beat task runs every quarter
+    hour, and each zone gets its digest once per local day."""
     return sorted(
         name
         for name in zoneinfo.available_timezones()
-        if now.astimezone(zoneinfo.ZoneInfo(name)).hour == hour
+        if 0 <= now.astimezone(zoneinfo.ZoneInfo(name)).hour - hour < DIGEST_CATCH_UP_HOURS
     )
 
 

@@ -115,12 +115,33 @@ def test_the_digest_day_is_the_players_own_calendar_day(duel: Game, no_bot_tasks
     assert decisions.digest(player, dt.datetime(2026, 6, 2, 14, 0, tzinfo=utc))
 
 
-def test_digest_zones_are_those_at_the_digest_hour() -> None:
+def test_digest_zones_are_those_at_the_digest_hour_or_catching_up_on_it() -> None:
     import datetime as dt
 
     now = dt.datetime(2026, 1, 15, 7, 30, tzinfo=dt.UTC)
     zones = decisions.digest_due_zones(now, 8)
     assert "Europe/Paris" in zones and "UTC" not in zones and "Asia/Tokyo" not in zones
+    # 10:30 in Moscow: a digest missed at 08:00 (beat down) still goes out.
+    assert "Europe/Moscow" in zones and "Asia/Dubai" not in zones  # 11:30 there
+
+
+def test_a_digest_missed_in_its_hour_goes_out_later_that_morning_once(
+    duel: Game, no_bot_tasks: Any, settings: Any
+) -> None:
+    import datetime as dt
+
+    from notifications import tasks
+
+    settings.DIGEST_HOUR = 8
+    player = mover(duel)
+    player.notify_digest = True
+    player.time_zone = "UTC"
+    player.save()
+    with time_machine.travel(dt.datetime(2026, 6, 1, 10, 20, tzinfo=dt.UTC), tick=False):
+        assert tasks.send_digests() == 1
+    with time_machine.travel(dt.datetime(2026, 6, 1, 10, 35, tzinfo=dt.UTC), tick=False):
+        assert tasks.send_digests() == 0
+    assert len(mail.outbox) == 1
 
 
 def test_a_new_notice_pushes_the_unread_count_to_open_pages_only(
