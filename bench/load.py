@@ -121,7 +121,11 @@ class Duo:
 
     async def get(self, seat: int) -> None:
         self.gets += 1
-        answer = await self.clients[seat].request("GET", f"{self.base}regions")
+        try:
+            answer = await self.clients[seat].request("GET", f"{self.base}regions")
+        except ConnectionFailed:
+            self.failures["get"] = self.failures.get("get", 0) + 1
+            return
         panel = read_panel(answer.text) if answer.status == 200 else None
         if panel is not None:
             self.take(seat, panel)
@@ -366,9 +370,9 @@ async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             watchers.append(spectator)
             tasks.append(asyncio.create_task(spectator.run(stop, ready)))
         # A socket the site refuses keeps trying, as a page does; the
-        # crowd goes on with those that are in after a minute.
+        # crowd goes on with those that are in after 20 s.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
+            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 20)
     await asyncio.sleep(3)  # the presence news of the arrivals settle
     connected = sum(1 for w in watchers if w.connects)
     floor = await measure_floor(ports)
