@@ -109,7 +109,10 @@ def channel_for(group: str) -> str:
 def listener_name() -> str:
     """The Redis client name of this process's listener connections (seen in
     CLIENT LIST; the tests cut exactly these)."""
-    return f"{settings.REDIS_PREFIX}:push-listener:{os.getpid()}"
+    prefix = "".join(
+        c if c.isascii() and c.isprintable() and c != " " else "-" for c in settings.REDIS_PREFIX
+    )
+    return f"{prefix}:push-listener:{os.getpid()}"  # CLIENT SETNAME takes no spaces
 
 
 class _Hub:
