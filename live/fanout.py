@@ -322,7 +322,8 @@ async def _finish(task: asyncio.Task[None]) -> None:
     carry on to wait for its next command for good."""
     while not task.done():
         task.cancel()
-        await asyncio.wait([task], timeout=0.1)
+        # Long enough for the task's own clean-up to finish undisturbed.
+        await asyncio.wait([task], timeout=1.0)
     if not task.cancelled() and task.exception() is not None:
         logger.debug("push listener task ended", exc_info=task.exception())
 
