@@ -254,6 +254,26 @@ def test_a_page_that_missed_the_last_push_catches_up_by_its_heartbeat(
 
 
 @pytest.mark.browser
+def test_a_tab_shown_again_asks_for_the_current_version_at_once(
+    browser: Any, daphne_server: Daphne
+) -> None:
+    ada, grace = people("ada", "grace")
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", None)
+    context.add_init_script(RECORD_FRAMES)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#presence .presence-line:not(.muted)")
+    assert page.locator(".game").get_attribute("data-heartbeat") == "30"  # not due for 25 s
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function(
+        f"window.__sent.includes(JSON.stringify({{type: 'resync', since: {game.version}}}))"
+    )
+    context.close()
+
+
+@pytest.mark.browser
 def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server: Daphne) -> None:
     [ada] = people("ada")
     context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", None)
