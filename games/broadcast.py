@@ -179,6 +179,11 @@ def _seat(game: Game, number: int | None) -> Seat | None:
     return game.seats.select_related("user").filter(number=number).first()
 
 
+def current_version(game_pk: int) -> int | None:
+    """The game's version (one indexed read, for a page's heartbeat)."""
+    return Game.objects.filter(pk=game_pk).values_list("version", flat=True).first()
+
+
 def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str]:
     """Every region as this listener sees it, with the chat it may read."""
     from games.play_views import region_context, shared_context

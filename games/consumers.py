@@ -2,7 +2,9 @@
 
 Nothing here writes a game: moves go over HTTP to ``games.services``. The
 only frames a client may send are ``{"type": "resync"}`` (answered with a
-fresh snapshot) and ``{"type": "ping"}``; anything else closes that socket.
+fresh snapshot), ``{"type": "resync", "since": N}`` (the same, unless the
+game is still at version N: a page's heartbeat, ``static/js/live.js``) and
+``{"type": "ping"}``; anything else closes that socket.
 """
 
 from __future__ import annotations
@@ -176,6 +178,13 @@ def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
 
 def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
     """The frame's type if it is one we accept, else None."""
+    frame = _frame(text_data, bytes_data)
+    return None if frame is None else str(frame["type"])
+
+
+def _frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | None:
+    """The frame if it is one we accept, else None: a ``since`` must be a
+    version (a non-negative integer), and only a resync has one."""
     if bytes_data is not None or text_data is None or len(text_data) > MAX_FRAME:
         return None
     try:
@@ -184,7 +193,11 @@ def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
         return None
     if not isinstance(frame, dict) or frame.get("type") not in ("resync", "ping"):
         return None
-    return str(frame["type"])
+    if "since" in frame:
+        since = frame["since"]
+        if frame["type"] != "resync" or type(since) is not int or since < 0:
+            return None
+    return frame
 
 
 class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no stubs
@@ -193,6 +206,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     listener: broadcast.Listener | None = None
     presence_entry = ""
     last_resync = 0.0
+    accepted = False
     heartbeat: asyncio.Task[None] | None = None
     audiences: list[str]
     wire: _Wire | Literal[False] | None = None  # False: not under Daphne
@@ -228,6 +242,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             await fanout.join(audience, self)
             self.audiences.append(audience)
         await self.accept()
+        self.accepted = True
         await self.send_snapshot()
         self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
         await self.update_presence(summary, always_self=True)
@@ -262,15 +277,26 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         await super().end(code)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        kind = _parse_frame(text_data, bytes_data)
-        if kind is None:
+        frame = _frame(text_data, bytes_data)
+        if frame is None:
             await self.close(code=CLOSE_BAD_FRAME)
-        elif kind == "resync" and not self.ended:
+        elif frame["type"] == "resync" and not self.ended:
             # A snapshot costs a full render: at most one a second per socket.
             now = time.monotonic()
-            if now - self.last_resync >= RESYNC_INTERVAL:
-                self.last_resync = now
-                await self.send_snapshot()
+            if now - self.last_resync < RESYNC_INTERVAL:
+                return
+            self.last_resync = now
+            since = frame.get("since")
+            if since is not None and since == await self.current_version():
+                return  # the page's heartbeat, and the page is up to date
+            await self.send_snapshot()
+
+    async def current_version(self) -> int | None:
+        assert self.listener is not None
+        version: int | None = await database_sync_to_async(broadcast.current_version)(
+            self.listener.game_pk
+        )
+        return version
 
     async def send_snapshot(self) -> None:
         assert self.listener is not None
@@ -292,8 +318,19 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         await getattr(self, message["type"].replace(".", "_"))(message)
         return False
 
+    async def game_resync(self, event: dict[str, Any]) -> None:
+        """``live.fanout`` lost this socket's subscription for a while and
+        has it back: pushes may have been missed."""
+        if self.accepted:  # else the first snapshot is still to come
+            self.last_resync = time.monotonic()
+            await self.send_snapshot()
+
     async def game_push(self, event: dict[str, Any]) -> bool:
         part = event["part"]
+        if not self.accepted:
+            # Joined, not accepted yet (a socket cannot be written before):
+            # the snapshot, read after the accept, shows this version.
+            return True
         if event["version"] <= self.versions.get(part, -1):
             return True  # already in the snapshot, or a duplicate
         self.versions[part] = event["version"]

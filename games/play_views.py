@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -132,6 +133,7 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     game, seat = access_game_for_viewer(request, public_id)
     context = region_context(game, seat)
     context["board_base"] = presenters.board_base(context["state"])
+    context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
     if game.status == Game.Status.FINISHED:
         # Drawn once on the full page: a finished game no longer changes.
         from games.replay_views import game_charts

@@ -12,22 +12,60 @@ publishes it once (one round trip, pipelined) for the other processes, whose
 listener does the same for their members.
 
 A member joins an audience (a group name, e.g. ``game-7-spectators``); the
-first local member subscribes this process to the audience's Redis channel
-and waits for Redis to confirm it, so a socket that takes its snapshot after
+first local member has this process subscribe to the audience's Redis
+channel, and every member waits until Redis has confirmed a subscription
+that nothing was sent to undo, so that a socket that takes its snapshot after
 joining cannot miss a later version. Delivery is at most once: a process cut
-off from Redis misses pushes, which clients notice as a version gap (or a
-reconnect) and resync. Chat, presence and the lobby lists stay on the channel
-layer; only the version-framed game pushes come through here.
+off from Redis misses pushes; once its listener is back it subscribes again
+and tells the members of every audience that was live to resync (``RESYNC``).
+Clients also ask for the current version when a socket has been quiet for a
+while (``static/js/live.js``), which covers a push lost on its way out. Chat,
+presence and the lobby lists stay on the channel layer; only the
+version-framed game pushes come through here.
+
+How the subscriptions are kept right (issue #15). The earlier version sent
+SUBSCRIBE from each joining socket's own task on a shared redis-py
+``PubSub``, and read it from a listener polling with a timeout. Sockets
+joining at once on a fresh process lost their subscriptions:
+
+* redis-py's ``PubSub`` takes its connection lazily, ``if self.connection is
+  None: self.connection = await pool.get_connection()``: several first
+  SUBSCRIBEs at once each saw no connection, each opened one, and the last
+  to finish replaced the others. The listener reads only the current one, so
+  a socket whose SUBSCRIBE went out on another never had its confirmation
+  read (a 5 s handshake timeout), or had it read and then no push at all, or
+  stopped in mid-game when the listener moved on to the newer connection
+  (still subscribed, on a connection nobody read).
+* An UNSUBSCRIBE (the last member leaving) and a SUBSCRIBE (a new first
+  member) of one channel could cross, and a confirmation of the earlier
+  SUBSCRIBE was taken for the later one.
+* A socket cancelled while its SUBSCRIBE was on its way made redis-py drop
+  the connection; the library reconnected and resubscribed by itself, but
+  nobody learnt that pushes had been missed meanwhile.
+
+Now one task per event loop owns the connection (``_Hub.run``): it opens a
+fresh ``PubSub`` (with redis-py's own retries off, so a dropped connection
+surfaces here instead of being mended silently), and has one writer and one
+reader on it. Joining and leaving only change the wanted set (``members``)
+and wake the writer, which sends the difference from what it has sent, so
+commands never race each other and many joins at once become one SUBSCRIBE.
+Redis answers every channel of a (UN)SUBSCRIBE with one reply, in order; an
+audience is live once the replies to everything sent for its channel are in
+and the last thing sent was SUBSCRIBE. If the connection fails, the task
+starts again on a new one, subscribes to every wanted channel, and audiences
+that were live get ``RESYNC`` once their subscription is confirmed again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import secrets
 import threading
+from collections import Counter
 from typing import Any, Protocol
 
 from django.conf import settings
@@ -35,6 +73,13 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 SUBSCRIBE_TIMEOUT = 5.0  # seconds
+# After the listener's connection fails, wait this long before the next try,
+# doubling up to the most while Redis stays away.
+RECONNECT_DELAY = 0.1  # seconds
+RECONNECT_DELAY_MOST = 5.0  # seconds
+# What a member is handed when pushes may have been missed (its audience's
+# subscription was lost and is back): it should send its client a snapshot.
+RESYNC: dict[str, Any] = {"type": "game.resync"}
 # A member whose frame is not on the wire yet waits for the event loop to
 # poll its socket, so the delivery yields to the loop after every few such
 # members rather than making all of them wait for the last (about 0.1 ms
@@ -61,61 +106,167 @@ def channel_for(group: str) -> str:
     return f"{settings.REDIS_PREFIX}:push:{group}"
 
 
+def listener_name() -> str:
+    """The Redis client name of this process's listener connections (seen in
+    CLIENT LIST; the tests cut exactly these)."""
+    prefix = "".join(
+        c if c.isascii() and c.isprintable() and c != " " else "-" for c in settings.REDIS_PREFIX
+    )
+    return f"{prefix}:push-listener:{os.getpid()}"  # CLIENT SETNAME takes no spaces
+
+
 class _Hub:
-    """The members of one event loop (Daphne has one; tests make several)."""
+    """The members of one event loop (Daphne has one; tests make several),
+    and the one task that keeps this loop's Redis subscriptions."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        from redis import asyncio as aioredis
-
         self.loop = loop
-        self.members: dict[str, list[Member]] = {}
-        self.confirmed: dict[str, asyncio.Future[None]] = {}
-        self.redis = aioredis.Redis.from_url(settings.REDIS_URL)
-        self.pubsub = self.redis.pubsub()
-        self.listener: asyncio.Task[None] | None = None
         self.prefix = channel_for("")
+        # Wanted: an audience is here while it has a member.
+        self.members: dict[str, list[Member]] = {}
+        # Per audience, done once the members' subscription is confirmed.
+        self.ready: dict[str, asyncio.Future[None]] = {}
+        # Audiences that were live when the connection failed: their members
+        # are told to resync once they are live again.
+        self.missed: set[str] = set()
+        # On the current connection: the audiences whose last command was
+        # SUBSCRIBE, and the commands per audience not answered yet.
+        self.sent: set[str] = set()
+        self.unanswered: Counter[str] = Counter()
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.redis: Any = None
 
-    async def subscribe(self, group: str) -> None:
-        channel = channel_for(group)
-        confirmed = self.confirmed.get(channel)
-        if confirmed is None:
-            confirmed = self.confirmed[channel] = self.loop.create_future()
-            await self.pubsub.subscribe(channel)
-            if self.listener is None:
-                self.listener = self.loop.create_task(self.listen())
-        await asyncio.wait_for(asyncio.shield(confirmed), SUBSCRIBE_TIMEOUT)
+    # --- membership (called on the loop, never awaits) -----------------------
 
-    async def unsubscribe(self, group: str) -> None:
-        channel = channel_for(group)
-        self.confirmed.pop(channel, None)
-        await self.pubsub.unsubscribe(channel)
+    def add(self, group: str, member: Member) -> asyncio.Future[None]:
+        """Add ``member``; returns the future that is done once it is live."""
+        if group not in self.members:
+            self.members[group] = []
+            self.ready[group] = self.loop.create_future()
+            self.changed.set()
+        self.members[group] = [*self.members[group], member]
+        if self.task is None:
+            self.task = self.loop.create_task(self.run())
+        return self.ready[group]
 
-    async def listen(self) -> None:
+    def remove(self, group: str, member: Member) -> None:
+        remaining = [m for m in self.members.get(group, ()) if m is not member]
+        if remaining:
+            self.members[group] = remaining
+        elif group in self.members:
+            del self.members[group]
+            del self.ready[group]
+            self.missed.discard(group)
+            self.changed.set()
+
+    # --- the connection --------------------------------------------------------
+
+    async def run(self) -> None:
+        """Keep this loop's subscriptions, on one connection after another."""
+        from redis import asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        self.redis = aioredis.Redis.from_url(
+            settings.REDIS_URL,
+            retry=Retry(NoBackoff(), 0),
+            client_name=listener_name(),
+            socket_connect_timeout=SUBSCRIBE_TIMEOUT,
+            socket_keepalive=True,
+        )
+        delay = RECONNECT_DELAY
         while True:
+            pubsub = self.redis.pubsub()
             try:
-                if not self.pubsub.subscribed:
-                    await asyncio.sleep(0.1)
-                    continue
-                message = await self.pubsub.get_message(timeout=1.0)
+                await pubsub.connect()
+                delay = RECONNECT_DELAY
+                await self.session(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                logger.exception("game push listener failed; retrying")
-                await asyncio.sleep(0.5)
-                continue
+                logger.warning("game push listener lost Redis; reconnecting", exc_info=True)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            self.lost()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_DELAY_MOST)
+
+    async def session(self, pubsub: Any) -> None:
+        """Read and write on one connection until either fails."""
+        self.sent.clear()
+        self.unanswered.clear()
+        self.changed.set()  # everything wanted is to be sent on this connection
+        tasks = [
+            self.loop.create_task(self.read(pubsub)),
+            self.loop.create_task(self.write(pubsub)),
+        ]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # raises what ended it
+            raise ConnectionError("the push listener stopped")
+        finally:
+            for task in tasks:
+                await _finish(task)
+
+    def lost(self) -> None:
+        """The connection failed: nothing is subscribed any more. Audiences
+        that were live may have missed pushes; new members of theirs wait
+        for the next connection's confirmation like anyone else."""
+        self.sent.clear()
+        self.unanswered.clear()
+        for group, ready in self.ready.items():
+            if ready.done():
+                self.missed.add(group)
+                self.ready[group] = self.loop.create_future()
+
+    async def write(self, pubsub: Any) -> None:
+        """Send what is wanted and not sent, and unsend what is no longer
+        wanted: the only place commands are sent."""
+        while True:
+            await self.changed.wait()
+            self.changed.clear()
+            wanted = set(self.members)
+            gone = self.sent - wanted
+            new = wanted - self.sent
+            # Left and joined again before this ran: the subscription stood
+            # all along; if it is confirmed, the new members are live now.
+            for group in wanted & self.sent:
+                if not self.unanswered[group]:
+                    self.confirmed(group)
+            # Bookkeeping first: the replies may be read before send returns.
+            self.sent -= gone
+            self.sent |= new
+            self.unanswered.update(gone | new)
+            if gone:
+                await pubsub.unsubscribe(*(channel_for(g) for g in gone))
+            if new:
+                await pubsub.subscribe(*(channel_for(g) for g in new))
+
+    async def read(self, pubsub: Any) -> None:
+        while True:
+            message = await pubsub.get_message(timeout=None)
             if message is not None:
                 self.received(message)
 
     def received(self, message: dict[str, Any]) -> None:
         channel = message["channel"]
+        if channel is None:
+            return  # a PONG: never asked for
         if isinstance(channel, bytes):
             channel = channel.decode()
-        if message["type"] == "subscribe":
-            confirmed = self.confirmed.get(channel)
-            if confirmed is not None and not confirmed.done():
-                confirmed.set_result(None)
+        group = channel.removeprefix(self.prefix)
+        kind = message["type"]
+        if kind in ("subscribe", "unsubscribe"):
+            self.unanswered[group] -= 1
+            if self.unanswered[group] <= 0:
+                del self.unanswered[group]
+                if kind == "subscribe" and group in self.sent:
+                    self.confirmed(group)
             return
-        if message["type"] != "message":
+        if kind != "message":
             return
         try:
             data = json.loads(message["data"])
@@ -123,7 +274,17 @@ class _Hub:
             return
         if data.get("o") == _origin():
             return  # delivered directly when it was published
-        self.spawn([(channel.removeprefix(self.prefix), data["m"])])
+        self.spawn([(group, data["m"])])
+
+    def confirmed(self, group: str) -> None:
+        ready = self.ready.get(group)
+        if ready is not None and not ready.done():
+            ready.set_result(None)
+        if group in self.missed:
+            self.missed.discard(group)
+            self.spawn([(group, RESYNC)])
+
+    # --- delivery --------------------------------------------------------------
 
     def spawn(self, messages: list[tuple[str, dict[str, Any]]], done: Any = None) -> None:
         self.loop.create_task(self.deliver(messages, done))
@@ -146,31 +307,47 @@ class _Hub:
                 done.set()
 
     async def close(self) -> None:
-        if self.listener is not None:
-            self.listener.cancel()
-        try:
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
-            await self.redis.aclose()
-        except Exception:
-            logger.debug("closing the push listener failed", exc_info=True)
+        if self.task is not None:
+            await _finish(self.task)
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
+
+
+async def _finish(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` and wait until it has ended, cancelling again if it
+    goes on: on Python 3.11 ``asyncio.wait_for``, which redis-py sends
+    commands through (its socket timeout), loses a cancellation that comes
+    as the command completes (bpo-42130, fixed in 3.12), and the task would
+    carry on to wait for its next command for good."""
+    while not task.done():
+        task.cancel()
+        # Long enough for the task's own clean-up to finish undisturbed.
+        await asyncio.wait([task], timeout=1.0)
+    if not task.cancelled() and task.exception() is not None:
+        logger.debug("push listener task ended", exc_info=task.exception())
 
 
 _hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
-_hubs_lock = threading.Lock()
+_hubs_lock = threading.Lock()  # publish() reads _hubs from other threads
 _publisher: Any = None
 
 
 async def join(group: str, member: Member) -> None:
     """Add ``member`` to ``group`` here; returns once pushes published from
-    now on, by any process, will reach it."""
+    now on, by any process, will reach it. Raises TimeoutError (having
+    left again) if Redis does not confirm in time."""
     loop = asyncio.get_running_loop()
     with _hubs_lock:
         hub = _hubs.get(loop)
         if hub is None:
             hub = _hubs[loop] = _Hub(loop)
-    hub.members[group] = [*hub.members.get(group, ()), member]
+    ready = hub.add(group, member)
     try:
-        await hub.subscribe(group)
+        # Shielded: one member giving up must not cancel the others' wait.
+        # (asyncio.timeout, not wait_for: see _finish.)
+        async with asyncio.timeout(SUBSCRIBE_TIMEOUT):
+            await asyncio.shield(ready)
     except BaseException:
         await leave(group, member)
         raise
@@ -181,16 +358,10 @@ async def leave(group: str, member: Member) -> None:
     hub = _hubs.get(loop)
     if hub is None:
         return
-    remaining = [m for m in hub.members.get(group, ()) if m is not member]
-    if remaining:
-        hub.members[group] = remaining
-        return
-    hub.members.pop(group, None)
-    try:
-        await hub.unsubscribe(group)
-    except Exception:
-        logger.debug("unsubscribing from %s failed", group, exc_info=True)
+    hub.remove(group, member)
     if not hub.members:
+        # Nobody left on this loop: close its connection. A join from now on
+        # makes a new hub (this one is out of _hubs before anything awaits).
         with _hubs_lock:
             if _hubs.get(loop) is hub:
                 del _hubs[loop]
@@ -223,7 +394,8 @@ def publish(messages: list[tuple[str, dict[str, Any]]]) -> threading.Event | Non
             pipe.publish(channel_for(group), json.dumps({"o": _origin(), "m": message}))
         pipe.execute()
     except Exception:
-        # Other processes miss this version; their clients resync on the next.
+        # Other processes miss this version; their clients resync on the
+        # next, or when their socket has been quiet for a while.
         logger.exception("could not publish a game push")
     return done
 

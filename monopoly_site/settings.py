@@ -172,6 +172,9 @@ CELERY_DB_REUSE_MAX = 1000
 # Timers (issue 6): beat sweeps the deadline table this often; deadlines
 # closer than the horizon also get an ETA task, which only cuts latency. The
 # horizon stays far below the visibility timeout, past which Redis redelivers.
+# A game page that has heard nothing for about this long asks whether it
+# missed a push (static/js/live.js); the tests shorten it.
+LIVE_HEARTBEAT_SECONDS = max(1, env_int("LIVE_HEARTBEAT_SECONDS", 30))
 TIMER_SWEEP_SECONDS = max(1, env_int("TIMER_SWEEP_SECONDS", 2))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 TURN_EMAIL_EVERY_HOURS = env_int("TURN_EMAIL_EVERY_HOURS", 6)

@@ -11,6 +11,16 @@
 // refusal, 4400 or 4403; after its session ended, 4401, the page reloads).
 // The answer to the page's own move is framed as that version's push and
 // checked the same way.
+//
+// A gap is noticed only when the next push comes, and a lost push may be the
+// game's last for a long while. So a socket element with data-heartbeat
+// (seconds; the game page has it) asks now and then whether it is behind:
+// after that long without a frame, give or take a sixth (25-35 s for 30, so
+// that pages opened together do not ask together), and at once when the tab
+// is shown again (background tabs' timers are throttled), it sends
+// {"type": "resync", "since": N} with the oldest version it shows, and the
+// server answers with a snapshot only if the game is past N. A reconnect
+// needs none: it brings a snapshot.
 (function () {
   "use strict";
   var FRAME = /^<!--(push|snapshot|live|reload)(?: (\d+))?-->/;
@@ -26,6 +36,7 @@
   var api = null;
   var sockets = new WeakMap(); // socket element -> socket wrapper
   var retries = new WeakMap();
+  var heartbeats = new WeakMap(); // socket element -> its heartbeat's timer
 
   function regionVersion(id) {
     var el = id && document.getElementById(id);
@@ -81,6 +92,39 @@
       if (!list.children.length && list.closest(".log-turn")) list.closest(".log-turn").remove();
     }
   }
+
+  // The oldest version the page shows: what the heartbeat asks about, so
+  // that a region left behind (a seat's push missed, the public one not)
+  // counts too.
+  function heldVersion(root) {
+    var min = -1;
+    root.querySelectorAll("[data-version]").forEach(function (el) {
+      var version = parseInt(el.getAttribute("data-version"), 10);
+      if (version >= 0 && (min < 0 || version < min)) min = version;
+    });
+    return min;
+  }
+
+  function scheduleHeartbeat(elt) {
+    clearTimeout(heartbeats.get(elt));
+    var seconds = parseFloat(elt.getAttribute("data-heartbeat"));
+    if (!(seconds > 0)) return;
+    var delay = seconds * 1000 * (5 / 6 + Math.random() / 3);
+    heartbeats.set(elt, setTimeout(function () { heartbeat(elt); }, delay));
+  }
+
+  function heartbeat(elt) {
+    var socket = sockets.get(elt);
+    if (!socket || !document.body.contains(elt)) return; // a reconnect brings a snapshot
+    var since = heldVersion(elt);
+    if (since >= 0) socket.send(JSON.stringify({ type: "resync", since: since }));
+    scheduleHeartbeat(elt);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    document.querySelectorAll("[ws-connect][data-heartbeat]").forEach(heartbeat);
+  });
 
   function resync(elt) {
     var socket = sockets.get(elt);
@@ -151,12 +195,18 @@
     sockets.set(event.target, event.detail.socketWrapper);
     retries.set(event.target, 0);
     event.target.classList.remove("is-offline");
+    scheduleHeartbeat(event.target);
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    scheduleHeartbeat(event.target); // quiet since now
   });
 
   document.addEventListener("htmx:wsClose", function (event) {
     var elt = event.target;
     var code = event.detail.event.code;
     sockets.delete(elt);
+    clearTimeout(heartbeats.get(elt));
     elt.classList.add("is-offline");
     if (!document.body.contains(elt) || REFUSED.indexOf(code) >= 0) return;
     if (code === SESSION_ENDED) {

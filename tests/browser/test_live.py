@@ -200,6 +200,79 @@ def test_the_page_drops_stale_pushes_and_resyncs_on_a_gap(
     context.close()
 
 
+@pytest.fixture
+def quick_heartbeat_daphne(
+    transactional_db: None, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Daphne]:
+    monkeypatch.setenv("LIVE_HEARTBEAT_SECONDS", "1")
+    with daphne_servers(1) as [server]:
+        yield server
+
+
+def roll_unheard(game: Game) -> None:
+    """The player to move rolls, and the push of it is lost on its way (as
+    from a process cut off from Redis): nothing is published."""
+    from live import fanout
+
+    publish = fanout.publish
+    fanout.publish = lambda messages: None  # type: ignore[assignment]
+    try:
+        mover = game.seats.get(number=engine.from_dict(game.state).turn).user
+        services.submit_action(
+            public_id=game.public_id,
+            user=mover,
+            action={"kind": "roll"},
+            expected_version=game.version,
+        )
+    finally:
+        fanout.publish = publish
+
+
+@pytest.mark.browser
+def test_a_page_that_missed_the_last_push_catches_up_by_its_heartbeat(
+    browser: Any, quick_heartbeat_daphne: Daphne
+) -> None:
+    ada, grace = people("ada", "grace")
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    context = context_for(browser, f"http://127.0.0.1:{quick_heartbeat_daphne.port}", None)
+    context.add_init_script(RECORD_FRAMES)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#presence .presence-line:not(.muted)")
+    assert page.locator(".game").get_attribute("data-heartbeat") == "1"
+    version = board_version(page)
+
+    # No push, and no later one to show a gap: only the heartbeat can tell.
+    with ThreadPoolExecutor(1) as pool:  # the layer cannot be used from this thread
+        pool.submit(roll_unheard, game).result()
+    page.wait_for_selector(f'#board[data-version="{version + 1}"]')
+    assert page.evaluate(
+        f"window.__sent.some((f) => f === JSON.stringify({{type: 'resync', since: {version}}}))"
+    )
+    context.close()
+
+
+@pytest.mark.browser
+def test_a_tab_shown_again_asks_for_the_current_version_at_once(
+    browser: Any, daphne_server: Daphne
+) -> None:
+    ada, grace = people("ada", "grace")
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    context = context_for(browser, f"http://127.0.0.1:{daphne_server.port}", None)
+    context.add_init_script(RECORD_FRAMES)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#presence .presence-line:not(.muted)")
+    assert page.locator(".game").get_attribute("data-heartbeat") == "30"  # not due for 25 s
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function(
+        f"window.__sent.includes(JSON.stringify({{type: 'resync', since: {game.version}}}))"
+    )
+    context.close()
+
+
 @pytest.mark.browser
 def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server: Daphne) -> None:
     [ada] = people("ada")

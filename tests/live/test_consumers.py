@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from games import broadcast, services
+from games import broadcast, consumers, services
 from games.models import Game
 from games.play_views import region_context
+from live import fanout
 from monopoly_site.asgi import application
 from tests.live.conftest import collect, communicator, frames, roll, run
 
@@ -187,8 +191,22 @@ def test_a_foreign_origin_is_refused(duel: Game, origin: bytes, accepted: bool) 
         "[1, 2]",
         '{"type": "resync", "x": "' + "a" * 5000 + '"}',
         b"\x00\x01",
+        '{"type": "resync", "since": "3"}',
+        '{"type": "resync", "since": -1}',
+        '{"type": "resync", "since": true}',
+        '{"type": "ping", "since": 3}',
     ],
-    ids=["malformed", "unknown-type", "not-an-object", "oversized", "binary"],
+    ids=[
+        "malformed",
+        "unknown-type",
+        "not-an-object",
+        "oversized",
+        "binary",
+        "since-a-string",
+        "since-negative",
+        "since-a-boolean",
+        "since-on-a-ping",
+    ],
 )
 def test_a_bad_frame_closes_only_that_socket_and_changes_nothing(
     duel: Game, alice: User, frame: str | bytes
@@ -227,6 +245,46 @@ def test_a_resync_frame_answers_with_a_snapshot(duel: Game) -> None:
         await comm.send_to(text_data='{"type": "resync"}')
         [(version, _)] = frames(await collect(comm), "snapshot")
         assert version == duel.version
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_heartbeat_gets_a_snapshot_only_when_the_game_moved_on(
+    duel: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(consumers, "RESYNC_INTERVAL", 0.0)
+
+    async def scenario() -> None:
+        comm = communicator(game_path(duel))
+        assert (await comm.connect())[0]
+        await collect(comm)
+        before = duel.version
+        # Up to date: the heartbeat gets nothing; the plain resync after it does.
+        await comm.send_to(text_data=json.dumps({"type": "resync", "since": before}))
+        await comm.send_to(text_data='{"type": "resync"}')
+        assert [v for v, _ in frames(await collect(comm), "snapshot")] == [before]
+        # A move whose push never reaches this socket (lost on its way).
+        with monkeypatch.context() as patch:
+            patch.setattr(fanout, "publish", lambda messages: None)
+            version = await roll(duel)
+        await comm.send_to(text_data=json.dumps({"type": "resync", "since": before}))
+        assert [v for v, _ in frames(await collect(comm), "snapshot")] == [version]
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_socket_told_its_pushes_were_interrupted_gets_a_snapshot(duel: Game) -> None:
+    async def scenario() -> None:
+        comm = communicator(game_path(duel))
+        assert (await comm.connect())[0]
+        await collect(comm)
+        # What live.fanout hands the members of an audience whose Redis
+        # subscription was lost and is back.
+        hub = fanout._hubs[asyncio.get_running_loop()]
+        hub.spawn([(broadcast.spectators_group(duel.pk), fanout.RESYNC)])
+        assert [v for v, _ in frames(await collect(comm), "snapshot")] == [duel.version]
         await comm.disconnect()
 
     run(scenario)
