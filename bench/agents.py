@@ -428,7 +428,8 @@ class Player:
 class Spectator:
     """One anonymous page watching a game over its socket, as live.js does:
     a snapshot on every connect, a push per version, a resync when a push
-    skips a version, and reconnection with jittered backoff after a close.
+    skips a version or after a quiet spell (``heartbeat``), and reconnection
+    with jittered backoff after a close.
     ``seen`` holds (time, version) whenever the shown version rises."""
 
     url_for: Callable[[int], str]  # attempt number -> ws URL
@@ -443,6 +444,8 @@ class Spectator:
     # each frame shown (which carries the seat's action panel).
     headers: dict[str, str] | None = None
     on_frame: Callable[[int, str], None] | None = None
+    heartbeat: float = 30.0  # the page's data-heartbeat; 0: none
+    heartbeats: int = 0
 
     def show(self, version: int, message: str = "") -> None:
         # One version comes as several frames (the public regions, then the
@@ -492,7 +495,17 @@ class Spectator:
                 await asyncio.wait_for(stop.wait(), delay)
 
     async def _read(self, socket_: Any) -> None:
-        async for message in socket_:
+        while True:
+            # After a quiet spell (LIVE_HEARTBEAT_SECONDS, give or take a
+            # sixth) the page asks whether it missed a push.
+            quiet = self.heartbeat * (5 / 6 + random.random() / 3) if self.heartbeat else None
+            try:
+                message = await asyncio.wait_for(socket_.recv(), quiet)
+            except TimeoutError:
+                if self.version >= 0:
+                    self.heartbeats += 1
+                    await socket_.send(json.dumps({"type": "resync", "since": self.version}))
+                continue
             if not isinstance(message, str):
                 continue
             match = FRAME.match(message)

@@ -50,7 +50,8 @@ from benchlib import BASE_DIR, machine
 from stack import HARNESS_APP_NAME, Stack
 
 FAULT_KINDS = ("worker", "daphne", "beat", "redis", "postgres")
-MOVE_MARGIN = 2.0  # seconds: "the sweep plus one move" beyond a due time
+MOVE_MARGIN = 2.0
+HEARTBEAT = 30.0  # LIVE_HEARTBEAT_SECONDS as in production: the pages' quiet-spell check  # seconds: "the sweep plus one move" beyond a due time
 
 
 @dataclass
@@ -345,7 +346,9 @@ async def play(run: Run, seconds: float, rounds: int, rng: random.Random) -> dic
             def origin_for(attempt: int, index: int = index) -> str:
                 return f"http://127.0.0.1:{ports[(index + attempt) % len(ports)]}"
 
-            spectator = Spectator(url_for, origin_for, source=address(2, index))
+            spectator = Spectator(
+                url_for, origin_for, source=address(2, index), heartbeat=HEARTBEAT
+            )
             run.spectators[spec.pk].append(spectator)
             ready = asyncio.Event()
             ready_events.append(ready)
@@ -392,7 +395,8 @@ async def play(run: Run, seconds: float, rounds: int, rng: random.Random) -> dic
         await loop.run_in_executor(None, stack.procs[name].stop)
     final = await loop.run_in_executor(db, game_versions, run)
     run.resync_marks.append((time.time(), final, "final"))
-    end = time.time() + 15
+    # A page behind with nothing more to come notices at its next heartbeat.
+    end = time.time() + HEARTBEAT * 7 / 6 + 5
     while time.time() < end and not all(
         s.version >= final[pk] for pk, group in run.spectators.items() for s in group
     ):
@@ -583,6 +587,7 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
             "resync_after": by_fault,
             "spectator_reconnects": sum(s.connects - 1 for g in run.spectators.values() for s in g),
             "spectator_resync_requests": sum(s.resyncs for g in run.spectators.values() for s in g),
+            "spectator_heartbeats": sum(s.heartbeats for g in run.spectators.values() for s in g),
             "faults": [
                 [f.kind, f.detail, round(f.start - run.started, 1), round(f.end - f.start, 1)]
                 for f in run.faults
