@@ -95,7 +95,7 @@ class Duo:
         self.finished = False
         self.frames = 0
         self.socket_panels = 0
-        self.post_ms: list[float] = []
+        self.post_ms: list[tuple[float, float]] = []  # (sent at, ms)
 
     def socket(self, seat: int, ports: list[int], index: int) -> Spectator:
         """The seat's own socket, signed in with its session."""
@@ -167,7 +167,8 @@ class Duo:
             self.posts += 1
             try:
                 answer = await client.request("POST", f"{self.base}act", fields, headers)
-                self.post_ms.append((time.perf_counter() - sent[panel.version + 1]) * 1000)
+                began = sent[panel.version + 1]
+                self.post_ms.append((began, (time.perf_counter() - began) * 1000))
             except ConnectionFailed:
                 self.failures["conn"] = self.failures.get("conn", 0) + 1
                 sent.pop(panel.version + 1, None)
@@ -326,7 +327,7 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         "offered_actions_per_second": opts.rate,
         "seconds": round(window, 1),
         "actions_per_second": round(applied_in_window[0] / window, 1),
-        "post_ms": summary([ms for d in duos for ms in d.post_ms[5:]]),
+        "post_ms": summary([ms for d in duos for t, ms in d.post_ms if t >= counted_from]),
         "push_ms": push,
         "push_vs_floor": {k: ratio(v, page) for k, v in push.items()},
         "pushes_missing": missing,
