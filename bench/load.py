@@ -379,7 +379,10 @@ async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     floor = await measure_floor(ports)
     sent: dict[int, float] = {}
     lasts, firsts, missing = [], [], 0
+    give_up = time.perf_counter() + opts.crowd_seconds
     for _ in range(opts.moves):
+        if time.perf_counter() > give_up:
+            break
         applied = await duo.move(sent)
         if applied is None:
             break
@@ -432,6 +435,9 @@ def main() -> int:
     parser.add_argument("--spectators", type=int, default=1000)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--pause", type=float, default=0.3)
+    parser.add_argument(
+        "--crowd-seconds", type=float, default=120.0, help="at most this long for the moves"
+    )
     parser.add_argument("--skip-crowd", action="store_true")
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--no-nginx", action="store_true")
