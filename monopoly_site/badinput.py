@@ -32,7 +32,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote
 
-from channels.security.websocket import WebsocketDenier
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import escape
@@ -111,9 +110,17 @@ class RefuseControlCharactersSocket:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         if scope.get("type") == "websocket" and socket_problem(scope) is not None:
-            denier = WebsocketDenier()
-            return await denier(scope, receive, send)
+            return await refuse_socket(scope, receive, send)
         return await self.inner(scope, receive, send)
+
+
+async def refuse_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Refuse the handshake (403) and end. Not Channels' ``WebsocketDenier``:
+    a consumer opens a channel on the channel layer first and, once closed,
+    waits for the client's disconnect, all for a socket that never opens."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})
 
 
 def socket_problem(scope: dict[str, Any]) -> str | None:
