@@ -12,8 +12,7 @@ service checking every string, each way in refuses them before any view runs:
   (its name or its value). Form values may hold tabs and line breaks (a
   textarea sends ``\\r\\n``); fields that must be one line say so in their
   own form (``accounts.forms``, ``live.chat.check_body``). htmx requests get
-  the message alone, which the game page swaps into its panel like other
-  refusals.
+  the message alone, which the game page shows like its other refusals.
 - WebSocket: ``RefuseControlCharactersSocket`` refuses the handshake for
   such an address or query string. Frames never reach the database: the
   consumers accept two JSON frames and close on anything else
@@ -95,10 +94,16 @@ class RefuseControlCharactersMiddleware:
         if problem is None:
             return self.get_response(request)
         message = problem + " Remove it and try again."
-        if request.headers.get("HX-Request") == "true":
-            # htmx swaps the answer into the panel that sent the request.
-            return HttpResponse(escape(message), status=400)
-        return render(request, "400.html", {"message": message}, status=400)
+        if request.headers.get("HX-Request") != "true":
+            return render(request, "400.html", {"message": message}, status=400)
+        # htmx (the game page swaps a 400 in): into an error slot (the chat's)
+        # the message goes as the form asks; a whole region (a form's
+        # ``#actions`` panel, which htmx names in HX-Target) is kept, with
+        # the message at its top.
+        response = HttpResponse(f'<p class="error" role="alert">{escape(message)}</p>', status=400)
+        if request.headers.get("HX-Target"):
+            response["HX-Reswap"] = "afterbegin"
+        return response
 
 
 class RefuseControlCharactersSocket:

@@ -55,9 +55,26 @@ def test_a_nul_in_a_chat_message_is_refused_in_the_panel_and_nothing_is_stored(
     response = client.post(url, {"body": "hi\x00there"}, headers=HTMX)
     assert response.status_code == 400
     assert response.content.decode() == (
-        "The form field “body” contains a control character (U+0000). Remove it and try again."
+        '<p class="error" role="alert">The form field “body” contains a control character '
+        "(U+0000). Remove it and try again.</p>"
     )
+    assert "HX-Reswap" not in response  # into the chat's error slot, as the form asks
     assert not ChatMessage.objects.exists()
+
+
+def test_a_refused_move_keeps_the_action_panel_and_shows_why_at_its_top(
+    client: Client, duel: Game, alice: User
+) -> None:
+    client.force_login(alice)
+    version = duel.version
+    form = {"kind": "bid", "amount": "1\x0b0", "expected_version": str(version)}
+    response = client.post(
+        f"/games/{duel.public_id}/act", form, headers={**HTMX, "HX-Target": "actions"}
+    )
+    assert response.status_code == 400 and response["HX-Reswap"] == "afterbegin"
+    assert "“amount” contains a control character (U+000B)" in response.content.decode()
+    duel.refresh_from_db()
+    assert duel.version == version
 
 
 def test_line_breaks_in_a_form_value_pass(client: Client, duel: Game, alice: User) -> None:
