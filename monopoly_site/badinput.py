@@ -12,7 +12,8 @@ service checking every string, each way in refuses them before any view runs:
   (its name or its value). Form values may hold tabs and line breaks (a
   textarea sends ``\\r\\n``); fields that must be one line say so in their
   own form (``accounts.forms``, ``live.chat.check_body``). htmx requests get
-  the message alone, which the game page shows like its other refusals.
+  the message as an error paragraph, which the game page swaps in like its
+  other refusals (``templates/games/game.html``'s ``responseHandling``).
 - WebSocket: ``RefuseControlCharactersSocket`` refuses the handshake for
   such an address or query string. Frames never reach the database: the
   consumers accept two JSON frames and close on anything else
