@@ -16,9 +16,13 @@ import logging
 from typing import Any
 
 from django.contrib.sessions.backends import cached_db
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS
 from django.contrib.sessions.backends.db import SessionStore as DBStore
 
 logger = logging.getLogger(__name__)
+
+KEY_CHARS = frozenset(VALID_KEY_CHARS)
+MAX_KEY_LENGTH = 40  # the session table's column
 
 
 class SessionStore(cached_db.SessionStore):
@@ -28,3 +32,9 @@ class SessionStore(cached_db.SessionStore):
         except Exception:
             logger.warning("Session cache unavailable; reading the session from the database")
             return DBStore.load(self)
+
+    def _validate_session_key(self, key: str | None) -> bool:
+        """Only a key this store could have made is looked up: the cookie is
+        the visitor's to write, and a NUL in it failed the query (a 500)
+        instead of being no session (monopoly_site/badinput.py)."""
+        return key is not None and 8 <= len(key) <= MAX_KEY_LENGTH and set(key) <= KEY_CHARS

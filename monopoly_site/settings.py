@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # Last, so that its 400 page renders like any other (monopoly_site/badinput.py).
+    "monopoly_site.badinput.RefuseControlCharactersMiddleware",
 ]
 
 ROOT_URLCONF = "monopoly_site.urls"
