@@ -153,6 +153,20 @@ def _prepared(html: str) -> Any:
 class ForwardingMixin:
     ended = False  # told to close: nothing more goes out
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)  # type: ignore[misc]
+        except redis_health.ERRORS as exc:
+            # The channel layer lost Redis: this socket can hear nothing
+            # more. Closed for a retry rather than failed (1011).
+            if not isinstance(exc, redis_health.RedisDown):
+                redis_health.failed(exc)
+            logger.warning("A live socket lost Redis (%s); closed with try-again-later", exc)
+            with contextlib.suppress(Exception):
+                await self.disconnect(CLOSE_TRY_AGAIN_LATER)  # type: ignore[attr-defined]
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         if message.get("type") in FORWARDED:
             if not self.ended:

@@ -62,40 +62,43 @@ return out
 """
 
 
-# Keys whose write or delete could not reach Redis, to delete once it answers
-# (per process; bounded, since an outage can be long and busy).
-_stale: set[str] = set()
-STALE_KEPT = 100_000
-
-
-def _forget_stale(client: RedisCacheClient) -> None:
-    with _lock:
-        keys = list(_stale)
-    for start in range(0, len(keys), 1000):
-        batch = keys[start : start + 1000]
-        try:
-            client.get_client(write=True).delete(*batch)
-        except RedisError:
-            logger.warning("Could not delete %d stale cache keys yet", len(keys) - start)
-            return
-        with _lock:
-            _stale.difference_update(batch)
+STALE_KEPT = 100_000  # keys remembered per process: an outage can be long and busy
 
 
 class _SoftClient(RedisCacheClient):
     """Django's client, failing soft while Redis does not answer."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Keys whose write or delete could not reach Redis, to delete once
+        # it answers again.
+        self.stale: set[str] = set()
+        self.stale_lock = threading.Lock()
+        redis_health.on_recovery(self.forget_stale)
+
+    def forget_stale(self) -> None:
+        with self.stale_lock:
+            keys = list(self.stale)
+        for start in range(0, len(keys), 1000):
+            batch = keys[start : start + 1000]
+            try:
+                self.get_client(write=True).delete(*batch)
+            except RedisError:
+                logger.warning("Could not delete %d stale cache keys yet", len(keys) - start)
+                return
+            with self.stale_lock:
+                self.stale.difference_update(batch)
+
     def _soft(self, fn: Callable[..., Any], fallback: Any, keys: Iterable[str], *args: Any) -> Any:
         try:
             return redis_health.call(fn, *args)
         except RedisError:
-            stale = list(keys)
-            if stale:
-                with _lock:
-                    if len(_stale) + len(stale) <= STALE_KEPT:
-                        _stale.update(stale)
-                    else:
-                        logger.error("Too many cache writes lost to keep; stale keys may stay")
+            lost = list(keys)
+            with self.stale_lock:
+                if len(self.stale) + len(lost) <= STALE_KEPT:
+                    self.stale.update(lost)
+                elif lost:
+                    logger.error("Too many cache writes lost to remember; stale keys may stay")
             return fallback
 
     def add(self, key: Any, value: Any, timeout: Any) -> Any:
@@ -152,7 +155,6 @@ class RedisCache(DjangoRedisCache):
             client = _clients.get(key)
             if client is None:
                 client = _clients[key] = stock._class(stock._servers, **stock._options)
-                redis_health.on_recovery(lambda: _forget_stale(client))
         return client
 
     def count_windows(

@@ -7,8 +7,8 @@ that does not answer at all (a host gone from the network) holds each caller
 for the whole connect timeout. So after one failure every caller is told at
 once, for ``DOWN_SECONDS``, that Redis is down; then the next call tries again
 and, if Redis answers, everything carries on (the connection pools reconnect
-by themselves). At most one request in each ``DOWN_SECONDS`` pays the
-``CONNECT_TIMEOUT``.
+by themselves). At most two calls in each ``DOWN_SECONDS`` pay the
+``CONNECT_TIMEOUT`` (the first failure could be a stale pooled connection).
 
 The cache (``monopoly_site.cache``), presence, the push fan-out and the
 socket handshake all go through this; the channel layer and Celery have their
@@ -30,14 +30,16 @@ from redis.exceptions import RedisError
 logger = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 0.5  # seconds; Redis is on the local network
-READ_TIMEOUT = 2.0  # seconds; every command the site sends is short
+READ_TIMEOUT = 1.0  # seconds; every command the site sends is short
 DOWN_SECONDS = 1.0
+FAILURES_TO_BE_DOWN = 2
 
 T = TypeVar("T")
 
 _lock = threading.Lock()
 _down_until = 0.0
 _down_since: float | None = None
+_failures = 0
 _on_recovery: list[Callable[[], None]] = []
 
 
@@ -56,8 +58,14 @@ def check() -> None:
 
 
 def failed(exc: BaseException) -> None:
-    global _down_until, _down_since
+    """Count a failed call. One alone may be a pooled connection that went
+    stale while Redis restarted (the pool opens a new one next time), so
+    Redis is taken to be down from the second failure in a row."""
+    global _down_until, _down_since, _failures
     with _lock:
+        _failures += 1
+        if _failures < FAILURES_TO_BE_DOWN:
+            return
         _down_until = time.monotonic() + DOWN_SECONDS
         first = _down_since is None
         if first:
@@ -67,7 +75,8 @@ def failed(exc: BaseException) -> None:
 
 
 def succeeded() -> None:
-    global _down_since
+    global _down_since, _failures
+    _failures = 0
     if _down_since is None:
         return
     with _lock:
@@ -113,19 +122,22 @@ def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def available() -> bool:
-    """Whether Redis answers now: a PING unless it failed a moment ago."""
+    """Whether Redis answers now: a PING (a second one if the first met a
+    stale connection) unless it failed a moment ago."""
     from django.core.cache import cache
 
     client: Any = cache
-    try:
-        call(lambda: client._cache.get_client(write=True).ping())
-    except RedisError:
-        return False
-    return True
+    for _ in range(FAILURES_TO_BE_DOWN):
+        try:
+            call(lambda: client._cache.get_client(write=True).ping())
+        except RedisError:
+            continue
+        return True
+    return False
 
 
 def reset() -> None:
     """Forget any failure (tests)."""
-    global _down_until, _down_since
+    global _down_until, _down_since, _failures
     with _lock:
-        _down_until, _down_since = 0.0, None
+        _down_until, _down_since, _failures = 0.0, None, 0

@@ -159,6 +159,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # therefore live in the database and beat sweeps them, never long ETAs.
     "visibility_timeout": 3600,
     "socket_connect_timeout": 1,
+    # A Redis gone without closing the connection must not hold a publish
+    # for ever; well above the worker's 1 s BRPOP.
+    "socket_timeout": 3,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:"}
 # Without Redis (issue 15) a task sent from a request (a turn notice, a bot
@@ -174,6 +177,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.1,
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_REDIS_SOCKET_TIMEOUT = 5
 # The worker and beat wait for Redis to come back for as long as it takes
 # (Celery's default gives up after 100 tries), then carry on by themselves.
 CELERY_BROKER_CONNECTION_RETRY = True

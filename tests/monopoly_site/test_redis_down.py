@@ -367,3 +367,34 @@ def test_everything_works_again_when_redis_returns(
     assert "back" in snapshot
     assert eventually(lambda: snapshot_of(port, "/ws/lobby/", alice)).startswith("<!--live-->")
     assert move(port, duel).status_code == 200
+
+
+def test_an_open_socket_is_closed_for_a_retry_when_redis_goes_and_resyncs_when_it_returns(
+    port: int, redis_server: RedisServer, duel: Game, alice: User
+) -> None:
+    path = f"/ws/games/{duel.public_id}/"
+    headers = cookie_of(alice)
+
+    async def outage() -> tuple[int | None, float]:
+        ws = await open_socket(port, path, headers)
+        async with asyncio.timeout(10):
+            assert str(await ws.recv()).startswith("<!--snapshot")
+            redis_server.kill()
+            started = time.monotonic()
+            with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                while True:
+                    await ws.recv()
+        received = closed.value.rcvd
+        return (received.code if received else None), time.monotonic() - started
+
+    try:
+        code, took = run(outage)
+    finally:
+        redis_server.start()
+    # Any close but the "do not come back" ones (4400, 4401, 4403) is retried
+    # by the page (static/js/live.js); a dropped connection too, but late.
+    assert code == TRY_AGAIN_LATER
+    assert took < FAST
+    duel.refresh_from_db()
+    snapshot = eventually(lambda: snapshot_of(port, path, alice))
+    assert snapshot.startswith(f"<!--snapshot {duel.version}-->")
