@@ -398,3 +398,56 @@ def test_an_open_socket_is_closed_for_a_retry_when_redis_goes_and_resyncs_when_i
     duel.refresh_from_db()
     snapshot = eventually(lambda: snapshot_of(port, path, alice))
     assert snapshot.startswith(f"<!--snapshot {duel.version}-->")
+
+
+# --- the worker and beat ------------------------------------------------------------
+
+
+def _wait_for_line(path: Any, text: str, after: int = 0, within: float = 60) -> int:
+    """Wait until the log at ``path`` says ``text`` past character ``after``;
+    returns where it said it."""
+    deadline = time.monotonic() + within
+    while True:
+        found = path.read_text(errors="replace").find(text, after)
+        if found >= 0:
+            return found
+        assert time.monotonic() < deadline, f"{path} never said {text!r}"
+        time.sleep(0.1)
+
+
+def test_the_worker_and_beat_carry_on_by_themselves_when_redis_returns(
+    redis_server: RedisServer, django_db_setup: None, django_db_blocker: Any
+) -> None:
+    import os
+
+    from celery import Celery
+
+    from tests.conftest import BASE_DIR
+    from tests.timers.conftest import process_env, start_celery, stop
+
+    env = process_env(django_db_blocker, REDIS_URL=redis_server.url)
+    schedule = BASE_DIR / ".run" / f"test-redisdown-beat-schedule-{os.getpid()}"
+    worker = start_celery(
+        env, "redisdown-worker", "worker", "--pool=solo", "--loglevel=INFO",
+        "--without-mingle", "--without-gossip", f"--hostname=redisdown-{os.getpid()}@%h",
+    )  # fmt: skip
+    beat = start_celery(env, "redisdown-beat", "beat", "--loglevel=INFO", f"--schedule={schedule}")
+    sender = Celery("sender")  # the site's settings, on this test's Redis
+    sender.config_from_object("django.conf:settings", namespace="CELERY")
+    sender.conf.broker_url = sender.conf.result_backend = redis_server.url
+    log = worker.log_path  # type: ignore[attr-defined]
+    swept = "games.tasks.sweep_deadlines"
+    try:
+        assert sender.send_task("monopoly_site.tasks.heartbeat").get(timeout=30)
+        _wait_for_line(log, swept)  # beat's sweeps reach the worker
+        redis_server.kill()
+        lost = _wait_for_line(log, "Connection to broker lost")
+        redis_server.start()  # and nothing else is restarted
+        assert sender.send_task("monopoly_site.tasks.heartbeat").get(timeout=30)
+        # Redis came back empty: a sweep received now was sent by beat since.
+        _wait_for_line(log, f"Task {swept}[", after=lost)
+    finally:
+        stop(worker)
+        stop(beat)
+        for path in (BASE_DIR / ".run").glob(f"test-redisdown-beat-schedule-{os.getpid()}*"):
+            path.unlink(missing_ok=True)
