@@ -70,6 +70,7 @@ def after_commit(
         and state is not None
         and getattr(_held, "pushes", None) is None
         and not _always_pushed(game)
+        and not redis_health.is_down()  # nothing would be pushed
     ):
         # Rendered while COMMIT waits (broadcast.py says how).
         render_ahead(game, state)

@@ -233,6 +233,20 @@ def test_a_move_is_applied_and_saved_while_redis_is_down(
     assert engine.from_dict(duel.state).dice
 
 
+def test_a_game_is_created_joined_and_started_while_redis_is_down(
+    port: int, redis_down: RedisServer, alice: User, bob: User
+) -> None:
+    host, guest = browser(port, alice), browser(port, bob)
+    fields = {"preset": "us-2003", "max_seats": "2", "turn_seconds": "3600", "visibility": "public"}
+    assert post(host, "/lobby/create", fields).status_code == 302
+    game = Game.objects.get(host=alice)
+    assert post(guest, f"/games/{game.public_id}/join", {}).status_code == 302
+    assert post(host, f"/games/{game.public_id}/start", {}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert get(guest, f"/games/{game.public_id}/").status_code == 200
+
+
 def _production_password(user: User, password: str) -> None:
     # The tests' own hasher (MD5) is unknown to Daphne, which has the site's.
     from django.contrib.auth.hashers import PBKDF2PasswordHasher
