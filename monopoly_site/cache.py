@@ -11,7 +11,7 @@ It also counts rate-limit windows in one round trip (``count_windows``).
 
 A cache must not take the site down with it (issue 15): while Redis does not
 answer, reads miss, writes are dropped and ``add`` succeeds (nobody holds a
-lock that nothing can store), each failure marking Redis down for a moment so
+lock that nothing can store), and failures mark Redis down for a moment so
 that the next calls do not wait on it (``monopoly_site.redis_health``). A key
 whose write or delete was dropped is deleted once Redis answers again, so that
 no copy older than the database's (a session since logged out of or changed)

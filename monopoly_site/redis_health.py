@@ -4,11 +4,13 @@ Redis is a cache and a transport, never the only copy of anything that must
 happen, so the site keeps serving while it is away. What it must not do is pay
 for a dead Redis on every request: a refused connection is quick, but a Redis
 that does not answer at all (a host gone from the network) holds each caller
-for the whole connect timeout. So after one failure every caller is told at
-once, for ``DOWN_SECONDS``, that Redis is down; then the next call tries again
-and, if Redis answers, everything carries on (the connection pools reconnect
-by themselves). At most two calls in each ``DOWN_SECONDS`` pay the
-``CONNECT_TIMEOUT`` (the first failure could be a stale pooled connection).
+for the whole connect timeout. So after two failures in a row (one alone may
+be a pooled connection gone stale in a restart) every caller is told at once,
+for ``DOWN_SECONDS``, that Redis is down; then the next call tries again and,
+if Redis answers, everything carries on (the connection pools reconnect by
+themselves). So at most two calls in each ``DOWN_SECONDS`` pay the
+``CONNECT_TIMEOUT`` (or ``READ_TIMEOUT``, for a Redis that takes connections
+and never answers).
 
 The cache (``monopoly_site.cache``), presence, the push fan-out and the
 socket handshake all go through this; the channel layer and Celery have their

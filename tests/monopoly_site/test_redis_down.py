@@ -446,7 +446,9 @@ def test_the_worker_and_beat_carry_on_by_themselves_when_redis_returns(
         "--without-mingle", "--without-gossip", f"--hostname=redisdown-{os.getpid()}@%h",
     )  # fmt: skip
     beat = start_celery(env, "redisdown-beat", "beat", "--loglevel=INFO", f"--schedule={schedule}")
-    sender = Celery("sender")  # the site's settings, on this test's Redis
+    # The site's settings, on this test's Redis; not made the current app,
+    # which the tasks of later tests would be sent through.
+    sender = Celery("sender", set_as_current=False)
     sender.config_from_object("django.conf:settings", namespace="CELERY")
     sender.conf.broker_url = sender.conf.result_backend = redis_server.url
     log = worker.log_path  # type: ignore[attr-defined]

@@ -106,7 +106,7 @@ def test_one_failure_alone_may_be_a_stale_connection_and_is_tried_again_at_once(
 def test_a_task_sent_without_a_broker_fails_within_about_a_second() -> None:
     # The site's Celery settings, on a broker that is not there: a request
     # that enqueues a notice must not wait through kombu's default retries.
-    app = Celery("probe")
+    app = Celery("probe", set_as_current=False)  # later tests send through the current one
     app.config_from_object("django.conf:settings", namespace="CELERY")
     app.conf.broker_url = f"redis://127.0.0.1:{free_port()}/0"
     started = time.monotonic()
