@@ -3,11 +3,13 @@
 Every signed-in request loads its session; with Django's ``db`` backend that
 is a query per request on the hot path of a move. ``cached_db`` reads it from
 Redis instead and still writes every change to the database, which remains the
-copy that counts. Unlike the stock backend, a session read while Redis is
-unreachable comes from the database alone instead of failing the request
-(Redis going away delays pushes and timers, it should not log anyone out or
-stop them playing). Deleting a session still fails loudly without Redis, since
-a cached copy left behind would keep a logged-out session alive.
+copy that counts. While Redis is unreachable a session is read from the
+database alone instead of failing the request (Redis going away delays pushes
+and timers, it should not log anyone out or stop them playing): the site's
+cache misses then (``monopoly_site.cache``), and this store reads the database
+even if some other error escapes it. A session deleted or changed meanwhile
+(a logout) has its cached copy deleted as soon as Redis answers again, so an
+old copy cannot bring it back.
 """
 
 from __future__ import annotations
