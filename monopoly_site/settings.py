@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "accounts.middleware.UserTimezoneMiddleware",
     # Last, so that its 400 page renders like any other (monopoly_site/badinput.py).
     "monopoly_site.badinput.RefuseControlCharactersMiddleware",
+    # A view's lost database or Redis connection is a 503, not a 500.
+    "monopoly_site.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "monopoly_site.urls"
