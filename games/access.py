@@ -16,6 +16,7 @@ a 256-bit random value leaks nothing useful through timing.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -23,6 +24,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.models import Game
+from monopoly_site import redis_health
+
+logger = logging.getLogger(__name__)
 
 SESSION_KEY = "game_invites"  # {public_id: token}
 REMEMBERED = 50  # invites kept per session; the oldest go first
@@ -93,5 +97,12 @@ INVITE_REVOKED = {"type": "invite.revoked"}
 
 def close_invited_sockets(game_pk: int) -> None:
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(invited_group(game_pk), INVITE_REVOKED)
+    if layer is None:
+        return
+    try:
+        with redis_health.guarded():
+            async_to_sync(layer.group_send)(invited_group(game_pk), INVITE_REVOKED)
+    except redis_health.ERRORS:
+        # Without Redis no socket is open; one that connects again is checked
+        # against the new token.
+        logger.warning("Could not close the invited sockets of game %s", game_pk)

@@ -25,6 +25,7 @@ from twisted.internet.tcp import Server as _TCP_SERVER
 
 from games import access, broadcast
 from live import fanout, presence, sessions
+from monopoly_site import redis_health
 from notifications import live as unread
 
 logger = logging.getLogger(__name__)
@@ -33,6 +34,12 @@ MAX_FRAME = 256  # characters; the longest legal frame is a few dozen
 CLOSE_REFUSED = 4403
 CLOSE_SESSION_ENDED = sessions.CLOSE_SESSION_ENDED  # logged out: the page reloads
 CLOSE_BAD_FRAME = 4400
+# Redis (the channel layer, presence, the fan-out) does not answer: "try
+# again later", which the page's socket retries with backoff and, once
+# connected, gets a fresh snapshot (static/js/live.js). Not the standard
+# 1013, which Daphne (autobahn) does not let a server send.
+CLOSE_TRY_AGAIN_LATER = 4503
+UNAVAILABLE = "Live updates are unavailable for a moment; reconnecting."
 RESYNC_INTERVAL = 1.0  # seconds
 # Group messages that are only forwarded to the socket. Channels' dispatch
 # closes stale database connections (a hop to a worker thread) before every
@@ -148,6 +155,20 @@ def _prepared(html: str) -> Any:
 class ForwardingMixin:
     ended = False  # told to close: nothing more goes out
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)  # type: ignore[misc]
+        except redis_health.ERRORS as exc:
+            # The channel layer lost Redis: this socket can hear nothing
+            # more. Closed for a retry rather than failed (1011).
+            if not isinstance(exc, redis_health.RedisDown):
+                redis_health.failed(exc)
+            logger.warning("A live socket lost Redis (%s); closed with try-again-later", exc)
+            with contextlib.suppress(Exception):
+                await self.disconnect(CLOSE_TRY_AGAIN_LATER)  # type: ignore[attr-defined]
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         if message.get("type") in FORWARDED:
             if not self.ended:
@@ -167,6 +188,26 @@ class ForwardingMixin:
     async def end(self, code: int) -> None:
         self.ended = True
         await self.close(code=code)  # type: ignore[attr-defined]
+
+
+async def _try_again_later(consumer: Any) -> None:
+    """Accept the socket and close it at once with ``CLOSE_TRY_AGAIN_LATER``:
+    a handshake refused outright reaches the page as a bare network error."""
+    logger.warning("A socket is closed with try-again-later: Redis does not answer")
+    with contextlib.suppress(Exception):
+        await consumer.accept()
+    await consumer.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
+
+
+async def _discard_all(consumer: Any, groups: list[str]) -> None:
+    """Leave the channel-layer groups, as far as Redis lets us: a group
+    whose member is gone expires on its own."""
+    for group in groups:
+        try:
+            with redis_health.guarded():
+                await consumer.channel_layer.group_discard(group, consumer.channel_name)
+        except redis_health.ERRORS:
+            return
 
 
 def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
@@ -224,9 +265,32 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         if self.listener is None:
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
             return
-        # Register presence, then subscribe, then take the snapshot: a push
-        # cannot fall between them (the broadcast skips audiences nobody is
-        # present in), and pushes not newer than the snapshot are dropped.
+        try:
+            with redis_health.guarded():
+                summary = await self.join_live(user)
+        except redis_health.ERRORS:
+            await self.leave_live()
+            self.listener = None  # nothing for disconnect to undo
+            await _try_again_later(self)
+            return
+        await self.accept()
+        self.accepted = True
+        await self.send_snapshot()
+        self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
+        try:
+            with redis_health.guarded():
+                await self.update_presence(summary, always_self=True)
+        except redis_health.ERRORS:
+            await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
+            return
+        self.heartbeat = asyncio.create_task(self.beat())
+
+    async def join_live(self, user: Any) -> presence.Summary:
+        """Register presence, then subscribe, then (the caller) take the
+        snapshot: a push cannot fall between them (the broadcast skips
+        audiences nobody is present in), and pushes not newer than the
+        snapshot are dropped. Every step needs Redis."""
+        assert self.listener is not None
         self.presence_entry = presence.member(
             presence.person_for(self.scope), self.listener.seat, self.channel_name
         )
@@ -241,12 +305,15 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         for audience in broadcast.audiences_for(self.listener.game_pk, self.listener.seat):
             await fanout.join(audience, self)
             self.audiences.append(audience)
-        await self.accept()
-        self.accepted = True
-        await self.send_snapshot()
-        self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
-        await self.update_presence(summary, always_self=True)
-        self.heartbeat = asyncio.create_task(self.beat())
+        return summary
+
+    async def leave_live(self) -> None:
+        """Undo what ``join_live`` did, as far as Redis lets us."""
+        for audience in self.audiences:
+            await fanout.leave(audience, self)
+        self.audiences = []
+        await _discard_all(self, getattr(self, "groups", []))
+        self.groups = []
 
     async def disconnect(self, code: int) -> None:
         if self.listener is None:
@@ -255,13 +322,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             self.heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.heartbeat
-        for audience in self.audiences:
-            await fanout.leave(audience, self)
-        self.audiences = []
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave_live()
         await _unread_closed(self.scope.get("user"))
-        if not self.presence_entry:
+        if not self.presence_entry or redis_health.is_down():
             return
         with contextlib.suppress(Exception):
             summary = await presence.leave(self.listener.game_pk, self.presence_entry)
@@ -418,12 +481,20 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             # The person's own "Your games" list, pushed when one of them
             # changes (counted open first, then listened to, then sent).
             self.user_pk = user.pk
-            await presence.lobby_opened(user.pk)
             self.groups.append(broadcast.user_games_group(user.pk))
         self.groups += _session_groups(self.scope, None)
-        self.groups += await _unread_groups(user)
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            with redis_health.guarded():
+                if mine:
+                    await presence.lobby_opened(user.pk)
+                self.groups += await _unread_groups(user)
+                for group in self.groups:
+                    await self.channel_layer.group_add(group, self.channel_name)
+        except redis_health.ERRORS:
+            await _discard_all(self, self.groups)
+            self.groups, self.user_pk = [], None
+            await _try_again_later(self)
+            return
         await self.accept()
         # A reconnecting page may have missed pushes: send the lists afresh.
         render = broadcast.lobby_html if room == "lobby" else broadcast.watch_html
@@ -433,9 +504,9 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
         await self.send(text_data="<!--live-->" + html)
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups", ()):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if getattr(self, "groups", None):
+        groups = getattr(self, "groups", [])
+        await _discard_all(self, groups)
+        if groups:
             await _unread_closed(self.scope.get("user"))
         if self.user_pk is not None:
             with contextlib.suppress(Exception):
@@ -466,15 +537,21 @@ class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[
         pk, still_waiting, invited = found
         self.groups = [broadcast.waiting_group(pk)]
         self.groups += _session_groups(self.scope, pk if invited else None)
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            with redis_health.guarded():
+                for group in self.groups:
+                    await self.channel_layer.group_add(group, self.channel_name)
+        except redis_health.ERRORS:
+            await _discard_all(self, self.groups)
+            self.groups = []
+            await _try_again_later(self)
+            return
         await self.accept()
         if not still_waiting:  # it started while the page was on its way
             await self.send(text_data=broadcast.RELOAD["html"])
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups", ()):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await _discard_all(self, getattr(self, "groups", []))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if _parse_frame(text_data, bytes_data) is None:

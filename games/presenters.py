@@ -576,13 +576,7 @@ def _log_lines(rows: list[GameEvent], s: engine.State, turn: int) -> list[dict[s
     for row in rows:
         if row.kind == "turn_start":
             turn = _turn_of(row.payload)
-        if row.kind == "note":  # why the server acted: a timer or a standing order
-            text = str(row.payload.get("text", ""))
-        else:
-            try:
-                text = engine.render_event(engine.event_from_dict(row.payload), s.rules, s.names)
-            except (KeyError, TypeError, ValueError, IndexError):
-                text = row.kind.replace("_", " ")
+        text = event_text(row.kind, row.payload, s.rules, s.names)
         out.append(
             {
                 "text": text,
@@ -593,6 +587,17 @@ def _log_lines(rows: list[GameEvent], s: engine.State, turn: int) -> list[dict[s
             }
         )
     return out
+
+
+def event_text(kind: str, payload: dict[str, Any], rules: engine.Ruleset, names: list[str]) -> str:
+    """One stored event as a log line. A note (why the server acted: a timer
+    or a standing order) is not an engine event and carries its own words."""
+    if kind == "note":
+        return str(payload.get("text", ""))
+    try:
+        return engine.render_event(engine.event_from_dict(payload), rules, names)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return kind.replace("_", " ")
 
 
 def _turn_of(payload: dict[str, Any]) -> int:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from games import engine
 from games.board_svg import render_board
 from games.models import Game
+from games.presenters import event_text
 from games.replay import heat_map_svg, landing_counts, load_replay, seat_colour
 from games.views import access_game_for_viewer
 from monopoly_site.charts import line_chart
@@ -69,10 +70,11 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     rules = state.rules
     version = step + 1
     lines = [
-        engine.render_event(engine.event_from_dict(payload), rules, state.names)
-        for payload in game.events.filter(seq=version, audience_seat__isnull=True)
+        event_text(kind, payload, rules, state.names)
+        for kind, payload in game.events.filter(seq=version, audience_seat__isnull=True)
         .exclude(kind__in=["action", "start"])
-        .values_list("payload", flat=True)
+        .order_by("index")
+        .values_list("kind", "payload")
     ]
     # mark_safe below: render_board, line_chart and heat_map_svg escape every text they draw.
     context = {

@@ -7,6 +7,7 @@ The view limits how fast people post (``RATE_LIMITS["chat"]``) before calling it
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
@@ -14,6 +15,8 @@ from django.template.loader import render_to_string
 
 from games.models import Game, Seat
 from live.models import MAX_LENGTH, ChatMessage
+
+logger = logging.getLogger(__name__)
 
 Room = ChatMessage.Room
 HISTORY = 50
@@ -87,7 +90,12 @@ def push_message(game: Game, message: ChatMessage) -> None:
     from games import broadcast
 
     html = render_to_string("live/chat_append.html", {"message": message, "room": message.room})
-    broadcast.send([(room_group(game, message.room), broadcast.live_message(html))])
+    try:
+        broadcast.send([(room_group(game, message.room), broadcast.live_message(html))])
+    except Exception:
+        # Stored already (the view checked Redis just before): readers get
+        # it with their next snapshot or page.
+        logger.exception("Could not push chat message %s", message.pk)
 
 
 def history(game: Game, room: str) -> list[ChatMessage]:

@@ -70,6 +70,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
+from monopoly_site import redis_health
+
 logger = logging.getLogger(__name__)
 
 SUBSCRIBE_TIMEOUT = 5.0  # seconds
@@ -172,7 +174,7 @@ class _Hub:
             settings.REDIS_URL,
             retry=Retry(NoBackoff(), 0),
             client_name=listener_name(),
-            socket_connect_timeout=SUBSCRIBE_TIMEOUT,
+            socket_connect_timeout=redis_health.CONNECT_TIMEOUT,
             socket_keepalive=True,
         )
         delay = RECONNECT_DELAY
@@ -389,10 +391,13 @@ def publish(messages: list[tuple[str, dict[str, Any]]]) -> threading.Event | Non
             # Waiting for it on its own loop's thread would stall that loop.
             done = event if hub.loop is not running else None
     try:
-        pipe = _sync_redis().pipeline(transaction=False)
-        for group, message in messages:
-            pipe.publish(channel_for(group), json.dumps({"o": _origin(), "m": message}))
-        pipe.execute()
+        with redis_health.guarded():
+            pipe = _sync_redis().pipeline(transaction=False)
+            for group, message in messages:
+                pipe.publish(channel_for(group), json.dumps({"o": _origin(), "m": message}))
+            pipe.execute()
+    except redis_health.RedisDown:
+        pass  # said when it went down (redis_health)
     except Exception:
         # Other processes miss this version; their clients resync on the
         # next, or when their socket has been quiet for a while.
@@ -411,5 +416,9 @@ def _sync_redis() -> Any:
     if _publisher is None:
         import redis
 
-        _publisher = redis.Redis.from_url(settings.REDIS_URL)
+        _publisher = redis.Redis.from_url(
+            settings.REDIS_URL,
+            socket_connect_timeout=redis_health.CONNECT_TIMEOUT,
+            socket_timeout=redis_health.READ_TIMEOUT,
+        )
     return _publisher

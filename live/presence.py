@@ -18,6 +18,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from django.conf import settings
 
+from monopoly_site import redis_health
+
 HEARTBEAT_SECONDS = 20
 TTL_SECONDS = 3 * HEARTBEAT_SECONDS  # survives two lost heartbeats
 
@@ -31,9 +33,16 @@ def _redis() -> aioredis.Redis:
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
-        client = aioredis.Redis.from_url(settings.REDIS_URL)
+        client = aioredis.Redis.from_url(settings.REDIS_URL, **_TIMEOUTS)
         _clients[loop] = client
     return client
+
+
+# The socket handshake waits on presence: never long on a dead Redis.
+_TIMEOUTS: dict[str, Any] = {
+    "socket_connect_timeout": redis_health.CONNECT_TIMEOUT,
+    "socket_timeout": redis_health.READ_TIMEOUT,
+}
 
 
 def _key(game_pk: int) -> str:
@@ -116,17 +125,23 @@ async def changed(game_pk: int, summary: Summary) -> bool:
 _sync_client: Any = None
 
 
-def listening(game_pk: int) -> Summary | None:
-    """Who has a socket open on this game, read synchronously (for the
-    broadcast, which skips rendering for audiences nobody is listening to).
-    None when Redis cannot say, so that the caller renders for everyone."""
+def _sync_redis() -> Any:
     global _sync_client
     import redis
 
     if _sync_client is None:
-        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
+        _sync_client = redis.Redis.from_url(settings.REDIS_URL, **_TIMEOUTS)
+    return _sync_client
+
+
+def listening(game_pk: int) -> Summary | None:
+    """Who has a socket open on this game, read synchronously (for the
+    broadcast, which skips rendering for audiences nobody is listening to).
+    None when Redis cannot say, so that the caller renders for everyone."""
+    import redis
+
     try:
-        members = _sync_client.zrangebyscore(_key(game_pk), time.time(), "+inf")
+        members = redis_health.call(_sync_redis().zrangebyscore, _key(game_pk), time.time(), "+inf")
     except redis.RedisError:
         return None
     return _summarise(members)
@@ -135,16 +150,13 @@ def listening(game_pk: int) -> Summary | None:
 def listening_many(game_pks: list[int]) -> dict[int, Summary]:
     """``listening`` of several games in one round trip; empty when Redis
     cannot say (callers then act as if everyone were listening)."""
-    global _sync_client
     import redis
 
     if not game_pks:
         return {}
-    if _sync_client is None:
-        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
     now = time.time()
     try:
-        with _sync_client.pipeline(transaction=False) as pipe:
+        with redis_health.guarded(), _sync_redis().pipeline(transaction=False) as pipe:
             for pk in game_pks:
                 pipe.zrangebyscore(_key(pk), now, "+inf")
             results = pipe.execute()
@@ -187,15 +199,12 @@ async def lobby_closed(user_pk: int) -> None:
 def in_lobby(user_pks: list[int]) -> set[int] | None:
     """Which of these people have a lobby socket open (None when Redis
     cannot say, so that the caller pushes to everyone)."""
-    global _sync_client
     import redis
 
     if not user_pks:
         return set()
-    if _sync_client is None:
-        _sync_client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        counts = _sync_client.mget([_lobby_key(pk) for pk in user_pks])
+        counts = redis_health.call(_sync_redis().mget, [_lobby_key(pk) for pk in user_pks])
     except redis.RedisError:
         return None
     return {pk for pk, count in zip(user_pks, counts, strict=True) if count and int(count) > 0}

@@ -15,6 +15,7 @@ bearer credential.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -24,6 +25,10 @@ from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.utils.crypto import salted_hmac
+
+from monopoly_site import redis_health
+
+logger = logging.getLogger(__name__)
 
 CLOSE_SESSION_ENDED = 4401
 SESSION_END = {"type": "session.end"}
@@ -54,8 +59,16 @@ def groups_for(scope: dict[str, Any]) -> list[str]:
 
 def _end(group: str) -> None:
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, SESSION_END)
+    if layer is None:
+        return
+    try:
+        with redis_health.guarded():
+            async_to_sync(layer.group_send)(group, SESSION_END)
+    except redis_health.ERRORS:
+        # The session itself is gone from the database, which is what counts:
+        # without Redis no socket is open (the channel layer fails them all),
+        # and a socket that connects again is authenticated afresh.
+        logger.warning("Could not tell %s's sockets that their session ended", group)
 
 
 def end_session_sockets(session_key: str) -> None:

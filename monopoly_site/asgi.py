@@ -112,15 +112,20 @@ if _pool:
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from monopoly_site.badinput import RefuseControlCharactersSocket  # noqa: E402
 from monopoly_site.origin import SameOriginValidator  # noqa: E402
-from monopoly_site.routing import websocket_urlpatterns  # noqa: E402
+from monopoly_site.routing import NO_ROUTE, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Not Channels' AllowedHostsOriginValidator: it compares host names
         # only (monopoly_site/origin.py).
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(
+            RefuseControlCharactersSocket(
+                AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, NO_ROUTE]))
+            )
+        ),
     }
 )
 

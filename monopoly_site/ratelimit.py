@@ -27,6 +27,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from redis.exceptions import RedisError
 
+from monopoly_site import redis_health
 from monopoly_site.cache import RedisCache
 from monopoly_site.env import Rate
 
@@ -102,10 +103,12 @@ def _counts(keys: list[tuple[str, Rate]], *, count: bool) -> list[tuple[str, Rat
     counter: RedisCache = cache  # type: ignore[assignment]
     try:
         found = counter.count_windows([(key, rate.seconds) for key, rate in keys], count=count)
-    except RedisError:
+    except RedisError as exc:
         # Without Redis the site is limping already; refusing every move
-        # and message too would stop it.
-        logger.warning("Rate limits are not counted: Redis does not answer.", exc_info=True)
+        # and message too would stop it. (The outage itself is logged once,
+        # by monopoly_site.redis_health.)
+        down = isinstance(exc, redis_health.RedisDown)
+        logger.warning("Rate limits are not counted: Redis does not answer.", exc_info=not down)
         return []
     return [(key, rate, n, left) for (key, rate), (n, left) in zip(keys, found, strict=True)]
 

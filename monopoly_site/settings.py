@@ -72,6 +72,10 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # Last, so that its 400 page renders like any other (monopoly_site/badinput.py).
+    "monopoly_site.badinput.RefuseControlCharactersMiddleware",
+    # A view's lost database or Redis connection is a 503, not a 500.
+    "monopoly_site.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "monopoly_site.urls"
@@ -126,6 +130,8 @@ CACHES = {
         "BACKEND": "monopoly_site.cache.RedisCache",  # one pool per process
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": REDIS_PREFIX,
+        # Short connect and read timeouts are the backend's own defaults
+        # (monopoly_site/cache.py): the site goes on without Redis.
     }
 }
 
@@ -140,7 +146,9 @@ CHANNEL_LAYERS = {
         # redis-py's default read timeout is also 5 s, which failed (and so
         # closed) every socket whose channel was quiet that long.
         "CONFIG": {
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            # A Redis that does not answer fails a connection in a second,
+            # not after the system's minutes-long connect timeout (issue 15).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 1}],
             "prefix": f"{REDIS_PREFIX}:asgi",
         },
     }
@@ -154,8 +162,31 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A task unacknowledged for this long is delivered again; long timers
     # therefore live in the database and beat sweeps them, never long ETAs.
     "visibility_timeout": 3600,
+    "socket_connect_timeout": 1,
+    # A Redis gone without closing the connection must not hold a publish
+    # for ever; well above the worker's 1 s BRPOP.
+    "socket_timeout": 3,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:"}
+# Without Redis (issue 15) a task sent from a request (a turn notice, a bot
+# move, a timer's ETA) fails within about a second instead of holding the
+# request through kombu's default retries; the caller logs and drops it (the
+# beat sweep finds deadlines in the database). One retry still covers a
+# connection that went stale while Redis restarted.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+# The worker and beat wait for Redis to come back for as long as it takes
+# (Celery's default gives up after 100 tries), then carry on by themselves.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CHANNEL_ERROR_RETRY = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -2,6 +2,13 @@
 
 Only called through ``transaction.on_commit`` so that nobody hears of a
 change that was rolled back.
+
+None of it may fail the write, which has committed: with Redis (the channel
+layer and the Celery broker) down a push or a task is logged and dropped.
+Clients resync when their socket comes back, and the beat sweep finds every
+deadline in the database, so nothing that must happen lives only in Redis.
+While Redis is known to be down (``monopoly_site.redis_health``) nothing is
+even tried, so a move costs no connection attempts.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
+
+from monopoly_site import redis_health
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +51,9 @@ def after_commit(
     due_times = known_due_times(game, version) if game is not None else None
 
     def run() -> None:
+        if redis_health.is_down():
+            logger.warning("Game %s at version %s is not pushed: Redis is down", game_id, version)
+            return
         held: list[Any] | None = getattr(_held, "pushes", None)
         if held is not None and not _always_pushed(game):
             held.append((game_id, version, state, game))
@@ -58,6 +70,7 @@ def after_commit(
         and state is not None
         and getattr(_held, "pushes", None) is None
         and not _always_pushed(game)
+        and not redis_health.is_down()  # nothing would be pushed
     ):
         # Rendered while COMMIT waits (broadcast.py says how).
         render_ahead(game, state)
@@ -139,6 +152,7 @@ def schedule_timers(game_id: int, version: int, due_times: list[Any] | None = No
     )
 
     try:
+        redis_health.check()  # only a shortcut: the sweep finds the rows
         for due in near_deadlines(game_id, version, due_times=due_times):
             # One ETA task per slot (a fraction of a second) for every
             # deadline due in it: it hands out all that is then overdue.
@@ -180,9 +194,11 @@ def broadcast_game(game_id: int, version: int, state: Any = None, game: Any = No
 
     try:
         broadcast.broadcast_game(game_id, version, state, game)
-    except Exception:
+    except Exception as exc:
         # The write has committed; a failed push must not turn it into an
         # error page. Clients resync on their next reconnect or gap.
+        if isinstance(exc, redis_health.ERRORS) and not isinstance(exc, redis_health.RedisDown):
+            redis_health.failed(exc)
         logger.exception("Could not broadcast game %s at version %s", game_id, version)
 
 
@@ -198,6 +214,7 @@ def schedule_bots(game_id: int, version: int, due: datetime | None = None) -> No
         if due is None:
             return
     try:
-        play_bot_move.apply_async((game_id, version), eta=due)
+        with redis_health.guarded():
+            play_bot_move.apply_async((game_id, version), eta=due)
     except Exception:
         logger.exception("Could not schedule the bot move of game %s", game_id)

@@ -219,10 +219,12 @@ def sync_deadlines(
 
 
 def _notify_turn(game_id: int, version: int) -> None:
+    from monopoly_site import redis_health
     from notifications.tasks import notify_your_turn
 
     try:
-        notify_your_turn.delay(game_id, version)
+        with redis_health.guarded():
+            notify_your_turn.delay(game_id, version)
     except Exception:
         logger.exception("Could not enqueue the turn notice of game %s", game_id)
 

@@ -33,6 +33,8 @@
   var SESSION_ENDED = 4401;
   var SESSION_RELOAD_MS = 1000;
   var EXT_RETRIES = [1006, 1011, 1012, 1013]; // the extension retries these itself
+  // 4503: the server cannot serve live updates for a moment (Redis is
+  // down); like any other close it is retried below, with backoff.
   var api = null;
   var sockets = new WeakMap(); // socket element -> socket wrapper
   var retries = new WeakMap();

@@ -56,3 +56,34 @@ def test_logging_out_ends_the_cached_session_too(alice: User) -> None:
     assert not Session.objects.filter(session_key=key).exists()
     client.cookies["sessionid"] = key
     assert client.get("/settings/").status_code == 302  # to the login page
+
+
+@pytest.fixture
+def _redis_health_reset() -> Any:
+    from monopoly_site import redis_health
+
+    redis_health.reset()
+    yield redis_health
+    redis_health.reset()
+
+
+@pytest.mark.django_db
+def test_a_logout_while_redis_is_down_is_not_undone_by_its_cached_copy(
+    alice: User, _redis_health_reset: Any
+) -> None:
+    import time
+
+    redis_health = _redis_health_reset
+    client = _signed_in(alice)
+    key = client.session.session_key
+    assert client.get("/settings/").status_code == 200  # cached in Redis now
+    # Redis unreachable (but keeping its data, as after a network split).
+    for _ in range(redis_health.FAILURES_TO_BE_DOWN):
+        redis_health.failed(ConnectionError("Redis is down"))
+    assert client.post("/accounts/logout/").status_code == 302
+    assert not Session.objects.filter(session_key=key).exists()
+    deadline = time.monotonic() + redis_health.DOWN_SECONDS + 5
+    while not redis_health.available():
+        assert time.monotonic() < deadline
+    client.cookies["sessionid"] = key
+    assert client.get("/settings/").status_code == 302  # to the login page

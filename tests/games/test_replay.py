@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import timezone
+from django.utils.html import escape
 
 from accounts.models import User
 from games import engine, services
@@ -126,3 +129,53 @@ def test_replay_of_unstarted_game_is_404(client: Client) -> None:
     host = User.objects.create_user("host", "h@example.com", "pw-host-123")
     game = services.create_game(host=host)
     assert client.get(f"/games/{game.public_id}/replay/").status_code == 404
+
+
+def overdue(game: Game, times: int) -> None:
+    """Let ``times`` decisions run out of time, as the timer would (its note included)."""
+    later = timezone.now() + timedelta(days=60)
+    for _ in range(times):
+        game.refresh_from_db()
+        assert services.expire_decision(game.pk, game.version, now=later)
+    game.refresh_from_db()
+
+
+def every_step_of(client: Client, game: Game) -> str:
+    """The replay page at every step, and by default; all the lines shown."""
+    url = f"/games/{game.public_id}/replay/"
+    bodies = []
+    for step in range(game.version):
+        response = client.get(f"{url}?step={step}")
+        assert response.status_code == 200, f"step {step}"
+        bodies.append(response.content.decode())
+    last = client.get(url)
+    assert last.status_code == 200
+    assert f"Move {game.version - 1} of {game.version - 1}" in last.content.decode()
+    return "".join(bodies)
+
+
+def test_replay_shows_the_timers_notes_at_every_step_and_by_default(
+    client: Client, no_bot_tasks: Any, duel: Game
+) -> None:
+    overdue(duel, 3)
+    notes = GameEvent.objects.filter(game=duel, kind="note", payload__source="timeout")
+    assert notes.count() == 3
+    last = GameEvent.objects.filter(game=duel, seq=duel.version).order_by("index")
+    assert [e.kind for e in last[:2]] == ["action", "note"]  # the last move was a timeout
+    body = every_step_of(client, duel)
+    for note in notes:
+        assert escape(note.payload["text"]) in body
+
+
+def test_replay_shows_standing_order_notes_at_every_step(
+    client: Client, no_bot_tasks: Any, duel: Game, alice: User, bob: User
+) -> None:
+    orders = {"auto_roll": True, "jail": "pay", "buy_min_cash_left": 0, "auction": "pass"}
+    for user in (alice, bob):
+        services.set_standing_orders(public_id=duel.public_id, user=user, orders=orders)
+    overdue(duel, 2)  # whatever the orders do not answer
+    notes = GameEvent.objects.filter(game=duel, kind="note", payload__source="standing_order")
+    assert notes.exists()
+    body = every_step_of(client, duel)
+    for note in notes:
+        assert escape(note.payload["text"]) in body

@@ -56,8 +56,9 @@ class Daphne:
     """One daphne process on a fixed port; it can be stopped and started
     again on the same port (as a restart or a dropped network looks to a page)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, env: dict[str, str] | None = None) -> None:
         self.port = port
+        self.env = env or {}  # on top of the test run's (e.g. another REDIS_URL)
         self.process: subprocess.Popen[bytes] | None = None
         (BASE_DIR / ".run").mkdir(exist_ok=True)
         self.log_path = BASE_DIR / ".run" / f"test-daphne-{os.getpid()}-{port}.log"
@@ -76,7 +77,7 @@ class Daphne:
                     "monopoly_site.asgi:application",
                 ],
                 cwd=BASE_DIR,
-                env=_env(),
+                env={**_env(), **self.env},
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )

@@ -124,6 +124,7 @@ def test_every_page_has_one_htmx_config_that_forbids_eval(
     )
     refusals = [r for r in game_config["responseHandling"] if r.get("error") is False]
     assert refusals and re.fullmatch(refusals[0]["code"], "429"), game_config
+    assert re.fullmatch(refusals[0]["code"], "400"), game_config  # monopoly_site/badinput.py
 
 
 def test_a_secure_page_lets_scripts_connect_to_its_wss_origin(signed_in: Client) -> None:

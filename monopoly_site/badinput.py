@@ -1,0 +1,140 @@
+"""Control characters are refused at the door, in one place for each way in.
+
+PostgreSQL cannot store NUL at all: psycopg refuses the whole query, so a NUL
+in an address (``/games/%00/``), a query parameter or a form field that
+reaches a lookup or a save was a 500. The other control characters (C0, DEL,
+C1) and lone surrogates have no place in a name, an address or a message
+either: nothing a person types contains them. Rather than every view and
+service checking every string, each way in refuses them before any view runs:
+
+- HTTP: ``RefuseControlCharactersMiddleware`` answers 400, naming the part
+  of the request at fault: the address, a query parameter, or a form field
+  (its name or its value). Form values may hold tabs and line breaks (a
+  textarea sends ``\\r\\n``); fields that must be one line say so in their
+  own form (``accounts.forms``, ``live.chat.check_body``). htmx requests get
+  the message as an error paragraph, which the game page swaps in like its
+  other refusals (``templates/games/game.html``'s ``responseHandling``).
+- WebSocket: ``RefuseControlCharactersSocket`` refuses the handshake for
+  such an address or query string. Frames never reach the database: the
+  consumers accept two JSON frames and close on anything else
+  (``games.consumers._parse_frame``).
+- Cookies: the session key is checked by the session store
+  (``accounts.sessions``), the only cookie that reaches a query.
+
+Forms keep Django's own check (every ``forms.CharField`` refuses NUL), which
+matters where a form is fed from elsewhere than a request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import unquote
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.html import escape
+
+# C0 controls, DEL, C1 controls and lone surrogates (which no UTF-8 decoder
+# produces but ``errors="surrogateescape"`` and JSON's \\ud800 can).
+ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# The same, less tab, line feed and carriage return: text that may have lines.
+CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+MAX_NAME_SHOWN = 40
+
+
+def control_character(text: str, *, lines: bool = False) -> str | None:
+    """The first control character in ``text`` as ``U+XXXX``, or None.
+    ``lines``: tabs and line breaks are allowed."""
+    found = (CONTROL_BUT_LINES if lines else ANY_CONTROL).search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
+def _shown(name: str) -> str:
+    """A field's name for a message: it came from the request, so it is
+    shortened here and escaped by whoever renders it."""
+    return name if len(name) <= MAX_NAME_SHOWN else name[: MAX_NAME_SHOWN - 1] + "…"
+
+
+def _first_problem(
+    where: str, items: Iterable[tuple[str, list[str]]], *, value_lines: bool
+) -> str | None:
+    for name, values in items:
+        found = control_character(name)
+        if found is not None:
+            return f"The name of a {where} contains a control character ({found})."
+        for value in values:
+            found = control_character(value, lines=value_lines)
+            if found is not None:
+                return f"The {where} “{_shown(name)}” contains a control character ({found})."
+    return None
+
+
+def request_problem(request: HttpRequest) -> str | None:
+    """What is wrong with the request's text, or None when nothing is."""
+    found = control_character(request.path_info)
+    if found is not None:
+        return f"The address contains a control character ({found})."
+    problem = _first_problem("query parameter", request.GET.lists(), value_lines=False)
+    if problem is None and request.method == "POST":
+        problem = _first_problem("form field", request.POST.lists(), value_lines=True)
+    return problem
+
+
+class RefuseControlCharactersMiddleware:
+    """Answer 400 to a request whose address, query or form holds a control
+    character, before any view (or lookup) sees it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        problem = request_problem(request)
+        if problem is None:
+            return self.get_response(request)
+        message = problem + " Remove it and try again."
+        if request.headers.get("HX-Request") != "true":
+            return render(request, "400.html", {"message": message}, status=400)
+        # htmx (the game page swaps a 400 in): into an error slot (the chat's)
+        # the message goes as the form asks; a whole region (a form's
+        # ``#actions`` panel, which htmx names in HX-Target) is kept, with
+        # the message at its top.
+        response = HttpResponse(f'<p class="error" role="alert">{escape(message)}</p>', status=400)
+        if request.headers.get("HX-Target"):
+            response["HX-Reswap"] = "afterbegin"
+        return response
+
+
+class RefuseControlCharactersSocket:
+    """ASGI middleware: refuse a WebSocket handshake whose address or query
+    string holds a control character (the routes' parameters reach queries)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if scope.get("type") == "websocket" and socket_problem(scope) is not None:
+            return await refuse_socket(scope, receive, send)
+        return await self.inner(scope, receive, send)
+
+
+async def refuse_socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Refuse the handshake (403) and end. Not Channels' ``WebsocketDenier``:
+    a consumer opens a channel on the channel layer first and, once closed,
+    waits for the client's disconnect, all for a socket that never opens."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})
+
+
+def socket_problem(scope: dict[str, Any]) -> str | None:
+    path = scope.get("path", "")
+    raw_query = bytes(scope.get("query_string", b"")).decode("latin-1")
+    query = unquote(raw_query.replace("+", " "), errors="replace")
+    for text in (path, query):
+        found = control_character(text)
+        if found is not None:
+            return f"The address contains a control character ({found})."
+    return None

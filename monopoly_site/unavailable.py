@@ -1,0 +1,56 @@
+"""A 503 with a clear message, never a 500, when the database or Redis
+fails under a request (a connection terminated, a restart in progress).
+
+Each action is one transaction, so a failure before its commit changed
+nothing, and the client may send it again with the same expected version:
+if it had in fact been applied, the version check refuses the copy.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER = 2  # seconds
+MESSAGE = (
+    "The site lost its connection to a server for a moment. Try again; if you made a "
+    "move, reload the game to see whether it was saved."
+)
+FAILURES = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+
+
+class ServiceUnavailableMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not isinstance(exc, FAILURES):
+            return None
+        logger.warning("503 for %s %s: %s", request.method, request.path, exc)
+        return unavailable_response(request)
+
+
+def unavailable_response(request: HttpRequest) -> HttpResponse:
+    if getattr(request, "htmx", False):
+        response = HttpResponse(MESSAGE, status=503, content_type="text/plain; charset=utf-8")
+    else:
+        body: str
+        try:
+            # No request context: its processors may need the server that failed.
+            body = render_to_string("503_plain.html", {"message": MESSAGE})
+        except Exception:
+            body = MESSAGE
+        response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
