@@ -155,6 +155,8 @@ CHANNEL_LAYERS = {
 }
 
 CELERY_BROKER_URL = REDIS_URL
+# Redis, with a channel that survives a Redis restart (monopoly_site/broker.py).
+CELERY_BROKER_TRANSPORT = "monopoly_site.broker:Transport"
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_DEFAULT_QUEUE = f"{REDIS_PREFIX}-default"
 CELERY_BROKER_TRANSPORT_OPTIONS = {
