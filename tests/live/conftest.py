@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from games import engine, services
 from games.models import Game
@@ -81,8 +83,24 @@ def move(game: Game) -> int:
     returns the new version."""
     game.refresh_from_db()
     state = engine.from_dict(game.state)
-    player = engine.next_actor(state)
-    action = next(a for a in engine.legal_actions(state, player) if a.terms is None)
+    # Whoever moves next, else anyone with a decision open, else anyone.
+    players = [
+        engine.next_actor(state),
+        *(p.player for p in engine.pending_decisions(state)),
+        *range(state.n),
+    ]
+    choices = [
+        a for p in players if p is not None and p >= 0 for a in engine.legal_actions(state, p)
+    ]
+    # Not a StopIteration: raised into a future (a test's executor), it hangs the loop.
+    action = next((a for a in choices if a.terms is None), None)
+    if action is None:
+        # Only the system may act (a window to close): the timer does it.
+        later = timezone.now() + timedelta(days=30)
+        assert services.expire_decision(game.pk, game.version, now=later), game.version
+        game.refresh_from_db()
+        return game.version
+    player = action.player
     services.submit_action(
         public_id=game.public_id,
         user=game.seats.get(number=player).user,
