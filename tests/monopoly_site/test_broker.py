@@ -51,3 +51,12 @@ def test_the_site_sends_its_tasks_through_this_transport() -> None:
     from monopoly_site.celery import app
 
     assert app.connection_for_write().get_transport_cls() is Transport
+
+
+def test_any_use_of_a_channel_whose_connection_is_gone_is_a_connection_error() -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    # An acknowledgement arriving after the close needs a client too.
+    for channel in channel_holding_a_reserved_message(Transport):
+        with pytest.raises(RedisConnectionError):
+            channel._connparams()
