@@ -21,7 +21,8 @@ from games import services
 from games.models import Game
 from tests.timers.conftest import process_env, start_celery, stop, wait_for
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+# About a minute of real workers and beat: with the long runs (`make test-slow`, which CI runs).
+pytestmark = [pytest.mark.worker, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PREFIX = f"{settings.REDIS_PREFIX}-bots"
 WORKER = ["worker", "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip"]
 
