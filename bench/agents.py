@@ -494,17 +494,25 @@ class Spectator:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
 
+    def _next_heartbeat(self) -> float | None:
+        if not self.heartbeat:
+            return None
+        return time.monotonic() + self.heartbeat * (5 / 6 + random.random() / 3)
+
     async def _read(self, socket_: Any) -> None:
+        quiet_until = self._next_heartbeat()
         while True:
             # After a quiet spell (LIVE_HEARTBEAT_SECONDS, give or take a
-            # sixth) the page asks whether it missed a push.
-            quiet = self.heartbeat * (5 / 6 + random.random() / 3) if self.heartbeat else None
+            # sixth) without a versioned frame, the page asks whether it
+            # missed a push; chat and presence frames do not put it off.
+            timeout = None if quiet_until is None else max(0.0, quiet_until - time.monotonic())
             try:
-                message = await asyncio.wait_for(socket_.recv(), quiet)
+                message = await asyncio.wait_for(socket_.recv(), timeout)
             except TimeoutError:
                 if self.version >= 0:
                     self.heartbeats += 1
                     await socket_.send(json.dumps({"type": "resync", "since": self.version}))
+                quiet_until = self._next_heartbeat()
                 continue
             if not isinstance(message, str):
                 continue
@@ -512,6 +520,7 @@ class Spectator:
             if match is None or match.group(2) is None:
                 continue
             version = int(match.group(2))
+            quiet_until = self._next_heartbeat()
             if match.group(1) == "snapshot":
                 self.show(version, message)
             elif match.group(1) == "push":

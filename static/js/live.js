@@ -15,7 +15,9 @@
 // A gap is noticed only when the next push comes, and a lost push may be the
 // game's last for a long while. So a socket element with data-heartbeat
 // (seconds; the game page has it) asks now and then whether it is behind:
-// after that long without a frame, give or take a sixth (25-35 s for 30, so
+// after that long without a versioned frame (a push or a snapshot: chat and
+// presence frames say nothing of the game's version, and on a busy page they
+// would put the check off for ever), give or take a sixth (25-35 s for 30, so
 // that pages opened together do not ask together), and at once when the tab
 // is shown again (background tabs' timers are throttled), it sends
 // {"type": "resync", "since": N} with the oldest version it shows, and the
@@ -201,7 +203,8 @@
   });
 
   document.addEventListener("htmx:wsAfterMessage", function (event) {
-    scheduleHeartbeat(event.target); // quiet since now
+    var match = FRAME.exec(event.detail.message);
+    if (match && match[2] !== undefined) scheduleHeartbeat(event.target); // quiet since now
   });
 
   document.addEventListener("htmx:wsClose", function (event) {

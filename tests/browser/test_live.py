@@ -3,6 +3,7 @@ the watcher's board changes without a reload."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -250,6 +251,46 @@ def test_a_page_that_missed_the_last_push_catches_up_by_its_heartbeat(
     assert page.evaluate(
         f"window.__sent.some((f) => f === JSON.stringify({{type: 'resync', since: {version}}}))"
     )
+    context.close()
+
+
+def chatter(game: Game, stop: threading.Event) -> None:
+    """Frames without a version (as presence and chat send), three a second."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    while not stop.wait(0.3):
+        async_to_sync(layer.group_send)(
+            broadcast.game_group(game.pk), {"type": "live.push", "html": "<!--live-->"}
+        )
+
+
+@pytest.mark.browser
+def test_frames_without_a_version_do_not_put_off_the_heartbeat(
+    browser: Any, quick_heartbeat_daphne: Daphne
+) -> None:
+    ada, grace = people("ada", "grace")
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    context = context_for(browser, f"http://127.0.0.1:{quick_heartbeat_daphne.port}", None)
+    context.add_init_script(RECORD_FRAMES)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#presence .presence-line:not(.muted)")
+    version = board_version(page)
+
+    # A busy game's presence and chat frames come more often than the
+    # heartbeat's second: the page must still ask, and catch up.
+    stop = threading.Event()
+    with ThreadPoolExecutor(2) as pool:
+        talking = pool.submit(chatter, game, stop)
+        try:
+            pool.submit(roll_unheard, game).result()
+            page.wait_for_selector(f'#board[data-version="{version + 1}"]')
+        finally:
+            stop.set()
+        talking.result()
     context.close()
 
 
