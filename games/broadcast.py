@@ -39,7 +39,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.template.loader import render_to_string
 
-from games import access, presenters
+from games import access, missed_pushes, presenters
 from games.models import Game, Seat
 from live import fanout
 
@@ -631,4 +631,5 @@ def broadcast_game(
                 # actor's answer; left running, it takes the GIL from the
                 # loop that is writing to the sockets of this process.
                 done.wait(FANOUT_WAIT)
+        missed_pushes.record(game_id, version)
     send(lobby_pushes(game) + your_games_pushes(game))

@@ -144,3 +144,12 @@ def sweep_deadlines() -> int:
         if cache.add(f"timers:remind:{deadline_id}", 1, timeout=ttl):
             send_reminder.delay(deadline_id)
     return queued
+
+
+@shared_task(ignore_result=True)
+def push_missed() -> int:
+    """Beat's: push again each game version that a dying process committed
+    and never pushed (``games.missed_pushes``)."""
+    from games import missed_pushes
+
+    return missed_pushes.push_missed()

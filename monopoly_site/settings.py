@@ -247,6 +247,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": float(TIMER_SWEEP_SECONDS),
     },
+    # A version committed by a process that died before pushing it. Queued
+    # sweeps left behind by an outage would all find the same: they expire.
+    "push-missed": {
+        "task": "games.tasks.push_missed",
+        "schedule": float(TIMER_SWEEP_SECONDS),
+        "options": {"expires": float(TIMER_SWEEP_SECONDS)},
+    },
     # Every quarter hour: each user's digest goes out in their own DIGEST_HOUR.
     "daily-digest": {"task": "notifications.tasks.send_digests", "schedule": 900.0},
 }

@@ -59,6 +59,8 @@ def after_commit(
             held.append((game_id, version, state, game))
         elif rendering_ahead(game, version) or anyone_listening(game_id, game):
             broadcast_game(game_id, version, state, game)
+        else:
+            record_pushed(game_id, version)  # nobody to tell
         if bots_due:
             schedule_bots(game_id, version, getattr(game, "auto_move_at", None))
         schedule_timers(game_id, version, due_times)
@@ -124,6 +126,8 @@ def pushes_deferred() -> Iterator[None]:
         for game_id, version, state, game in pushes:
             if _keep_listening(game, here.get(game_id)):
                 broadcast_game(game_id, version, state, game)
+            else:
+                record_pushed(game_id, version)
 
 
 def _listening_to(game_ids: list[int]) -> dict[int, Any]:
@@ -170,6 +174,12 @@ def schedule_timers(game_id: int, version: int, due_times: list[Any] | None = No
             cache.set(queued_key(game_id, version), slot, timeout=timeout)
     except Exception:
         logger.exception("Could not schedule the timers of game %s", game_id)
+
+
+def record_pushed(game_id: int, version: int) -> None:
+    from games import missed_pushes
+
+    missed_pushes.record(game_id, version)
 
 
 def rendering_ahead(game: Any, version: int) -> bool:
