@@ -266,6 +266,8 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
 
     interval = opts.games / opts.rate
     warmup = opts.warmup
+    # For a profiler to start on (py-spy record --pid <a Daphne>).
+    print(f"[load {time.strftime('%H:%M:%S')}] moves begin", file=sys.stderr, flush=True)
     began = time.perf_counter()
     end = began + warmup + opts.seconds
     counted_from = began + warmup

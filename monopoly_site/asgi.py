@@ -4,16 +4,74 @@ import asyncio
 import contextlib
 import gc
 import os
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import django
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "monopoly_site.settings")
+
+
+class RequestThreads:
+    """A few long-lived threads, each lent to one request at a time.
+
+    Django runs each request's sync code in a thread started for it (in its
+    own ``ThreadSensitiveContext``), and asgiref starts a second thread to
+    join the first when the request ends. Starting a thread blocks the event
+    loop until the new thread has taken the GIL, which under load means
+    waiting out every busy thread: in ``make bench-load`` (200 games) the
+    loop spent more than half its time in ``Thread.start``, and a hundred
+    request threads per process took turns on the GIL while most of them
+    waited for one of the database pool's connections (and, after 10 s,
+    failed). Here a request waits for a free thread on the event loop,
+    where waiting costs nothing, and every thread-sensitive call it makes
+    (the middleware and view, ``request_finished``, ``response.close``)
+    runs on the thread it was lent: asgiref's ``ThreadSensitiveContext``
+    with an executor of one thread, its public way to do this."""
+
+    def __init__(self, size: int | None = None) -> None:
+        self.size = size  # None: settings.REQUEST_THREADS
+        # One queue per event loop (a server has one; tests start several).
+        self._free: dict[asyncio.AbstractEventLoop, asyncio.Queue[ThreadPoolExecutor]] = {}
+
+    def _queue(self) -> asyncio.Queue[ThreadPoolExecutor]:
+        loop = asyncio.get_running_loop()
+        queue = self._free.get(loop)
+        if queue is None:
+            for closed in [other for other in self._free if other.is_closed()]:
+                for executor in _drain(self._free.pop(closed)):
+                    executor.shutdown(wait=False)
+            queue = self._free[loop] = asyncio.Queue()
+            from django.conf import settings
+
+            for _ in range(self.size or settings.REQUEST_THREADS):
+                queue.put_nowait(ThreadPoolExecutor(1, thread_name_prefix="request"))
+        return queue
+
+    @contextlib.asynccontextmanager
+    async def lend(self) -> AsyncIterator[ThreadPoolExecutor]:
+        queue = self._queue()
+        executor = await queue.get()
+        try:
+            yield executor
+        finally:
+            # A view still running after its request was cancelled (the
+            # client went away) keeps the thread busy: the next request's
+            # calls queue behind it on that thread, in order.
+            queue.put_nowait(executor)
+
+
+def _drain(queue: asyncio.Queue[ThreadPoolExecutor]) -> list[ThreadPoolExecutor]:
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -43,11 +101,17 @@ class OneHopASGIHandler(ASGIHandler):
     async def handle(self, scope: Any, receive: Any, send: Any) -> None:
         """Django 5.2's ``handle``, except that ``request_started`` is sent
         by the middleware chain's hop (above); only a request that fails
-        before reaching the chain sends it from here, as Django does."""
+        before reaching the chain sends it from here, as Django does. Once
+        its body is in, the request's sync code runs on one of a few
+        long-lived threads (``request_threads``)."""
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
+        async with request_threads.lend() as executor, ThreadSensitiveContext(executor=executor):
+            await self._handle(scope, receive, send, body_file)
+
+    async def _handle(self, scope: Any, receive: Any, send: Any, body_file: Any) -> None:
         set_script_prefix(get_script_prefix(scope))
         request, error_response = self.create_request(scope, body_file)
         if request is None or error_response is not None:
@@ -92,6 +156,9 @@ class OneHopASGIHandler(ASGIHandler):
         else:
             await sync_to_async(response.close)()
         body_file.close()
+
+
+request_threads = RequestThreads()
 
 
 def get_asgi_application() -> ASGIHandler:

@@ -104,10 +104,11 @@ DATABASES = {
         env_str("DATABASE_URL", f"sqlite:///{RUN_DIR / 'db.sqlite3'}"), BASE_DIR
     )
 }
-# Daphne runs each HTTP request's sync code in a thread of its own, so a
-# persistent connection is never reused there: every request would open (and
-# PostgreSQL fork) a new one. The ASGI entry point (monopoly_site.asgi) asks
-# for a small pool instead; other processes keep persistent connections.
+# In a Daphne, database calls come from several threads (REQUEST_THREADS
+# for HTTP requests, one for the sockets), and Django's per-request
+# connection handling would close and reopen (PostgreSQL forking) one per
+# request. The ASGI entry point (monopoly_site.asgi) asks for a small pool
+# instead; other processes keep persistent connections.
 if env_bool("DATABASE_POOL", False) and "postgresql" in DATABASES["default"]["ENGINE"]:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
     # The pool checks a connection before lending it, but not with a round
@@ -118,6 +119,16 @@ if env_bool("DATABASE_POOL", False) and "postgresql" in DATABASES["default"]["EN
         "max_size": env_int("DATABASE_POOL_SIZE", 10),
         "timeout": 10,
     }
+# Threads that run HTTP requests' sync code in a Daphne (monopoly_site/asgi.py
+# says why so few): each holds at most one pooled connection, and the sockets'
+# database calls share one more thread.
+REQUEST_THREADS = max(1, env_int("REQUEST_THREADS", 4))
+if "pool" in DATABASES["default"]["OPTIONS"]:
+    _pool_size = DATABASES["default"]["OPTIONS"]["pool"]["max_size"]
+    if _pool_size < REQUEST_THREADS + 1:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_SIZE ({_pool_size}) must exceed REQUEST_THREADS ({REQUEST_THREADS})"
+        )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = check_redis_url(env_str("REDIS_URL", "redis://127.0.0.1:6379/0"))

@@ -436,3 +436,16 @@ def test_the_broadcast_words_the_new_lines_from_the_write_without_reading_them(
     assert any(line["kind"] == "dice" and line["seq"] == 2 for line in lines)
     presenters._LOG_CACHE.clear()
     assert lines == presenters.log_lines(Game.objects.get(pk=duel.pk), state, None)  # read
+
+
+def test_the_log_cache_drops_the_least_recently_written_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(presenters, "_LOG_CACHE", {})
+    monkeypatch.setattr(presenters, "_LOG_CACHE_SIZE", 2)
+    line = [{"text": "x", "kind": "k", "seq": 1, "private": False, "turn": 0}]
+    presenters._cache_log_lines((1, None), (1, line))
+    presenters._cache_log_lines((2, None), (1, line))
+    presenters._cache_log_lines((1, None), (2, line))  # game 1 moves again
+    presenters._cache_log_lines((3, None), (1, line))
+    assert set(presenters._LOG_CACHE) == {(1, None), (3, None)}

@@ -4,7 +4,9 @@ as Django does, on every path."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.test import override_settings
 from django.urls import path
 
+from monopoly_site import asgi
 from monopoly_site.asgi import django_asgi_app
 from tests.live.conftest import run
 
@@ -26,7 +29,22 @@ def record_view(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok")
 
 
-urlpatterns = [path("record", record_view)]
+busy = {"now": 0, "most": 0}
+busy_lock = threading.Lock()
+
+
+def slow_view(request: HttpRequest) -> HttpResponse:
+    with busy_lock:
+        busy["now"] += 1
+        busy["most"] = max(busy["most"], busy["now"])
+    seen.append(("slow", threading.get_ident()))
+    time.sleep(0.05)  # a view holding its thread (a database round trip)
+    with busy_lock:
+        busy["now"] -= 1
+    return HttpResponse("ok")
+
+
+urlpatterns = [path("record", record_view), path("slow", slow_view)]
 
 
 @pytest.fixture
@@ -78,3 +96,34 @@ def test_daphne_leaves_the_form_body_to_django() -> None:
     from daphne.http_protocol import WebRequest
 
     assert WebRequest._parsePOSTFormSubmission is False
+
+
+def test_requests_share_a_few_long_lived_threads(
+    started: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve requests at once on a pool of two: never more than two run,
+    every one is answered, and each runs its request_started, view and
+    request_finished on the thread it was lent."""
+    monkeypatch.setattr(asgi, "request_threads", asgi.RequestThreads(2))
+    busy.update(now=0, most=0)
+    finished: list[int] = []
+
+    def on_finished(**kwargs: Any) -> None:
+        finished.append(threading.get_ident())
+
+    async def scenario() -> list[Any]:
+        communicators = [HttpCommunicator(django_asgi_app, "GET", "/slow") for _ in range(12)]
+        return await asyncio.gather(*(c.get_response(timeout=10) for c in communicators))
+
+    signals.request_finished.connect(on_finished, weak=False)
+    try:
+        responses = run(scenario)
+    finally:
+        signals.request_finished.disconnect(on_finished)
+    assert [r["status"] for r in responses] == [200] * 12
+    assert busy["most"] == 2
+    threads = {ident for name, ident in started if name == "slow"}
+    assert len(threads) == 2
+    assert {ident for name, ident in started if name == "started"} == threads
+    assert set(finished) == threads
+    assert threading.get_ident() not in threads

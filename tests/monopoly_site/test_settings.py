@@ -97,3 +97,18 @@ def test_without_debug_or_secret_key_the_site_refuses_to_start() -> None:
     result = settings_without("DEBUG", "SECRET_KEY")
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_refuses_a_database_pool_no_larger_than_the_request_threads() -> None:
+    env = {
+        **PRODUCTION,
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/monopoly",  # SQLite has no pool
+        "DATABASE_POOL": "true",
+        "DATABASE_POOL_SIZE": "4",
+        "REQUEST_THREADS": "4",
+    }
+    result = run_manage("check", **env)
+    assert result.returncode != 0
+    assert "DATABASE_POOL_SIZE (4) must exceed REQUEST_THREADS (4)" in result.stderr
+    env["DATABASE_POOL_SIZE"] = "5"
+    assert run_manage("check", **env).returncode == 0
