@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 RECENT_SECONDS = 60  # a game moved longer ago than this is not looked at
 # The committing process's own push comes well within this (tens of ms);
 # a longer grace only delays the pages of a game whose mover died.
-GRACE_SECONDS = 1.5
+GRACE_SECONDS = 1.0
 
 
 def key(game_id: int) -> str:

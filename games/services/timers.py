@@ -39,8 +39,10 @@ from games.services.locking import (
 logger = logging.getLogger(__name__)
 
 TIME_LIMIT = "time_limit"
-# How late a bot's countdown task may be before the sweep plays the move.
-BOT_GRACE_SECONDS = 2
+# How late a bot's countdown task may be before the sweep plays the move
+# (both may then try; the version check lets one of them through). The soak
+# allows the sweep plus 2 s for an overdue move, which a 2 s grace used up.
+BOT_GRACE_SECONDS = 1
 
 
 # --- rows read once per write ----------------------------------------------------
