@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from games.play_views import access_game_for_viewer
 from live.chat import ChatError, do_post_message
 from monopoly_site import ratelimit, redis_health
+from monopoly_site.unavailable import unavailable_response
 
 # Chat is pushed through Redis: without it a message would be stored and
 # seen by nobody until they reload, so it is refused instead (issue 15).
@@ -30,7 +30,13 @@ def post_message(request: HttpRequest, public_id: str, room: str) -> HttpRespons
         # The page's htmx config swaps a 429 in, like the 422 below.
         return ratelimit.with_retry_after(HttpResponse(exc.message, status=429), exc)
     if not redis_health.available():
-        return unavailable(request, UNAVAILABLE, game.get_absolute_url())
+        return unavailable_response(
+            request,
+            UNAVAILABLE,
+            back=game.get_absolute_url(),
+            retry_after=RETRY_AFTER,
+            full_page=True,
+        )
     try:
         do_post_message(
             game=game, seat=seat, user=request.user, room=room, body=request.POST.get("body", "")
@@ -43,14 +49,3 @@ def post_message(request: HttpRequest, public_id: str, room: str) -> HttpRespons
     if not request.htmx:  # type: ignore[attr-defined]
         return HttpResponseRedirect(game.get_absolute_url())
     return HttpResponse("")
-
-
-def unavailable(request: HttpRequest, message: str, back: str) -> HttpResponse:
-    """503 for what cannot work without Redis: the message alone for htmx
-    (the page's htmx config swaps it in, like a 429), else a page."""
-    if request.htmx:  # type: ignore[attr-defined]
-        response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
-    else:
-        response = render(request, "503.html", {"message": message, "back": back}, status=503)
-    response["Retry-After"] = str(RETRY_AFTER)
-    return response

@@ -41,16 +41,33 @@ class ServiceUnavailableMiddleware:
         return unavailable_response(request)
 
 
-def unavailable_response(request: HttpRequest) -> HttpResponse:
+def unavailable_response(
+    request: HttpRequest,
+    message: str = MESSAGE,
+    *,
+    back: str = "",
+    retry_after: int = RETRY_AFTER,
+    full_page: bool = False,
+) -> HttpResponse:
+    """The site's one 503: the message alone for htmx (the page's htmx
+    config swaps it in, like a 429), else a page. ``full_page`` (the site's
+    layout, with ``back`` as a link) only where the database still answers:
+    the layout's context processors read it. A page that cannot be rendered
+    falls back to the plain one, and that to the bare message."""
     if getattr(request, "htmx", False):
-        response = HttpResponse(MESSAGE, status=503, content_type="text/plain; charset=utf-8")
+        response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
     else:
         body: str
         try:
-            # No request context: its processors may need the server that failed.
-            body = render_to_string("503_plain.html", {"message": MESSAGE})
+            if full_page:
+                body = render_to_string(
+                    "503.html", {"message": message, "back": back}, request=request
+                )
+            else:
+                # No request context: its processors may need the server that failed.
+                body = render_to_string("503_plain.html", {"message": message})
         except Exception:
-            body = MESSAGE
+            body = message
         response = HttpResponse(body, status=503)
-    response["Retry-After"] = str(RETRY_AFTER)
+    response["Retry-After"] = str(retry_after)
     return response

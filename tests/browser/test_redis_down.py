@@ -16,21 +16,14 @@ from games.models import Game
 from tests.browser.test_live import context_for
 from tests.games.conftest import alice, bob, duel
 from tests.live.servers import Daphne, free_port
-from tests.monopoly_site.test_redis_down import RedisServer, move
+from tests.monopoly_site.test_redis_down import RedisServer, move, started_redis
 
 __all__ = ["alice", "bob", "duel"]
 
 BACKOFF = 60_000  # ms: the page's reconnect backoff reaches 32 s between tries
 
 
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer(free_port())
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
+redis_server = pytest.fixture(name="redis_server")(started_redis)
 
 
 @pytest.fixture

@@ -76,14 +76,17 @@ class RedisServer:
             self.process = None
 
 
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
+def started_redis() -> Iterator[RedisServer]:
+    """A fixture's body: a RedisServer on a free port, killed at the end."""
     server = RedisServer(free_port())
     server.start()
     try:
         yield server
     finally:
         server.kill()
+
+
+redis_server = pytest.fixture(scope="module", name="redis_server")(started_redis)
 
 
 @pytest.fixture(scope="module")
