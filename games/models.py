@@ -235,10 +235,15 @@ class Deadline(models.Model):
     due_at = models.DateTimeField()
     remind_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)
+    # The "your turn" notice of this decision is still to be sent: set in the
+    # write that made it, cleared by whoever sends it (the task queued after
+    # the commit, or beat's sweep if that task was lost).
+    notice_due = models.BooleanField(default=False)
 
     class Meta:
         indexes = [
             models.Index(fields=["due_at"], name="deadline_due_idx"),
+            models.Index(fields=["game"], name="deadline_notice_idx", condition=Q(notice_due=True)),
             models.Index(
                 fields=["remind_at"], name="deadline_remind_idx", condition=Q(reminded=False)
             ),

@@ -134,15 +134,18 @@ def expire_due() -> int:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat's sweep: enqueue the overdue decisions (``dispatch_overdue``) and
-    the due reminders."""
-    from notifications.tasks import send_reminder
+    """Beat's sweep: enqueue the overdue decisions (``dispatch_overdue``),
+    the due reminders and the turn notices not yet sent."""
+    from notifications.tasks import notify_your_turn, send_reminder
 
     ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
     queued = dispatch_overdue(take_eta=False)
     for deadline_id in timers.reminders_due():
         if cache.add(f"timers:remind:{deadline_id}", 1, timeout=ttl):
             send_reminder.delay(deadline_id)
+    for game_id in timers.turn_notices_due():
+        if cache.add(f"timers:notice:{game_id}", 1, timeout=ttl):
+            notify_your_turn.delay(game_id)
     return queued
 
 

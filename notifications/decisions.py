@@ -39,16 +39,20 @@ def _url(game: Game) -> str:
     return f"{settings.SITE_URL}{game.get_absolute_url()}"
 
 
-def your_turn(game_id: int, version: int) -> int:
-    """Notify each human with a newly arisen decision; returns how many."""
-    game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).first()
+def your_turn(game_id: int) -> int:
+    """Notify each human with a newly arisen decision still open; returns
+    how many. Each decision's notice is claimed once (``notice_due``)."""
+    from games.services.timers import claim_turn_notices
+
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
     if game is None:
         return 0
     seats = _human_seats(game)
     sent = 0
-    rows = Deadline.objects.filter(game=game, player__in=list(seats)).exclude(kind="time_limit")
-    for d in rows.order_by("due_at"):
-        seat = seats[d.player]
+    for d in claim_turn_notices(game.pk):
+        seat = seats.get(d.player)
+        if seat is None or d.kind == "time_limit":
+            continue  # taken over or left since
         user = seat.user
         assert user is not None
         what = KIND_WORDS.get(d.kind, d.kind.replace("_", " "))

@@ -8,8 +8,10 @@ from notifications import decisions
 
 
 @shared_task(ignore_result=True)
-def notify_your_turn(game_id: int, version: int) -> int:
-    return decisions.your_turn(game_id, version)
+def notify_your_turn(game_id: int, version: int | None = None) -> int:
+    """``version`` is ignored: tasks queued before the notices came from
+    the deadline rows carried it."""
+    return decisions.your_turn(game_id)
 
 
 @shared_task(ignore_result=True)

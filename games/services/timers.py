@@ -206,6 +206,9 @@ def sync_deadlines(
             _new_deadline(game, timer, _seat(game, p), p, kind, ref, now)
             for p, kind, ref in arising
         ]
+        for d in created:
+            if d.player == actor:
+                d.notice_due = False  # who just moved is here
         # Last, so that its new ids are the last result.
         statements.append(insert_statement(created, returning_pk=True))
     if statements:
@@ -214,19 +217,20 @@ def sync_deadlines(
             d.pk = pk
             d._state.adding, d._state.db = False, reader(Deadline).alias
     game._deadline_rows = kept + created  # type: ignore[attr-defined]
-    # Tell players whose turn has come; not the one who just moved, who is here.
-    if any(p >= 0 and p != actor for p, _, _ in arising):
-        game_id, version = game.pk, game.version
-        transaction.on_commit(lambda: _notify_turn(game_id, version))
+    # Tell players whose turn has come. The rows say so (``notice_due``);
+    # the task is the shortcut, beat's sweep (``turn_notices_due``) the net.
+    if any(d.notice_due for d in created):
+        game_id = game.pk
+        transaction.on_commit(lambda: _notify_turn(game_id))
 
 
-def _notify_turn(game_id: int, version: int) -> None:
+def _notify_turn(game_id: int) -> None:
     from monopoly_site import redis_health
     from notifications.tasks import notify_your_turn
 
     try:
         with redis_health.guarded():
-            notify_your_turn.delay(game_id, version)
+            notify_your_turn.delay(game_id)
     except Exception:
         logger.exception("Could not enqueue the turn notice of game %s", game_id)
 
@@ -265,6 +269,7 @@ def _new_deadline(
         game=game, player=player, kind=kind, ref=ref, version=game.version,
         started_at=start, due_at=due,
         remind_at=dl.remind_at(start, due) if human else None, reminded=not human,
+        notice_due=human,
     )  # fmt: skip
 
 
@@ -505,6 +510,24 @@ def reminders_due(now: datetime | None = None, limit: int = 500) -> list[int]:
         .order_by("remind_at")
         .values_list("pk", flat=True)[:limit]
     )
+
+
+def turn_notices_due(limit: int = 500) -> list[int]:
+    """Games with a "your turn" notice still to send (a lost task's, or one
+    whose task is about to run: claiming makes either send it once)."""
+    rows = Deadline.objects.filter(notice_due=True).values_list("game_id", flat=True)
+    return list(dict.fromkeys(rows[:limit]))
+
+
+def claim_turn_notices(game_id: int) -> list[Deadline]:
+    """The game's decisions whose notice the caller, and only the caller,
+    is now to send (compare-and-set per row)."""
+    rows = Deadline.objects.filter(game_id=game_id, notice_due=True).order_by("due_at")
+    return [
+        d
+        for d in rows
+        if Deadline.objects.filter(pk=d.pk, notice_due=True).update(notice_due=False)
+    ]
 
 
 def claim_reminder(deadline_id: int) -> Deadline | None:

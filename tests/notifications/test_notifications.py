@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 import time_machine
 from django.core import mail
+from django.core.cache import cache
 
 from games import engine
 from games.models import Game
+from games.services import submit_action
 from notifications import decisions, services
 from notifications.models import Notification
 
@@ -22,16 +24,45 @@ def mover(game: Game) -> Any:
 
 
 def test_the_turn_notice_is_stored_once_per_decision(duel: Game, no_bot_tasks: Any) -> None:
-    assert decisions.your_turn(duel.pk, duel.version) == 1
-    assert decisions.your_turn(duel.pk, duel.version) == 0
+    assert decisions.your_turn(duel.pk) == 1
+    assert decisions.your_turn(duel.pk) == 0
     (note,) = Notification.objects.filter(kind="your_turn")
     assert note.user == mover(duel) and note.emailed
     assert len(mail.outbox) == 1 and duel.public_id in mail.outbox[0].subject
 
 
-def test_a_stale_version_sends_nothing(duel: Game, no_bot_tasks: Any) -> None:
-    assert decisions.your_turn(duel.pk, duel.version - 1) == 0
+def test_a_decision_made_before_its_notice_went_out_sends_nothing(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    submit_action(
+        public_id=duel.public_id,
+        user=mover(duel),
+        action={"kind": "roll"},
+        expected_version=duel.version,
+    )
+    duel.refresh_from_db()
+    # The roll's own decision (buy, or end the turn) is the mover's: no notice.
+    assert not duel.deadlines.filter(notice_due=True).exists()
+    assert decisions.your_turn(duel.pk) == 0
     assert not mail.outbox
+
+
+def test_a_lost_notice_task_is_made_up_by_the_sweep(
+    duel: Game, no_bot_tasks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write marks the decision; the task queued after the commit is
+    lost (a worker killed, Redis emptied); beat's sweep finds the mark."""
+    from games.services import timers
+    from games.tasks import sweep_deadlines
+
+    assert timers.turn_notices_due() == [duel.pk]
+    queued: list[int] = []
+    monkeypatch.setattr("notifications.tasks.notify_your_turn.delay", queued.append)
+    cache.delete(f"timers:notice:{duel.pk}")
+    sweep_deadlines()
+    assert queued == [duel.pk]
+    assert decisions.your_turn(duel.pk) == 1  # what the queued task runs
+    assert timers.turn_notices_due() == []
 
 
 def test_turn_email_is_throttled_per_game(duel: Game, no_bot_tasks: Any) -> None:
@@ -45,7 +76,7 @@ def test_no_email_for_players_who_switched_it_off(duel: Game, no_bot_tasks: Any)
     user = mover(duel)
     user.email_notifications = False
     user.save()
-    decisions.your_turn(duel.pk, duel.version)
+    decisions.your_turn(duel.pk)
     assert not mail.outbox
     assert Notification.objects.filter(user=user, kind="your_turn", emailed=False).exists()
 
