@@ -15,7 +15,8 @@ test: install chromium nginx
 	$(PY) -m monopoly_site.localservices test -- -m "not slow" $(PYTEST_ARGS)
 
 # The long runs (tests marked slow: 20,000 bot games with invariants, the
-# failed-build check of the engine, the leaderboard at scale), apart so that
+# failed-build check of the engine, the leaderboard at scale, real workers
+# killed and Redis emptied under bot games and timers), apart so that
 # `make test` stays under ten minutes; CI runs both.
 test-slow: install chromium
 	$(PY) -m monopoly_site.localservices test -- -m slow $(PYTEST_ARGS)

@@ -10,7 +10,8 @@ from accounts.models import User
 from ratings.leaderboard import own_rank, ranked
 from ratings.models import PlayerRating, Pool
 
-pytestmark = pytest.mark.django_db
+# Builds a large table (about 20 s): with the long runs (`make test-slow`, which CI runs).
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 @pytest.fixture

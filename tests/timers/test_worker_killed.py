@@ -29,7 +29,9 @@ from tests.timers.conftest import (
     wait_for,
 )
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+# About 15 s of a real worker killed and restarted (make test's soak kills one
+# too): with the long runs (`make test-slow`, which CI runs).
+pytestmark = [pytest.mark.worker, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PREFIX = f"{settings.REDIS_PREFIX}-kill"
 
 
