@@ -44,12 +44,15 @@ def your_turn(game_id: int) -> int:
     how many. Each decision's notice is claimed once (``notice_due``)."""
     from games.services.timers import claim_turn_notices
 
+    # Claimed first: a game that ended meanwhile must not keep its notices
+    # due, or the sweep would queue them for ever.
+    claimed = claim_turn_notices(game_id)
     game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
-    if game is None:
+    if game is None or not claimed:
         return 0
     seats = _human_seats(game)
     sent = 0
-    for d in claim_turn_notices(game.pk):
+    for d in claimed:
         seat = seats.get(d.player)
         if seat is None or d.kind == "time_limit":
             continue  # taken over or left since

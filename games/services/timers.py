@@ -521,13 +521,17 @@ def turn_notices_due(limit: int = 500) -> list[int]:
 
 def claim_turn_notices(game_id: int) -> list[Deadline]:
     """The game's decisions whose notice the caller, and only the caller,
-    is now to send (compare-and-set per row)."""
-    rows = Deadline.objects.filter(game_id=game_id, notice_due=True).order_by("due_at")
-    return [
-        d
-        for d in rows
-        if Deadline.objects.filter(pk=d.pk, notice_due=True).update(notice_due=False)
-    ]
+    is now to send: locked (rows another claimer holds are skipped) and
+    cleared in one statement."""
+    with transaction.atomic():
+        rows = list(
+            Deadline.objects.select_for_update(skip_locked=True)
+            .filter(game_id=game_id, notice_due=True)
+            .order_by("due_at")
+        )
+        if rows:
+            Deadline.objects.filter(pk__in=[d.pk for d in rows]).update(notice_due=False)
+    return rows
 
 
 def claim_reminder(deadline_id: int) -> Deadline | None:

@@ -215,3 +215,13 @@ def test_the_nav_link_pushed_is_the_one_the_page_shows(alice: Any, client: Any) 
     client.force_login(alice)
     page = client.get("/lobby/").content.decode()
     assert live.nav_link_html(1, oob=False).strip() in page
+
+
+def test_a_notice_of_a_game_that_ended_is_dropped_not_queued_again(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    from games.services import timers
+
+    Game.objects.filter(pk=duel.pk).update(status=Game.Status.ABANDONED)
+    assert decisions.your_turn(duel.pk) == 0
+    assert timers.turn_notices_due() == []
