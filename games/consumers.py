@@ -15,6 +15,7 @@ import enum
 import functools
 import json
 import logging
+import random
 import time
 from typing import Any, Literal
 
@@ -249,6 +250,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     last_resync = 0.0
     accepted = False
     heartbeat: asyncio.Task[None] | None = None
+    announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
     wire: _Wire | Literal[False] | None = None  # False: not under Daphne
 
@@ -318,10 +320,11 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def disconnect(self, code: int) -> None:
         if self.listener is None:
             return
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
+        for task in (self.heartbeat, self.announcing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.leave_live()
         await _unread_closed(self.scope.get("user"))
         if not self.presence_entry or redis_health.is_down():
@@ -383,10 +386,24 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
 
     async def game_resync(self, event: dict[str, Any]) -> None:
         """``live.fanout`` lost this socket's subscription for a while and
-        has it back: pushes may have been missed."""
-        if self.accepted:  # else the first snapshot is still to come
-            self.last_resync = time.monotonic()
-            await self.send_snapshot()
+        has it back: pushes may have been missed. Redis may also have come
+        back empty, without this socket's presence (the broadcast renders
+        nothing for an audience nobody is present in) and its channel-layer
+        groups (chat, presence): both are registered again before the
+        snapshot, as on connect, or the socket would hear nothing until its
+        next presence heartbeat."""
+        if not self.accepted or self.listener is None:
+            return  # the first snapshot is still to come
+        try:
+            with redis_health.guarded():
+                await presence.touch(self.listener.game_pk, self.presence_entry)
+                for group in self.groups:
+                    await self.channel_layer.group_add(group, self.channel_name)
+        except redis_health.ERRORS:
+            await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
+            return
+        self.last_resync = time.monotonic()
+        await self.send_snapshot()
 
     async def game_push(self, event: dict[str, Any]) -> bool:
         part = event["part"]
@@ -420,8 +437,23 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
                 logger.exception("presence heartbeat failed")
 
     async def update_presence(self, summary: presence.Summary, always_self: bool = False) -> None:
+        """Announce who is here to the game's sockets if it changed (at most
+        every ``presence.ANNOUNCE_EVERY``, the last change always), and with
+        ``always_self`` show it to this socket regardless."""
         assert self.listener is not None
-        html = "<!--live-->" + render_to_string(
+        verdict = await presence.announce(self.listener.game_pk, summary)
+        if verdict is presence.Announce.LATER:
+            self.announce_later()
+        if verdict is presence.Announce.NOW:
+            await self.channel_layer.group_send(
+                broadcast.game_group(self.listener.game_pk),
+                {"type": "live.push", "html": self.presence_html(summary)},
+            )
+        elif always_self:
+            await self.send(text_data=self.presence_html(summary))
+
+    def presence_html(self, summary: presence.Summary) -> str:
+        return "<!--live-->" + render_to_string(
             "live/presence.html",
             {
                 "oob": True,
@@ -432,12 +464,21 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
                 ],
             },
         )
-        if await presence.changed(self.listener.game_pk, summary):
-            await self.channel_layer.group_send(
-                broadcast.game_group(self.listener.game_pk), {"type": "live.push", "html": html}
-            )
-        elif always_self:
-            await self.send(text_data=html)
+
+    def announce_later(self) -> None:
+        """Ask again once the game's announcement slot is free: a change seen
+        while another socket had just announced must not go unshown."""
+        if self.announcing is None or self.announcing.done():
+            self.announcing = asyncio.get_running_loop().create_task(self._announce_later())
+
+    async def _announce_later(self) -> None:
+        assert self.listener is not None
+        await asyncio.sleep(presence.ANNOUNCE_EVERY * (1 + random.random() / 10))
+        try:
+            with redis_health.guarded():
+                await self.update_presence(await presence.current(self.listener.game_pk))
+        except Exception:
+            logger.warning("presence announcement failed", exc_info=True)
 
 
 async def _unread_groups(user: Any) -> list[str]:

@@ -9,11 +9,12 @@ the count heals itself without any clean-up job.
 from __future__ import annotations
 
 import asyncio
+import enum
 import hashlib
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 from django.conf import settings
@@ -111,15 +112,47 @@ async def leave(game_pk: int, entry: str) -> Summary:
     return _summarise(results[2])
 
 
-async def changed(game_pk: int, summary: Summary) -> bool:
-    """Whether this summary differs from the last one announced, so that
-    only a real change is pushed, and only once across all processes."""
-    key = _key(game_pk) + ":shown"
-    async with _redis().pipeline(transaction=False) as pipe:
-        pipe.getset(key, summary.encode())
-        pipe.expire(key, TTL_SECONDS * 2)
-        old, _ = await pipe.execute()
-    return bool(old is None or old.decode() != summary.encode())
+async def current(game_pk: int) -> Summary:
+    """Who is here now, without touching anyone's entry."""
+    members = await _redis().zrangebyscore(_key(game_pk), time.time(), "+inf")
+    return _summarise(cast(list[bytes], members))
+
+
+# At most one presence announcement per game and this many seconds, across
+# processes. Every arrival changes the count: a crowd of 1,000 sockets
+# arriving together made 1,000 announcements to up to 1,000 sockets each,
+# and the site was still sending them long after the last had come in.
+ANNOUNCE_EVERY = 1.0  # seconds
+
+
+class Announce(enum.Enum):
+    NOW = "now"  # changed, and this caller announces it (it is recorded as shown)
+    SAME = "same"  # what is shown already
+    LATER = "later"  # changed, but announced less than ANNOUNCE_EVERY ago: ask again then
+
+
+# Compare with what was last shown, then take the game's announcement slot:
+# atomic, so that two processes never both announce, and one change never
+# goes unannounced because another process held the slot.
+_ANNOUNCE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 end
+if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return 2 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1
+"""
+_ANSWERS = {0: Announce.SAME, 1: Announce.NOW, 2: Announce.LATER}
+
+
+async def announce(game_pk: int, summary: Summary) -> Announce:
+    """Whether to announce ``summary`` to the game's sockets: only a real
+    change, once across all processes, and at most every ANNOUNCE_EVERY.
+    A caller told LATER asks again (with the summary of then) after that."""
+    shown, announced = _key(game_pk) + ":shown", _key(game_pk) + ":announced"
+    slot_ms = max(1, int(ANNOUNCE_EVERY * 1000))
+    answer = await _redis().eval(
+        _ANNOUNCE, 2, shown, announced, summary.encode(), slot_ms, TTL_SECONDS * 2
+    )
+    return _ANSWERS[int(answer)]
 
 
 _sync_client: Any = None

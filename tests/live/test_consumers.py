@@ -15,7 +15,7 @@ from games.models import Game
 from games.play_views import region_context
 from live import fanout
 from monopoly_site.asgi import application
-from tests.live.conftest import collect, communicator, frames, roll, run
+from tests.live.conftest import collect, communicator, frames, move, roll, run
 
 pytestmark = pytest.mark.usefixtures("live_db")
 
@@ -285,6 +285,37 @@ def test_a_socket_told_its_pushes_were_interrupted_gets_a_snapshot(duel: Game) -
         hub = fanout._hubs[asyncio.get_running_loop()]
         hub.spawn([(broadcast.spectators_group(duel.pk), fanout.RESYNC)])
         assert [v for v, _ in frames(await collect(comm), "snapshot")] == [duel.version]
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_socket_told_to_resync_after_redis_came_back_empty_hears_the_next_moves(
+    duel: Game,
+) -> None:
+    from django.conf import settings
+
+    from live import presence
+
+    group_key = f"{settings.REDIS_PREFIX}:asgi:group:{broadcast.game_group(duel.pk)}"
+
+    async def scenario() -> None:
+        comm = communicator(game_path(duel))
+        assert (await comm.connect())[0]
+        await collect(comm)
+        # What a Redis restarted empty forgets: who is present (the
+        # broadcast renders nothing for an audience nobody is in) and the
+        # channel layer's groups (presence and chat frames).
+        redis = presence._redis()
+        assert await redis.delete(presence._key(duel.pk), group_key) == 2
+        hub = fanout._hubs[asyncio.get_running_loop()]
+        hub.spawn([(broadcast.spectators_group(duel.pk), fanout.RESYNC)])
+        assert [v for v, _ in frames(await collect(comm), "snapshot")] == [duel.version]
+        assert await redis.exists(group_key)
+        # Two moves: the first push's audience may be decided before it.
+        await database_sync_to_async(move)(duel)
+        version = await database_sync_to_async(move)(duel)
+        assert version in [v for v, _ in frames(await collect(comm), "push")]
         await comm.disconnect()
 
     run(scenario)

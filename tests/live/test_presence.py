@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -61,3 +62,54 @@ def test_anonymous_tabs_of_one_browser_count_once() -> None:
     assert presence.person_for(cookies) != presence.person_for(
         {"cookies": {settings.CSRF_COOKIE_NAME: "other"}}
     )
+
+
+def test_a_change_is_announced_once_and_at_most_every_interval(
+    duel: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(presence, "ANNOUNCE_EVERY", 0.3)
+    one = presence.Summary(frozenset(), 1)
+    two = presence.Summary(frozenset({0}), 1)
+
+    async def scenario() -> None:
+        assert await presence.announce(duel.pk, one) is presence.Announce.NOW
+        assert await presence.announce(duel.pk, one) is presence.Announce.SAME
+        assert await presence.announce(duel.pk, two) is presence.Announce.LATER
+        deadline = time.monotonic() + 5
+        while (verdict := await presence.announce(duel.pk, two)) is presence.Announce.LATER:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        assert verdict is presence.Announce.NOW
+        assert await presence.announce(duel.pk, two) is presence.Announce.SAME
+
+    run(scenario)
+
+
+def test_a_crowd_arriving_together_gets_a_few_announcements_ending_on_the_full_count(
+    duel: Game,
+) -> None:
+    crowd = 12
+
+    async def scenario() -> None:
+        path = f"/ws/games/{duel.public_id}/"
+        first = communicator(path)
+        assert (await first.connect())[0]
+        await collect(first)
+        others = [communicator(path) for _ in range(crowd - 1)]
+        assert all(ok for ok, _ in await asyncio.gather(*(c.connect() for c in others)))
+        # The last arrivals fall within one announcement interval: the put-off
+        # announcement brings the full count.
+        seen = []
+        deadline = time.monotonic() + 10
+        while not seen or f'"watching-count">{crowd}<' not in seen[-1]:
+            assert time.monotonic() < deadline, seen[-1:]
+            message = await first.receive_from(timeout=deadline - time.monotonic())
+            if 'id="presence"' in message:
+                seen.append(message)
+        # One announcement per arrival before (11 here; a 1,000-socket crowd
+        # made 1,000 announcements to up to 1,000 sockets each).
+        assert len(seen) <= 4, len(seen)
+        for comm in [first, *others]:
+            await comm.disconnect()
+
+    run(scenario)
