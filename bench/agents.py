@@ -446,6 +446,9 @@ class Spectator:
     on_frame: Callable[[int, str], None] | None = None
     heartbeat: float = 30.0  # the page's data-heartbeat; 0: none
     heartbeats: int = 0
+    # (time, what) of each connect, close, failed attempt and resync asked:
+    # what the soak shows for the spectator slowest to catch up.
+    events: list[tuple[float, str]] = field(default_factory=list)
 
     def show(self, version: int, message: str = "") -> None:
         # One version comes as several frames (the public regions, then the
@@ -476,6 +479,7 @@ class Spectator:
                     additional_headers=self.headers,
                 ) as socket_:
                     self.connects += 1
+                    self.events.append((time.time(), "connected"))
                     tries = 0
                     if ready is not None:
                         ready.set()
@@ -487,10 +491,12 @@ class Spectator:
                         reader.cancel()
                         return
                     reader.result()
-            except Exception:
-                pass
-            tries += 1
+            except Exception as exc:
+                self.events.append((time.time(), f"{type(exc).__name__}: {exc}"[:120]))
+            # As live.js: up to 1 s after the first close, doubling to 32 s.
             delay = random.random() * 1.0 * 2 ** min(tries, 5)
+            tries += 1
+            self.events.append((time.time(), f"retry in {delay:.1f} s"))
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
 
@@ -511,6 +517,7 @@ class Spectator:
             except TimeoutError:
                 if self.version >= 0:
                     self.heartbeats += 1
+                    self.events.append((time.time(), "heartbeat"))
                     await socket_.send(json.dumps({"type": "resync", "since": self.version}))
                 quiet_until = self._next_heartbeat()
                 continue
@@ -527,6 +534,7 @@ class Spectator:
                 if self.version >= 0 and version > self.version + 1:
                     # A version was missed: ask for everything afresh.
                     self.resyncs += 1
+                    self.events.append((time.time(), f"gap at {version}: resync"))
                     await socket_.send(json.dumps({"type": "resync"}))
                 else:
                     self.show(version, message)

@@ -26,7 +26,12 @@ line; exits 1 if a zero target is missed.
     python bench/soak.py [--games 30] [--seconds 150] [--short] [--seed N] [--keep-logs]
 
 SOAK_GAMES and SOAK_SECONDS set the defaults; --short is the minute-long run
-`make test` uses (every fault kind once).
+`make test` uses (every fault kind once). With more than 30 games, bot
+delays, think times and the short timers are stretched by games / 30
+(--pace), so that the moves asked of the machine stay those of the 30-game
+soak: 200 games at the 30-game pace would ask about seven times what two
+cores make (make bench-load), and every game would be overdue by queueing
+alone. The soak proves nothing is lost or stalled; bench-load measures speed.
 """
 
 from __future__ import annotations
@@ -104,7 +109,7 @@ def address(kind: int, index: int) -> str:
 # --- setting up ---------------------------------------------------------------
 
 
-def create_games(count: int, rng: random.Random) -> list[GameSpec]:
+def create_games(count: int, rng: random.Random, pace: float = 1.0) -> list[GameSpec]:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
@@ -133,7 +138,7 @@ def create_games(count: int, rng: random.Random) -> list[GameSpec]:
             user.save(update_fields=["password"])
             users.append(user)
         bots = ["heuristic" if (i + j) % 3 else "random" for j in range(4 - humans)]
-        delay = rng.randint(200, 800)
+        delay = round(rng.randint(200, 800) * pace)
         game = services.create_seated_game(
             humans=users, bots=bots, turn_seconds=60, bot_delay_ms=delay, start=False
         )
@@ -143,7 +148,10 @@ def create_games(count: int, rng: random.Random) -> list[GameSpec]:
         timers = {"takeover_after": 0}
         if short:
             timers.update(
-                turn_seconds=5, bid_window_seconds=3, claim_window_seconds=3, trade_expiry_seconds=6
+                turn_seconds=round(5 * pace),
+                bid_window_seconds=round(3 * pace),
+                claim_window_seconds=round(3 * pace),
+                trade_expiry_seconds=round(6 * pace),
             )
         else:
             timers.update(turn_seconds=600)
@@ -320,7 +328,9 @@ async def inject_faults(
 # --- the run ------------------------------------------------------------------
 
 
-async def play(run: Run, seconds: float, rounds: int, rng: random.Random) -> dict[str, Any]:
+async def play(
+    run: Run, seconds: float, rounds: int, rng: random.Random, pace: float = 1.0
+) -> dict[str, Any]:
     stack = run.stack
     db = ThreadPoolExecutor(max_workers=1)
     loop = asyncio.get_running_loop()
@@ -363,7 +373,7 @@ async def play(run: Run, seconds: float, rounds: int, rng: random.Random) -> dic
             person += 1
             player = Player(
                 client, spec.public_id, seat, run.stats, idle=spec.idle,
-                rng=random.Random(rng.random()),
+                think=(0.3 * pace, 2.0 * pace), rng=random.Random(rng.random()),
             )  # fmt: skip
             players.append(player)
     names = [name for spec in run.specs for _, name in spec.humans]
@@ -410,6 +420,27 @@ async def play(run: Run, seconds: float, rounds: int, rng: random.Random) -> dic
 
 
 # --- the checks -----------------------------------------------------------------
+
+
+def slow_catch_up(
+    run: Run,
+    fault: str,
+    mark: float,
+    took: float,
+    versions: dict[int, int],
+    pk: int,
+    spectator: Spectator,
+) -> dict[str, Any]:
+    """What the spectator slowest to catch up after a fault went through:
+    its frames and its socket's events from a little before the fault."""
+    since = mark - 10
+    at = lambda t: round(t - run.started, 2)  # noqa: E731
+    return {
+        "fault": fault, "at": at(mark), "took": round(took, 2), "game": pk,
+        "target": versions.get(pk, 0),
+        "versions": [[at(t), v] for t, v in spectator.seen if since <= t <= mark + took + 1],
+        "events": [[at(t), e] for t, e in spectator.events if since <= t <= mark + took + 1],
+    }  # fmt: skip
 
 
 def same_move(event: dict[str, Any], fields: dict[str, str], seat: int) -> bool:
@@ -505,8 +536,9 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
     resync: list[float] = []
     by_fault: list[list[Any]] = []
     unresynced = 0
+    slowest: list[dict[str, Any]] = []
     for mark, versions, name in run.resync_marks:
-        worst = 0.0
+        worst, worst_of = 0.0, None
         for pk, group in run.spectators.items():
             for spectator in group:
                 reached = next((t for t, v in spectator.seen if v >= versions.get(pk, 0)), None)
@@ -516,8 +548,11 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
                 else:
                     took = max(0.0, reached - mark)
                 resync.append(took)
-                worst = max(worst, took)
+                if took > worst:
+                    worst, worst_of = took, (pk, spectator)
         by_fault.append([name, round(mark - run.started, 1), round(worst, 2)])
+        if worst > 2 and worst_of is not None:
+            slowest.append(slow_catch_up(run, name, mark, worst, versions, *worst_of))
     stuck = []
     for pk, group in run.spectators.items():
         for s in group:
@@ -585,6 +620,7 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
             # after each fault (and at the end): its end (s into the run) and
             # the longest a spectator took to show the version the game had then
             "resync_after": by_fault,
+            "slowest_catch_ups": slowest,
             "spectator_reconnects": sum(s.connects - 1 for g in run.spectators.values() for s in g),
             "spectator_resync_requests": sum(s.resyncs for g in run.spectators.values() for s in g),
             "spectator_heartbeats": sum(s.heartbeats for g in run.spectators.values() for s in g),
@@ -664,12 +700,18 @@ def main(argv: list[str] | None = None) -> int:
         "--supervise", action="store_true",
         help="start again a process that exits by itself, as a process manager would",
     )  # fmt: skip
+    parser.add_argument(
+        "--pace", type=float, default=0.0,
+        help="stretch bot delays, think times and timers by this factor (default: games / 30, "
+        "at least 1: the moves asked of the machine stay those of the 30-game soak)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep-logs", action="store_true")
     opts = parser.parse_args(argv)
     if opts.short:
         opts.games, opts.seconds = min(opts.games, 12), 60.0
     rounds = opts.rounds or max(1, int(opts.seconds // 75))
+    pace = opts.pace or max(1.0, opts.games / 30)
     seed = opts.seed if opts.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
 
@@ -684,11 +726,12 @@ def main(argv: list[str] | None = None) -> int:
         import django
 
         django.setup()
-        specs = create_games(opts.games, rng)
-        say(f"{len(specs)} games started; playing for {opts.seconds:.0f} s")
+        specs = create_games(opts.games, rng, pace)
+        say(f"{len(specs)} games started (pace {pace:.2f}); playing for {opts.seconds:.0f} s")
         run = Run(stack, specs, supervise=opts.supervise)
-        result = asyncio.run(play(run, opts.seconds, rounds, rng))
+        result = asyncio.run(play(run, opts.seconds, rounds, rng, pace))
         result["seed"] = seed
+        result["pace"] = pace
         result["detail"]["logs"] = str(stack.tmp)
         ok = (
             all(result[k] == 0 for k in (*ZERO_TARGETS, "unexpected_exits"))

@@ -97,12 +97,18 @@ class Proc:
         if self.process is None or self.process.poll() is not None:
             return
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            # The main process only: a Celery worker then finishes the task
+            # in hand, push included (SIGTERM to the whole group killed its
+            # pool process between a commit and the push).
+            os.kill(self.process.pid, signal.SIGTERM)
             self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            self.kill()
+            pass
         except ProcessLookupError:
             pass
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # whatever of its group is left
+        self.process.wait()
 
     @property
     def pid(self) -> int:
