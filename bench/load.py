@@ -9,7 +9,8 @@ redis-server, two Daphnes behind nginx when installed, two workers, beat):
    spectator socket per game. Reports the moves applied per second, the
    POST's own time, and the push latency: from just before a move's POST
    until the game's spectator holds that version.
-2. One game with ``--spectators`` (1,000) sockets: a move every ``--pause``
+2. One game with ``--spectators`` (1,000) sockets (bench/watchers.py: lean
+   ones, which only note when each version arrives): a move every ``--pause``
    seconds; per move, the time until the last spectator has it.
 
 Every latency comes with the floor measured in the same run on the same
@@ -44,6 +45,7 @@ from benchlib import (
     ratio,
 )
 from stack import HARNESS_APP_NAME, Stack
+from watchers import Watcher, watch
 
 
 def address(kind: int, index: int) -> str:
@@ -359,25 +361,30 @@ async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         )
         await ready.wait()
 
-    def on_push(version: int, _: float) -> None:
-        arrivals.setdefault(version, []).append(time.perf_counter())
+    def on_push(version: int, arrival: float) -> None:
+        arrivals.setdefault(version, []).append(arrival)
 
-    tasks = []
-    watchers: list[Spectator] = []
+    # Lean sockets (bench/watchers.py): the harness shares the two cores
+    # with the site, and a page-like client per socket measured its own
+    # queue as much as the site's.
+    path = f"/ws/games/{public_id}/"
+    watchers: list[Watcher] = []
     for start in range(0, opts.spectators, 100):
-        readies = []
-        for i in range(start, min(opts.spectators, start + 100)):
-            ready = asyncio.Event()
-            readies.append(ready)
-            spectator = spectator_for(ports, public_id, 10_000 + i, on_push=on_push)
-            watchers.append(spectator)
-            tasks.append(asyncio.create_task(spectator.run(stop, ready)))
-        # A socket the site refuses keeps trying, as a page does; the
-        # crowd goes on with those that are in after 20 s.
+        batch = range(start, min(opts.spectators, start + 100))
+        joined = await asyncio.gather(
+            *(
+                watch("127.0.0.1", ports[i % len(ports)], path, on_push, address(2, 10_000 + i))
+                for i in batch
+            ),
+            return_exceptions=True,
+        )
+        batch_watchers = [w for w in joined if isinstance(w, Watcher)]
+        watchers += batch_watchers
+        # The crowd goes on with the sockets whose snapshot is in after 20 s.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 20)
+            await asyncio.wait_for(asyncio.gather(*(w.ready.wait() for w in batch_watchers)), 20)
     await asyncio.sleep(3)  # the presence news of the arrivals settle
-    connected = sum(1 for w in watchers if w.connects)
+    connected = sum(1 for w in watchers if w.ready.is_set() and not w.closed.is_set())
     floor = await measure_floor(ports)
     sent: dict[int, float] = {}
     lasts, firsts, missing = [], [], 0
@@ -400,8 +407,11 @@ async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             lasts.append((max(got) - sent[version]) * 1000)
             firsts.append((min(got) - sent[version]) * 1000)
         await asyncio.sleep(opts.pause)
+    dropped = sum(1 for w in watchers if w.closed.is_set())
     stop.set()
-    await asyncio.gather(*tasks, *seat_tasks, return_exceptions=True)
+    for watcher in watchers:
+        watcher.close()
+    await asyncio.gather(*seat_tasks, return_exceptions=True)
     for client in duo.clients:
         await client.close()
     page = floor["page_p50_ms"]
@@ -414,6 +424,7 @@ async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         "last_spectator_vs_floor": {k: ratio(v, page) for k, v in last.items()},
         "first_spectator_ms": summary(firsts),
         "missing": missing,
+        "closed_during_the_run": dropped,
         "floor": floor,
     }
 

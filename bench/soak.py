@@ -27,7 +27,8 @@ line; exits 1 if a zero target is missed.
 
 SOAK_GAMES and SOAK_SECONDS set the defaults; --short is the minute-long run
 `make test` uses (every fault kind once). With more than 30 games, bot
-delays, think times and the short timers are stretched by games / 30
+delays, think times, the people's polling and the short timers are
+stretched by games / 30
 (--pace), so that the moves asked of the machine stay those of the 30-game
 soak: 200 games at the 30-game pace would ask about seven times what two
 cores make (make bench-load), and every game would be overdue by queueing
@@ -373,7 +374,7 @@ async def play(
             person += 1
             player = Player(
                 client, spec.public_id, seat, run.stats, idle=spec.idle,
-                think=(0.3 * pace, 2.0 * pace), rng=random.Random(rng.random()),
+                think=(0.3 * pace, 2.0 * pace), poll=pace, rng=random.Random(rng.random()),
             )  # fmt: skip
             players.append(player)
     names = [name for spec in run.specs for _, name in spec.humans]
@@ -702,7 +703,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--pace", type=float, default=0.0,
-        help="stretch bot delays, think times and timers by this factor (default: games / 30, "
+        help="stretch bot delays, think times, polling and timers by this factor (default: games / 30, "
         "at least 1: the moves asked of the machine stay those of the 30-game soak)",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=None)

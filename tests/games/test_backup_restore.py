@@ -24,6 +24,10 @@ from tests.conftest import BASE_DIR
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    # The tests drive the bot themselves: a bot task queued after a commit
+    # would be played by the session's real worker, if an earlier test
+    # started one, and the game would move under them.
+    pytest.mark.usefixtures("no_bot_tasks"),
     pytest.mark.skipif(
         "postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="pg_dump"
     ),
