@@ -493,8 +493,8 @@ class Spectator:
                     reader.result()
             except Exception as exc:
                 self.events.append((time.time(), f"{type(exc).__name__}: {exc}"[:120]))
-            # As live.js: up to 1 s after the first close, doubling to 32 s.
-            delay = random.random() * 1.0 * 2 ** min(tries, 5)
+            # As live.js: up to 1 s after the first close, doubling to 8 s.
+            delay = random.random() * 1.0 * 2 ** min(tries, 3)
             tries += 1
             self.events.append((time.time(), f"retry in {delay:.1f} s"))
             with contextlib.suppress(asyncio.TimeoutError):

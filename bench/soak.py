@@ -32,7 +32,9 @@ stretched by games / 30
 (--pace), so that the moves asked of the machine stay those of the 30-game
 soak: 200 games at the 30-game pace would ask about seven times what two
 cores make (make bench-load), and every game would be overdue by queueing
-alone. The soak proves nothing is lost or stalled; bench-load measures speed.
+alone. Faults come that much less often too (every kind once per 75 s times
+the pace), because each costs recovery work per socket. The soak proves
+nothing is lost or stalled; bench-load measures speed.
 """
 
 from __future__ import annotations
@@ -711,8 +713,11 @@ def main(argv: list[str] | None = None) -> int:
     opts = parser.parse_args(argv)
     if opts.short:
         opts.games, opts.seconds = min(opts.games, 12), 60.0
-    rounds = opts.rounds or max(1, int(opts.seconds // 75))
     pace = opts.pace or max(1.0, opts.games / 30)
+    # A fault costs recovery work per socket (every page of a killed Daphne
+    # reconnects and renders a snapshot): with pace times the sockets,
+    # faults come pace times less often.
+    rounds = opts.rounds or max(1, int(opts.seconds // (75 * pace)))
     seed = opts.seed if opts.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
 

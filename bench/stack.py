@@ -73,6 +73,12 @@ class Proc:
     starts: int = 0
 
     def start(self, env: dict[str, str], timeout: float = 60) -> None:
+        self.launch(env)
+        self.wait_ready(timeout)
+
+    def launch(self, env: dict[str, str]) -> None:
+        # Readiness is read from the log written since this start.
+        self.__dict__["_mark"] = self.log.stat().st_size if self.log.exists() else 0
         out = open(self.log, "a")  # noqa: SIM115
         self.process = subprocess.Popen(
             self.args, cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -80,6 +86,9 @@ class Proc:
         )  # fmt: skip
         out.close()
         self.starts += 1
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        assert self.process is not None
         end = time.monotonic() + timeout
         while not self.ready(self):
             if self.process.poll() is not None or time.monotonic() > end:
@@ -205,9 +214,12 @@ class Stack:
             sys.executable, "-m", "celery", "-A", "monopoly_site", "beat", "--loglevel=INFO",
             f"--schedule={self.tmp / 'beat-schedule'}",
         ], _log_says("beat: Starting..."))  # fmt: skip
-        for name, _proc in self.procs.items():
-            if name != "redis":
-                self.restart(name)
+        # All at once: each spends its first seconds importing Django.
+        starting = [proc for name, proc in self.procs.items() if name != "redis"]
+        for proc in starting:
+            proc.launch(self.env)
+        for proc in starting:
+            proc.wait_ready()
         if self.nginx:
             self.lb_port = free_port()
             conf = self._nginx_conf()
@@ -217,10 +229,7 @@ class Stack:
             self.procs["nginx"].start(self.env)
 
     def restart(self, name: str) -> None:
-        proc = self.procs[name]
-        # Readiness is read from the log written since this start.
-        proc.__dict__["_mark"] = proc.log.stat().st_size if proc.log.exists() else 0
-        proc.start(self.env)
+        self.procs[name].start(self.env)
 
     def stop(self) -> None:
         for name in ["nginx", *[n for n in self.procs if n.startswith("daphne")], "beat"]:

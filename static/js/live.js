@@ -220,9 +220,13 @@
     }
     if (EXT_RETRIES.indexOf(code) >= 0) return;
     // A clean close (Daphne's 24-hour limit, a restart, a proxy): come back.
+    // Full jitter, doubling up to 8 s: a restarted Daphne's sockets come
+    // back spread over a few seconds, and a page never waits long once the
+    // site answers again (a 32 s cap kept spectators behind for half a
+    // minute after a short outage in the soak).
     var tries = retries.get(elt) || 0;
     retries.set(elt, tries + 1);
-    var delay = Math.random() * 1000 * Math.pow(2, Math.min(tries, 5));
+    var delay = Math.random() * 1000 * Math.pow(2, Math.min(tries, 3));
     setTimeout(function () {
       if (document.body.contains(elt) && !sockets.has(elt)) {
         event.detail.socketWrapper.reconnect();

@@ -20,7 +20,7 @@ from tests.monopoly_site.test_redis_down import RedisServer, move, started_redis
 
 __all__ = ["alice", "bob", "duel"]
 
-BACKOFF = 60_000  # ms: the page's reconnect backoff reaches 32 s between tries
+BACKOFF = 30_000  # ms: the page's reconnect backoff reaches 8 s between tries
 
 
 redis_server = pytest.fixture(name="redis_server")(started_redis)
