@@ -9,11 +9,13 @@ if it had in fact been applied, the version check refuses the copy.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.views import defaults
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -25,6 +27,20 @@ MESSAGE = (
     "move, reload the game to see whether it was saved."
 )
 FAILURES = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's ``handler500``. A lost connection raised outside a view
+    (the user read by a middleware, the session saved after the view)
+    never reaches ``ServiceUnavailableMiddleware``: Django turns it into a
+    500 at the middleware where it happened, through this handler, which
+    answers the same 503 for it. Django's handler calls it inside its
+    ``except``, so the exception is still the one being handled."""
+    failure = sys.exc_info()[1]
+    if isinstance(failure, FAILURES):
+        logger.warning("503 for %s %s: %s", request.method, request.path, failure)
+        return unavailable_response(request)
+    return defaults.server_error(request)
 
 
 class ServiceUnavailableMiddleware:

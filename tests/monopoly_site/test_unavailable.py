@@ -44,3 +44,29 @@ def test_other_errors_are_left_to_django(client: Client) -> None:
         pytest.raises(ValueError),
     ):
         client.get("/")
+
+
+def test_a_lost_connection_in_a_middleware_is_a_503_too(
+    client: Client, django_user_model: Any
+) -> None:
+    # The signed-in user is first read by the site's middleware, before
+    # any view (and outside ServiceUnavailableMiddleware).
+    client.force_login(django_user_model.objects.create_user("alice", "a@example.com", "pw"))
+    client.raise_request_exception = False
+    with mock.patch(
+        "django.contrib.auth.middleware.auth.get_user",
+        side_effect=OperationalError("terminating connection due to administrator command"),
+    ):
+        response = client.get("/")
+    assert response.status_code == 503
+    assert "lost its connection" in response.content.decode()
+
+
+def test_other_errors_outside_a_view_are_still_a_500(
+    client: Client, django_user_model: Any
+) -> None:
+    client.force_login(django_user_model.objects.create_user("alice", "a@example.com", "pw"))
+    client.raise_request_exception = False
+    with mock.patch("django.contrib.auth.middleware.auth.get_user", side_effect=ValueError("bug")):
+        response = client.get("/")
+    assert response.status_code == 500
