@@ -247,6 +247,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
 
     listener: broadcast.Listener | None = None
     presence_entry = ""
+    # The seats' names and colours, read once the socket is accepted: a
+    # socket closed before has none and announces nothing.
+    seat_names: list[dict[str, Any]] | None = None
     last_resync = 0.0
     accepted = False
     heartbeat: asyncio.Task[None] | None = None
@@ -441,6 +444,8 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         every ``presence.ANNOUNCE_EVERY``, the last change always), and with
         ``always_self`` show it to this socket regardless."""
         assert self.listener is not None
+        if self.seat_names is None:
+            return  # could not render it: claiming the announcement would lose it
         verdict = await presence.announce(self.listener.game_pk, summary)
         if verdict is presence.Announce.LATER:
             self.announce_later()
@@ -460,7 +465,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
                 "watching": summary.watching,
                 "seats": [
                     {**row, "online": row["number"] in summary.online_seats}
-                    for row in self.seat_names
+                    for row in self.seat_names or []
                 ],
             },
         )
