@@ -28,9 +28,8 @@ line; exits 1 if a zero target is missed.
 SOAK_GAMES and SOAK_SECONDS set the defaults; --short is the minute-long run
 `make test` uses (every fault kind once). With more than 30 games, bot
 delays, think times, the people's polling and the short timers are
-stretched by games / 30
-(--pace), so that the moves asked of the machine stay those of the 30-game
-soak: 200 games at the 30-game pace would ask about seven times what two
+stretched by games / 30 (--pace), so that the moves asked of the machine
+stay those of the 30-game soak: 200 games at the 30-game pace would ask about seven times what two
 cores make (make bench-load), and every game would be overdue by queueing
 alone. Faults come that much less often too (every kind once per 75 s times
 the pace), because each costs recovery work per socket. The soak proves

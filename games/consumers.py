@@ -304,13 +304,16 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         invited = self.listener.game_pk if self.listener.invited else None
         self.groups += _session_groups(self.scope, invited)
         self.groups += await _unread_groups(user)
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.add_groups()
         self.versions: dict[str, int] = {}
         for audience in broadcast.audiences_for(self.listener.game_pk, self.listener.seat):
             await fanout.join(audience, self)
             self.audiences.append(audience)
         return summary
+
+    async def add_groups(self) -> None:
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
 
     async def leave_live(self) -> None:
         """Undo what ``join_live`` did, as far as Redis lets us."""
@@ -400,8 +403,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         try:
             with redis_health.guarded():
                 await presence.touch(self.listener.game_pk, self.presence_entry)
-                for group in self.groups:
-                    await self.channel_layer.group_add(group, self.channel_name)
+                await self.add_groups()
         except redis_health.ERRORS:
             await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
             return
@@ -479,6 +481,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def _announce_later(self) -> None:
         assert self.listener is not None
         await asyncio.sleep(presence.ANNOUNCE_EVERY * (1 + random.random() / 10))
+        self.announcing = None  # told LATER again, this socket asks once more
         try:
             with redis_health.guarded():
                 await self.update_presence(await presence.current(self.listener.game_pk))

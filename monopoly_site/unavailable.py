@@ -36,11 +36,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
     500 at the middleware where it happened, through this handler, which
     answers the same 503 for it. Django's handler calls it inside its
     ``except``, so the exception is still the one being handled."""
-    failure = sys.exc_info()[1]
-    if isinstance(failure, FAILURES):
-        logger.warning("503 for %s %s: %s", request.method, request.path, failure)
-        return unavailable_response(request)
-    return defaults.server_error(request)
+    return failure_response(request, sys.exc_info()[1]) or defaults.server_error(request)
+
+
+def failure_response(request: HttpRequest, exc: BaseException | None) -> HttpResponse | None:
+    """The 503 for a lost connection; None for anything else."""
+    if not isinstance(exc, FAILURES):
+        return None
+    logger.warning("503 for %s %s: %s", request.method, request.path, exc)
+    return unavailable_response(request)
 
 
 class ServiceUnavailableMiddleware:
@@ -51,10 +55,9 @@ class ServiceUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if not isinstance(exc, FAILURES):
-            return None
-        logger.warning("503 for %s %s: %s", request.method, request.path, exc)
-        return unavailable_response(request)
+        # A view's failure, answered here rather than by server_error: that
+        # also works with DEBUG on, and is not logged as a server error.
+        return failure_response(request, exc)
 
 
 def unavailable_response(

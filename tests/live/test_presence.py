@@ -113,3 +113,36 @@ def test_a_crowd_arriving_together_gets_a_few_announcements_ending_on_the_full_c
             await comm.disconnect()
 
     run(scenario)
+
+
+def test_a_change_put_off_twice_is_still_announced(
+    duel: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(presence, "ANNOUNCE_EVERY", 0.2)
+    real = presence.announce
+    put_off = [2]  # the slot is taken by others at the first two asks
+
+    async def busy_slot(game_pk: int, summary: presence.Summary) -> presence.Announce:
+        if put_off[0] > 0:
+            put_off[0] -= 1
+            return presence.Announce.LATER
+        return await real(game_pk, summary)
+
+    async def scenario() -> None:
+        path = f"/ws/games/{duel.public_id}/"
+        first = communicator(path)
+        assert (await first.connect())[0]
+        await collect(first)
+        monkeypatch.setattr(presence, "announce", busy_slot)
+        second = communicator(path)
+        assert (await second.connect())[0]
+        deadline = time.monotonic() + 10
+        while True:
+            message = await first.receive_from(timeout=max(0.1, deadline - time.monotonic()))
+            if '"watching-count">2<' in message:
+                break
+        assert put_off == [0]
+        for comm in (first, second):
+            await comm.disconnect()
+
+    run(scenario)
