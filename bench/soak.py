@@ -289,12 +289,17 @@ def _reset_connection() -> None:
 
 
 async def inject_faults(
-    run: Run, db: ThreadPoolExecutor, seconds: float, rounds: int, rng: random.Random
+    run: Run,
+    db: ThreadPoolExecutor,
+    seconds: float,
+    rounds: int,
+    rng: random.Random,
+    kinds: tuple[str, ...] = FAULT_KINDS,
 ) -> None:
     """Every kind ``rounds`` times, in a random order, each at a random
     moment of its own slot of the run (the first and last tenth spared)."""
     loop = asyncio.get_running_loop()
-    plan = [kind for _ in range(rounds) for kind in rng.sample(FAULT_KINDS, len(FAULT_KINDS))]
+    plan = [kind for _ in range(rounds) for kind in rng.sample(kinds, len(kinds))]
     first, last = 0.1 * seconds, 0.8 * seconds
     slot = (last - first) / len(plan)
     for n, kind in enumerate(plan):
@@ -331,7 +336,12 @@ async def inject_faults(
 
 
 async def play(
-    run: Run, seconds: float, rounds: int, rng: random.Random, pace: float = 1.0
+    run: Run,
+    seconds: float,
+    rounds: int,
+    rng: random.Random,
+    pace: float = 1.0,
+    kinds: tuple[str, ...] = FAULT_KINDS,
 ) -> dict[str, Any]:
     stack = run.stack
     db = ThreadPoolExecutor(max_workers=1)
@@ -387,7 +397,7 @@ async def play(
     say(f"{len(players)} players signed in, {watcher} spectators watching")
     player_tasks = [asyncio.create_task(p.run(stop_players)) for p in players]
     monitor_task = asyncio.create_task(monitor(run, db, stop_monitor, sweep))
-    faults_task = asyncio.create_task(inject_faults(run, db, seconds, rounds, rng))
+    faults_task = asyncio.create_task(inject_faults(run, db, seconds, rounds, rng, kinds))
     await asyncio.sleep(max(0.0, run.started + seconds - time.time()))
     stop_players.set()
     await faults_task  # a fault still under way is finished first
@@ -697,6 +707,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=float(os.environ.get("SOAK_SECONDS", 150)))
     parser.add_argument("--short", action="store_true", help="the minute-long run of make test")
     parser.add_argument("--rounds", type=int, default=0, help="times each fault kind strikes")
+    parser.add_argument(
+        "--faults", default=",".join(FAULT_KINDS),
+        help="the fault kinds to inject, comma-separated (a run with fewer is a study, never a pass)",
+    )  # fmt: skip
     parser.add_argument("--no-nginx", action="store_true", help="clients spread over the Daphnes")
     parser.add_argument(
         "--supervise", action="store_true",
@@ -717,6 +731,9 @@ def main(argv: list[str] | None = None) -> int:
     # reconnects and renders a snapshot): with pace times the sockets,
     # faults come pace times less often.
     rounds = opts.rounds or max(1, int(opts.seconds // (75 * pace)))
+    kinds = tuple(k for k in opts.faults.split(",") if k)
+    if not kinds or set(kinds) - set(FAULT_KINDS):
+        parser.error(f"--faults takes some of {','.join(FAULT_KINDS)}")
     seed = opts.seed if opts.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
 
@@ -734,7 +751,7 @@ def main(argv: list[str] | None = None) -> int:
         specs = create_games(opts.games, rng, pace)
         say(f"{len(specs)} games started (pace {pace:.2f}); playing for {opts.seconds:.0f} s")
         run = Run(stack, specs, supervise=opts.supervise)
-        result = asyncio.run(play(run, opts.seconds, rounds, rng, pace))
+        result = asyncio.run(play(run, opts.seconds, rounds, rng, pace, kinds))
         result["seed"] = seed
         result["pace"] = pace
         result["detail"]["logs"] = str(stack.tmp)
