@@ -417,8 +417,6 @@ def _sync_redis() -> Any:
         import redis
 
         _publisher = redis.Redis.from_url(
-            settings.REDIS_URL,
-            socket_connect_timeout=redis_health.CONNECT_TIMEOUT,
-            socket_timeout=redis_health.READ_TIMEOUT,
+            settings.REDIS_URL, **redis_health.client_options(asynchronous=False)
         )
     return _publisher

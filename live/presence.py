@@ -34,16 +34,11 @@ def _redis() -> aioredis.Redis:
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
-        client = aioredis.Redis.from_url(settings.REDIS_URL, **_TIMEOUTS)
+        client = aioredis.Redis.from_url(
+            settings.REDIS_URL, **redis_health.client_options(asynchronous=True)
+        )
         _clients[loop] = client
     return client
-
-
-# The socket handshake waits on presence: never long on a dead Redis.
-_TIMEOUTS: dict[str, Any] = {
-    "socket_connect_timeout": redis_health.CONNECT_TIMEOUT,
-    "socket_timeout": redis_health.READ_TIMEOUT,
-}
 
 
 def _key(game_pk: int) -> str:
@@ -163,7 +158,9 @@ def _sync_redis() -> Any:
     import redis
 
     if _sync_client is None:
-        _sync_client = redis.Redis.from_url(settings.REDIS_URL, **_TIMEOUTS)
+        _sync_client = redis.Redis.from_url(
+            settings.REDIS_URL, **redis_health.client_options(asynchronous=False)
+        )
     return _sync_client
 
 

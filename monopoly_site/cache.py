@@ -140,12 +140,9 @@ class RedisCache(DjangoRedisCache):
         stock: Any = self
         stock._class = _SoftClient
         # Never wait long on a Redis that does not answer: the site goes on
-        # without it (monopoly_site/redis_health.py).
-        stock._options = {
-            "socket_connect_timeout": redis_health.CONNECT_TIMEOUT,
-            "socket_timeout": redis_health.READ_TIMEOUT,
-            **stock._options,
-        }
+        # without it; a dead pooled connection is tried again on a fresh one
+        # (monopoly_site/redis_health.py).
+        stock._options = {**redis_health.client_options(asynchronous=False), **stock._options}
 
     @cached_property
     def _cache(self) -> Any:

@@ -4,13 +4,24 @@ Redis is a cache and a transport, never the only copy of anything that must
 happen, so the site keeps serving while it is away. What it must not do is pay
 for a dead Redis on every request: a refused connection is quick, but a Redis
 that does not answer at all (a host gone from the network) holds each caller
-for the whole connect timeout. So after two failures in a row (one alone may
-be a pooled connection gone stale in a restart) every caller is told at once,
-for ``DOWN_SECONDS``, that Redis is down; then the next call tries again and,
-if Redis answers, everything carries on (the connection pools reconnect by
-themselves). So at most two calls in each ``DOWN_SECONDS`` pay the
-``CONNECT_TIMEOUT`` (or ``READ_TIMEOUT``, for a Redis that takes connections
-and never answers).
+for the whole connect timeout. So once calls have failed with no success
+between them for ``FAILING_SECONDS`` (and at least twice), every caller is
+told at once, for ``DOWN_SECONDS``, that Redis is down; then the next call
+tries again and, if Redis answers, everything carries on (the connection
+pools reconnect by themselves). So only the calls of about
+``FAILING_SECONDS`` in each ``DOWN_SECONDS`` pay the ``CONNECT_TIMEOUT`` (or
+``READ_TIMEOUT``, for a Redis that takes connections and never answers).
+
+Why not simply two failures in a row: after a Redis restart every pooled
+connection that was idle is dead, and redis-py's asyncio pools hand them out
+without noticing, so each fails its next command once. The site's own
+clients retry that at once on a fresh connection (``client_options``), but
+the channel layer's must not (its blocking receive has to fail when Redis
+restarts, so that the socket reconnects and joins its groups again), and a
+reconnecting crowd met several of those in a row. Each time Redis was taken
+for down and every handshake refused for a second: in the 200-game soak,
+spectators were closed with try-again-later for 7 s after Redis had come
+back in 0.1 s.
 
 The cache (``monopoly_site.cache``), presence, the push fan-out and the
 socket handshake all go through this; the channel layer and Celery have their
@@ -35,6 +46,14 @@ CONNECT_TIMEOUT = 0.5  # seconds; Redis is on the local network
 READ_TIMEOUT = 1.0  # seconds; every command the site sends is short
 DOWN_SECONDS = 1.0
 FAILURES_TO_BE_DOWN = 2
+# Failures with no success between them for this long mean Redis is down.
+# Dead pooled connections fail within moments of each other, and other calls
+# succeed meanwhile; a Redis that is gone fails everything.
+FAILING_SECONDS = 0.25
+# Connections per pool. redis-py 8's asyncio pools stop at 100, and the
+# sockets of one Daphne reconnecting together after a fault asked for more
+# at once ("Too many connections", which was taken for Redis down).
+POOL_MOST = 1000
 
 T = TypeVar("T")
 
@@ -42,6 +61,7 @@ _lock = threading.Lock()
 _down_until = 0.0
 _down_since: float | None = None
 _failures = 0
+_failing_since = 0.0
 _on_recovery: list[Callable[[], None]] = []
 
 
@@ -60,18 +80,22 @@ def check() -> None:
 
 
 def failed(exc: BaseException) -> None:
-    """Count a failed call. One alone may be a pooled connection that went
-    stale while Redis restarted (the pool opens a new one next time), so
-    Redis is taken to be down from the second failure in a row."""
-    global _down_until, _down_since, _failures
+    """Count a failed call. A few may be pooled connections that died when
+    Redis restarted (each is replaced on its next use), so Redis is taken to
+    be down once calls have failed, and none succeeded, for
+    ``FAILING_SECONDS``."""
+    global _down_until, _down_since, _failures, _failing_since
+    now = time.monotonic()
     with _lock:
         _failures += 1
-        if _failures < FAILURES_TO_BE_DOWN:
+        if _failures == 1:
+            _failing_since = now
+        if _failures < FAILURES_TO_BE_DOWN or now - _failing_since < FAILING_SECONDS:
             return
-        _down_until = time.monotonic() + DOWN_SECONDS
+        _down_until = now + DOWN_SECONDS
         first = _down_since is None
         if first:
-            _down_since = time.monotonic()
+            _down_since = now
     if first:
         logger.error("Redis does not answer (%s); carrying on without it", exc)
 
@@ -124,18 +148,52 @@ def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def available() -> bool:
-    """Whether Redis answers now: a PING (a second one if the first met a
-    stale connection) unless it failed a moment ago."""
+    """Whether Redis answers now: a PING unless it failed a moment ago (the
+    cache's client tries a dead pooled connection again on a fresh one)."""
     from django.core.cache import cache
 
     client: Any = cache
-    for _ in range(FAILURES_TO_BE_DOWN):
-        try:
-            call(lambda: client._cache.get_client(write=True).ping())
-        except RedisError:
-            continue
-        return True
-    return False
+    try:
+        call(lambda: client._cache.get_client(write=True).ping())
+    except RedisError:
+        return False
+    return True
+
+
+def client_options(*, asynchronous: bool) -> dict[str, Any]:
+    """Options for the site's own Redis clients: short timeouts, room for a
+    crowd, and one immediate retry on a fresh connection when a pooled one
+    turns out to be dead (Redis restarted since it was last used). Only
+    connection errors are retried: a Redis that does not answer costs one
+    timeout, not two."""
+    from redis.backoff import NoBackoff
+
+    if asynchronous:
+        from redis.asyncio.retry import Retry as AsyncRetry
+
+        retry: Any = AsyncRetry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
+    else:
+        retry = _sync_retry()
+    return {
+        "socket_connect_timeout": CONNECT_TIMEOUT,
+        "socket_timeout": READ_TIMEOUT,
+        "max_connections": POOL_MOST,
+        "retry": retry,
+    }
+
+
+_SYNC_RETRY: Any = None
+
+
+def _sync_retry() -> Any:
+    # One instance: the cache keys its clients by their options' repr.
+    global _SYNC_RETRY
+    if _SYNC_RETRY is None:
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        _SYNC_RETRY = Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
+    return _SYNC_RETRY
 
 
 def reset() -> None:

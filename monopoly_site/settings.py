@@ -159,7 +159,16 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             # A Redis that does not answer fails a connection in a second,
             # not after the system's minutes-long connect timeout (issue 15).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 1}],
+            # The pool's room: redis-py 8's asyncio default of 100 connections
+            # was too few for the sockets of a Daphne reconnecting together.
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": 15,
+                    "socket_connect_timeout": 1,
+                    "max_connections": 1000,
+                }
+            ],
             "prefix": f"{REDIS_PREFIX}:asgi",
         },
     }

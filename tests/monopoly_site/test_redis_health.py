@@ -4,9 +4,11 @@ end-to-end outage, with a real Daphne, is in ``test_redis_down.py``."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from celery import Celery
@@ -15,10 +17,13 @@ from kombu.exceptions import OperationalError
 from monopoly_site import redis_health
 from monopoly_site.cache import RedisCache
 from tests.live.servers import free_port
+from tests.monopoly_site.test_redis_down import RedisServer, started_redis
 
 
 @pytest.fixture(autouse=True)
-def _forget_failures() -> Iterator[None]:
+def _forget_failures(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # Failures count at once here unless a test says otherwise.
+    monkeypatch.setattr(redis_health, "FAILING_SECONDS", 0.0)
     redis_health.reset()
     yield
     redis_health.reset()  # other tests share this process's state
@@ -101,6 +106,90 @@ def test_one_failure_alone_may_be_a_stale_connection_and_is_tried_again_at_once(
     redis_health.failed(ConnectionError("Connection closed by server."))
     assert not redis_health.is_down()
     assert redis_health.available()
+
+
+def test_dead_connections_failing_together_do_not_take_redis_for_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(redis_health, "FAILING_SECONDS", 0.25)
+    for _ in range(20):  # a reconnecting crowd meeting dead pooled connections
+        redis_health.failed(ConnectionError("Connection closed by server."))
+    assert not redis_health.is_down()
+
+
+def test_calls_failing_for_a_while_take_redis_for_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(redis_health, "FAILING_SECONDS", 0.05)
+    started = time.monotonic()
+    while not redis_health.is_down():
+        redis_health.failed(ConnectionError("Connection refused"))
+        assert time.monotonic() - started < 1.0, "never taken for down"
+    assert time.monotonic() - started >= 0.05
+
+
+def test_a_success_starts_the_count_of_failures_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(redis_health, "FAILING_SECONDS", 0.05)
+    redis_health.failed(ConnectionError("Connection closed by server."))
+    first = time.monotonic()
+    while time.monotonic() - first < 0.06:
+        redis_health.succeeded()
+    redis_health.failed(ConnectionError("Connection closed by server."))
+    assert not redis_health.is_down()
+
+
+@pytest.fixture
+def restartable_redis() -> Iterator[RedisServer]:
+    yield from started_redis()
+
+
+def test_the_sites_clients_carry_on_through_a_redis_restart(
+    restartable_redis: RedisServer,
+) -> None:
+    """Every pooled connection dies with the Redis it was open to; redis-py
+    hands them out anyway, and each failed its next command, so a crowd
+    reconnecting after a restart met a wall of errors."""
+    import redis
+    import redis.asyncio as aioredis
+
+    async def crowd(client: aioredis.Redis) -> list[object]:
+        return await asyncio.gather(*(client.ping() for _ in range(150)), return_exceptions=True)
+
+    async def scenario() -> tuple[list[object], list[object]]:
+        client = aioredis.Redis.from_url(
+            restartable_redis.url, **redis_health.client_options(asynchronous=True)
+        )
+        try:
+            before = await crowd(client)  # more at once than redis-py's default pool
+            restartable_redis.kill()
+            restartable_redis.start()
+            return before, await crowd(client)
+        finally:
+            await client.aclose()
+
+    before, after = asyncio.run(scenario())
+    assert before == [True] * 150
+    assert after == [True] * 150
+
+    sync = redis.Redis.from_url(
+        restartable_redis.url, **redis_health.client_options(asynchronous=False)
+    )
+    with ThreadPoolExecutor(8) as threads:
+        assert list(threads.map(lambda _: sync.ping(), range(8))) == [True] * 8
+        restartable_redis.kill()
+        restartable_redis.start()
+        assert list(threads.map(lambda _: sync.ping(), range(8))) == [True] * 8
+    sync.close()
+
+
+def test_a_redis_that_refuses_connections_still_fails_fast() -> None:
+    import redis
+
+    client = redis.Redis.from_url(
+        f"redis://127.0.0.1:{free_port()}/0", **redis_health.client_options(asynchronous=False)
+    )
+    started = time.monotonic()
+    with pytest.raises(redis.ConnectionError):
+        client.ping()
+    assert time.monotonic() - started < 0.5
 
 
 def test_a_task_sent_without_a_broker_fails_within_about_a_second() -> None:
