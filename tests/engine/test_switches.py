@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games.engine import RuleViolation, new_game, ruleset
+from games.engine.cards import CHEST_DECK, COLLECT_EACH
 from games.engine.state import P_END, P_ROLL
 
-from .helpers import A, act, deal, force_dice, game, kinds
+from .helpers import A, act, deal, force_dice, game, kinds, top_card
 
 
 def test_third_doubles_switch_off_lets_the_player_keep_throwing() -> None:
@@ -54,10 +55,19 @@ def test_min_players_switch() -> None:
         new_game(ruleset(min_players=3), ["a", "b"], 1)
 
 
-def test_decks_switch_changes_the_cards() -> None:
-    """Switch decks: the 2008 Community Chest has the birthday card (board-and-cards)."""
-    s = game(decks="us-2008")
-    assert s.rules.decks == "us-2008"
+@pytest.mark.parametrize(
+    ("decks", "cash"),
+    [("us-classic", [1600, 1450, 1450]), ("us-2008", [1520, 1490, 1490])],
+)
+def test_decks_switch_changes_the_cards(decks: str, cash: list[int]) -> None:
+    """Switch decks on the default preset: the same Community Chest card is
+    Grand Opera Night (50 from every player) in the classic deck and the
+    birthday (10 from every player) in the 2008 deck (board-and-cards)."""
+    s = game(players=3, decks=decks)
+    top_card(s, CHEST_DECK, COLLECT_EACH)
+    force_dice(s, (1, 1))  # 2 Community Chest
+    s, _ = act(s, A.ROLL)
+    assert s.cash == cash
 
 
 def test_jail_attempts_switch() -> None:

@@ -122,6 +122,18 @@ def wait_for(check: Callable[[], Any], timeout: float = 30.0, every: float = 0.2
         time.sleep(every)
 
 
+def run_task(task: Any, *args: Any, timeout: float = 30.0) -> Any:
+    """Send ``task`` to the real worker and wait for what it returned: the
+    positive signal that it has run (the site's tasks keep no results, so
+    this one asks for its own)."""
+    return task.apply_async(args, ignore_result=False).get(timeout=timeout)
+
+
+def past(moment: Any) -> None:
+    """Wait until ``moment`` (a datetime) has gone by."""
+    wait_for(lambda: timezone.now() > moment, every=0.05)
+
+
 def timeout_notes(game: Game) -> list[GameEvent]:
     return list(GameEvent.objects.filter(game=game, kind="note", payload__source="timeout"))
 

@@ -17,7 +17,15 @@ from games.services import timers as timer_services
 from games.tasks import expire_decision, sweep_deadlines
 from notifications.models import Notification
 from notifications.tasks import send_reminder
-from tests.timers.conftest import due_soon, sent_mail, timeout_notes, version, wait_for
+from tests.timers.conftest import (
+    due_soon,
+    past,
+    run_task,
+    sent_mail,
+    timeout_notes,
+    version,
+    wait_for,
+)
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -46,11 +54,9 @@ def test_a_timeout_applies_the_default_once_when_sweep_and_eta_both_fire(
     expire_decision.apply_async((game.pk, v), eta=d.due_at)
     expire_decision.apply_async((game.pk, v), eta=d.due_at)
     wait_for(lambda: version(game) > v)
-    # Late and duplicate firings after the fact.
-    for _ in range(3):
-        expire_decision.delay(game.pk, v)
-    sweep_deadlines.delay()
-    time.sleep(3)
+    # Late and duplicate firings after the fact: each runs and does nothing.
+    assert [run_task(expire_decision, game.pk, v) for _ in range(3)] == [False] * 3
+    run_task(sweep_deadlines)
     notes = timeout_notes(game)
     assert len(notes) == 1
     assert notes[0].seq == v + 1
@@ -67,13 +73,16 @@ def test_a_player_acting_at_the_last_instant_beats_a_late_timer(
     game = timed_duel
     mover = turn_player(game)
     v = game.version
-    due_soon(game, 0.5, player=mover)
+    d = due_soon(game, 0.5, player=mover)
     services.submit_action(
         public_id=game.public_id, user=user_of(game, mover), action={"kind": "roll"},
         expected_version=v,
     )  # fmt: skip
-    expire_decision.delay(game.pk, v)  # the timer for the decision just taken
-    time.sleep(3)
+    # The timer for the decision just taken, and a sweep once it is overdue:
+    # both run and find it gone.
+    assert run_task(expire_decision, game.pk, v) is False
+    past(d.due_at)
+    run_task(sweep_deadlines)
     assert timeout_notes(game) == []
     assert game.seats.get(number=mover).timeouts_total == 0
 
@@ -175,11 +184,14 @@ def test_vacation_pauses_deadlines_and_the_return_resumes_them(
     late = turn_player(game)
     other = 1 - late
     d = due_soon(game, 1.5, player=late)
+    first_due = d.due_at
     v = game.version
     until = timer_services.start_vacation(user=user_of(game, late), days=2)
     d.refresh_from_db()
     assert d.due_at > until  # the 1.5 s left are kept after the vacation
-    time.sleep(4)  # several sweeps
+    # Past the time it was due before the vacation, a sweep finds nothing due.
+    past(first_due)
+    assert run_task(sweep_deadlines) == 0
     assert version(game) == v and timeout_notes(game) == []
     user = user_of(game, late)
     user.refresh_from_db()
