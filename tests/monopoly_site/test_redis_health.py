@@ -16,6 +16,7 @@ from kombu.exceptions import OperationalError
 
 from monopoly_site import redis_health
 from monopoly_site.cache import RedisCache
+from tests.live.conftest import run
 from tests.live.servers import free_port
 from tests.monopoly_site.test_redis_down import RedisServer, started_redis
 
@@ -165,7 +166,7 @@ def test_the_sites_clients_carry_on_through_a_redis_restart(
         finally:
             await client.aclose()
 
-    before, after = asyncio.run(scenario())
+    before, after = run(scenario)  # the browser tests keep a loop running here
     assert before == [True] * 150
     assert after == [True] * 150
 
