@@ -11,10 +11,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 REMIND_FRACTION = 0.8
-# Kinds whose clock runs from when they arose, whoever acts meanwhile.
-WINDOW_KINDS = frozenset({"claim_rent", "trade_response", "time_limit"})
-# Decisions that hold up the game; only these count towards a take-over.
-NON_BLOCKING_KINDS = frozenset({"claim_rent", "trade_response", "time_limit"})
 
 
 @dataclass(frozen=True)

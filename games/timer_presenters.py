@@ -8,25 +8,9 @@ from typing import Any
 from django.utils import timezone
 
 from games import deadlines as dl
-from games import engine, presenters
+from games import decisions, engine, presenters
 from games.models import Deadline, Game, Seat
 from games.standing_orders import clean
-
-KIND_LABELS = {
-    "roll": "roll",
-    "jail": "get out of Jail",
-    "buy": "buy or decline",
-    "bid": "bid or pass",
-    "income_tax": "Income Tax",
-    "fine_or_chance": "fine or Chance",
-    "end_turn": "end the turn",
-    "raise_funds": "raise funds",
-    "place_building": "place a building",
-    "trade_response": "answer a trade",
-    "claim_rent": "claim rent",
-    "time_limit": "the game ends (time limit)",
-}
-
 
 DEADLINES_MEMO = "_live_deadlines"
 
@@ -45,7 +29,7 @@ def deadline_rows(game: Game, state: engine.State, viewer: int | None) -> list[d
         rows.append(
             {
                 "who": who,
-                "what": KIND_LABELS.get(d.kind, d.kind.replace("_", " ")),
+                "what": decisions.label(d.kind),
                 "due_at": d.due_at,
                 "left": dl.describe_left(dl.seconds_left(d.due_at, now)),
                 "mine": d.player == viewer,

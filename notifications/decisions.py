@@ -10,22 +10,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import deadlines as dl
+from games import decisions
 from games.models import Deadline, Game, Seat
 from notifications import services
-
-KIND_WORDS = {
-    "roll": "roll the dice",
-    "jail": "get out of Jail",
-    "buy": "decide on a purchase",
-    "bid": "bid or pass in an auction",
-    "income_tax": "choose how to pay Income Tax",
-    "fine_or_chance": "choose a fine or a Chance",
-    "end_turn": "end your turn",
-    "raise_funds": "raise funds",
-    "place_building": "place a building",
-    "trade_response": "answer a trade offer",
-    "claim_rent": "claim rent",
-}
 
 
 def _human_seats(game: Game) -> dict[int, Seat]:
@@ -58,7 +45,7 @@ def your_turn(game_id: int) -> int:
             continue  # taken over or left since
         user = seat.user
         assert user is not None
-        what = KIND_WORDS.get(d.kind, d.kind.replace("_", " "))
+        what = decisions.words(d.kind)
         text = f"Game {game.public_id}: you must {what} by {d.due_at:%Y-%m-%d %H:%M} UTC."
         note = services.notify(
             user.pk, game.pk, "your_turn", text, dedupe_key=f"turn:{d.pk}:{d.started_at:%s}"
@@ -68,7 +55,7 @@ def your_turn(game_id: int) -> int:
         sent += 1
         if (
             user.email_notifications
-            and d.kind not in dl.NON_BLOCKING_KINDS
+            and d.kind not in decisions.NON_BLOCKING_KINDS
             and services.claim_email_slot(user.pk, game.pk)
             and services.email(
                 user, f"Your move in game {game.public_id}", f"{text}\n\n{_url(game)}\n"
@@ -91,7 +78,7 @@ def reminder(deadline_id: int) -> bool:
         return False
     user = seat.user
     left = dl.describe_left(dl.seconds_left(d.due_at, timezone.now()))
-    what = KIND_WORDS.get(d.kind, d.kind.replace("_", " "))
+    what = decisions.words(d.kind)
     text = f"Game {d.game.public_id}: {left} left to {what}."
     note = services.notify(user.pk, d.game_id, "reminder", text, dedupe_key=f"remind:{d.pk}")
     if note is not None and user.email_notifications:

@@ -38,7 +38,14 @@ from .errors import (
 from .events import Event, event_from_dict, render_event
 from .game import apply, is_legal, new_game, step
 from .invariants import check_invariants
-from .legal import Pending, can_trade, legal_actions, pending_decisions, timeout_action
+from .legal import (
+    DECISION_KINDS,
+    Pending,
+    can_trade,
+    legal_actions,
+    pending_decisions,
+    timeout_action,
+)
 from .record import (
     RANDOM_KINDS,
     Verification,
@@ -55,6 +62,7 @@ from .testing import force_dice, stack_deck
 
 __all__ = [
     "BANK",
+    "DECISION_KINDS",
     "GEN_KEYED",
     "GEN_SPLITMIX",
     "PRESETS",

@@ -22,6 +22,20 @@ D_PLACE: Final = "place_building"
 D_TRADE: Final = "trade_response"
 D_CLAIM: Final = "claim_rent"
 D_DEBT: Final = "raise_funds"
+# Every kind above: what ``pending_decisions`` may name.
+DECISION_KINDS: Final = (
+    D_ROLL,
+    D_JAIL,
+    D_BUY,
+    D_INCOME_TAX,
+    D_FINE_OR_CHANCE,
+    D_END_TURN,
+    D_BID,
+    D_PLACE,
+    D_TRADE,
+    D_CLAIM,
+    D_DEBT,
+)
 
 _PHASE_DECISION: Final = {
     P_ROLL: D_ROLL,

@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import deadlines as dl
-from games import engine
+from games import decisions, engine
 from games.engine import actions as A
 from games.models import Deadline, Game, Seat
 from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
@@ -38,7 +38,7 @@ from games.services.locking import (
 
 logger = logging.getLogger(__name__)
 
-TIME_LIMIT = "time_limit"
+TIME_LIMIT = decisions.TIME_LIMIT
 # How late a bot's countdown task may be before the sweep plays the move
 # (both may then try; the version check lets one of them through). The soak
 # allows the sweep plus 2 s for an overdue move, which a 2 s grace used up.
@@ -236,7 +236,7 @@ def _notify_turn(game_id: int) -> None:
 
 
 def _keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:
-    if kind in dl.WINDOW_KINDS:
+    if kind in decisions.WINDOW_KINDS:
         return True
     if kind == "bid":
         return action_kind != A.BID
@@ -283,7 +283,7 @@ def charge_time_bank(game: Game, actor: int, now: datetime | None = None) -> Non
         (
             d.started_at
             for d in game_deadlines(game)
-            if d.player == actor and d.kind not in dl.WINDOW_KINDS
+            if d.player == actor and d.kind not in decisions.WINDOW_KINDS
         ),
         default=None,
     )
@@ -357,7 +357,7 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
         takeover = False
         # The timeout counters go out with the move's own statements.
         writes: list[Statement] = []
-        if deadline.kind not in dl.NON_BLOCKING_KINDS and deadline.player >= 0:
+        if deadline.kind not in decisions.NON_BLOCKING_KINDS and deadline.player >= 0:
             takeover = _count_timeout(game, deadline.player, writes)
         apply_system_action(
             game, action, note=payload, actor=deadline.player, state=state, writes=writes
