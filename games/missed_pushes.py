@@ -47,15 +47,14 @@ def key(game_id: int) -> str:
     return f"pushed:{game_id}"
 
 
-def records_since() -> float:
+def records_since(known: float | None = None) -> float:
     """When this Redis began keeping push records (a timestamp): set, for
     good, by the first sweep to find it missing, that is, the first after
-    Redis started empty."""
-    since = cache.get(SINCE_KEY)
-    if since is None:
+    Redis started empty. ``known``: the value the caller has just read."""
+    if known is None:
         cache.add(SINCE_KEY, time.time(), timeout=None)
-        since = cache.get(SINCE_KEY, time.time())
-    return float(since)
+        known = cache.get(SINCE_KEY, time.time())
+    return float(known)
 
 
 def record(game_id: int, version: int) -> None:
@@ -82,8 +81,8 @@ def missed(now: datetime | None = None) -> list[tuple[int, int]]:
     )
     if not rows:
         return []
-    since = records_since()
-    pushed = cache.get_many([key(pk) for pk, _, _ in rows])
+    pushed = cache.get_many([SINCE_KEY, *(key(pk) for pk, _, _ in rows)])
+    since = records_since(pushed.get(SINCE_KEY))
     found = []
     for pk, version, updated_at in rows:
         recorded = pushed.get(key(pk))

@@ -37,8 +37,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.retry import Retry
 
 logger = logging.getLogger(__name__)
 
@@ -160,40 +163,25 @@ def available() -> bool:
     return True
 
 
+# One immediate retry, on connection errors only. Each connection takes a
+# copy; one instance each, because the cache keys its clients by their
+# options' repr.
+_RETRY = Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
+_ASYNC_RETRY = AsyncRetry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
+
+
 def client_options(*, asynchronous: bool) -> dict[str, Any]:
     """Options for the site's own Redis clients: short timeouts, room for a
     crowd, and one immediate retry on a fresh connection when a pooled one
     turns out to be dead (Redis restarted since it was last used). Only
     connection errors are retried: a Redis that does not answer costs one
     timeout, not two."""
-    from redis.backoff import NoBackoff
-
-    if asynchronous:
-        from redis.asyncio.retry import Retry as AsyncRetry
-
-        retry: Any = AsyncRetry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
-    else:
-        retry = _sync_retry()
     return {
         "socket_connect_timeout": CONNECT_TIMEOUT,
         "socket_timeout": READ_TIMEOUT,
         "max_connections": POOL_MOST,
-        "retry": retry,
+        "retry": _ASYNC_RETRY if asynchronous else _RETRY,
     }
-
-
-_SYNC_RETRY: Any = None
-
-
-def _sync_retry() -> Any:
-    # One instance: the cache keys its clients by their options' repr.
-    global _SYNC_RETRY
-    if _SYNC_RETRY is None:
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        _SYNC_RETRY = Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
-    return _SYNC_RETRY
 
 
 def reset() -> None:

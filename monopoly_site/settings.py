@@ -159,8 +159,9 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             # A Redis that does not answer fails a connection in a second,
             # not after the system's minutes-long connect timeout (issue 15).
-            # The pool's room: redis-py 8's asyncio default of 100 connections
-            # was too few for the sockets of a Daphne reconnecting together.
+            # The pool's room, as redis_health.POOL_MOST gives the site's own
+            # clients: redis-py 8's asyncio default of 100 connections was too
+            # few for the sockets of a Daphne reconnecting together.
             "hosts": [
                 {
                     "address": REDIS_URL,

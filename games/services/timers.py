@@ -38,7 +38,6 @@ from games.services.locking import (
 
 logger = logging.getLogger(__name__)
 
-TIME_LIMIT = decisions.TIME_LIMIT
 # How late a bot's countdown task may be before the sweep plays the move
 # (both may then try; the version check lets one of them through). The soak
 # allows the sweep plus 2 s for an overdue move, which a 2 s grace used up.
@@ -175,7 +174,7 @@ def sync_deadlines(
         wanted[(p.player, p.kind, str(p.ref))] = p.player
     # Only time-limit rules can end a game early (``end_now``).
     if game.time_limit_seconds and game.started_at and state.rules.end_condition == "time":
-        wanted[(engine.SYSTEM, TIME_LIMIT, "")] = engine.SYSTEM
+        wanted[(engine.SYSTEM, decisions.TIME_LIMIT, "")] = engine.SYSTEM
     drop = [d.pk for key, d in existing.items() if key not in wanted]
     kept: list[Deadline] = []
     arising: list[tuple[int, str, str]] = []
@@ -252,7 +251,7 @@ def _new_deadline(
     ref: str,
     now: datetime,
 ) -> Deadline:
-    if kind == TIME_LIMIT:
+    if kind == decisions.TIME_LIMIT:
         start = game.started_at or now
         due = dl.due_at(start, game.time_limit_seconds)
         return Deadline(
@@ -302,7 +301,7 @@ def timeout_for(state: engine.State, deadline: Deadline) -> engine.Action:
     """The default for this very decision. The engine's ``timeout_action``
     answers per player, so the windows that name their own claim or trade
     are built here to close exactly that one."""
-    if deadline.kind == TIME_LIMIT:
+    if deadline.kind == decisions.TIME_LIMIT:
         return engine.Action(A.END_NOW, engine.SYSTEM)
     if deadline.kind == "claim_rent":
         return engine.Action(A.EXPIRE_CLAIM, engine.SYSTEM, target=int(deadline.ref))
@@ -377,7 +376,7 @@ def expire_one(game_id: int, expected_version: int) -> bool:
 
 
 def _timeout_note(state: engine.State, d: Deadline, action: engine.Action) -> str:
-    if d.kind == TIME_LIMIT:
+    if d.kind == decisions.TIME_LIMIT:
         return "The time limit was reached (timer)."
     name = state.names[d.player] if 0 <= d.player < state.n else "The system"
     if d.kind == "claim_rent":
@@ -561,7 +560,7 @@ def _user_deadlines(user: Any) -> Any:
     match = Q(pk__in=[])
     for game_id, number in seats:
         match |= Q(game_id=game_id, player=number)
-    return Deadline.objects.filter(match).exclude(kind__in=(TIME_LIMIT,))
+    return Deadline.objects.filter(match).exclude(kind__in=(decisions.TIME_LIMIT,))
 
 
 @transaction.atomic
