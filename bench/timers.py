@@ -201,7 +201,7 @@ def main() -> int:
     from django.utils import timezone
 
     from games.models import Deadline, Game, GameEvent
-    from games.services.hooks import schedule_timers
+    from games.scheduling import schedule_timers
 
     call_command("migrate", verbosity=0)
     # Leftovers of an earlier run would be swept too: start clean.

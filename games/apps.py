@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games import pushes, scheduling
+        from games.services.subscribers import subscribe
+
+        # The pushes first: watchers wait on them; scheduling costs broker round trips.
+        subscribe(pushes.SUBSCRIBER)
+        subscribe(scheduling.SUBSCRIBER)

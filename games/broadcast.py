@@ -1,5 +1,5 @@
 """Push the regions of the play page, the lobby and the watch list to the
-sockets listening for them. Sent on commit only (``services.hooks``); a
+sockets listening for them. Sent on commit only (``games.pushes``); a
 watched game's first batch may be rendered just before, while the move
 commits ("rendering ahead of the commit" below), but waits for it.
 
@@ -41,7 +41,8 @@ from django.template.loader import render_to_string
 
 from games import access, missed_pushes, presenters
 from games.models import Game, Seat
-from live import fanout
+from games.services.write import Committed
+from live import fanout, presence
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ WATCH_GROUP = "watch"
 # hx-headers instead, so tell {% csrf_token %} not to look for one.
 NO_CSRF = {"csrf_token": "NOTPROVIDED", "oob": True}
 FANOUT_WAIT = 0.1  # seconds; at most this long for this process's sockets
+UNREAD: Any = object()  # who listens is not known yet: read it
 
 
 def game_group(game_pk: int) -> str:
@@ -260,20 +262,24 @@ def answer_html(
     return f"<!--push {game.version}-->{panel}{public}{regions}"
 
 
-def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+def game_pushes(
+    record: Committed, here: Any = UNREAD
+) -> Iterator[list[tuple[str, dict[str, Any]]]]:
     """The public regions are rendered once; spectators get them in one
     message with their view of the rest, players with their seat's view in
-    a second. Audiences with no socket open (by presence) are not rendered:
-    a socket registers its presence before it subscribes and takes its
-    snapshot, so one that arrives later finds this version in the snapshot."""
+    a second. Audiences with no socket open (by presence, ``here``; None if
+    Redis cannot say) are not rendered: a socket registers its presence
+    before it subscribes and takes its snapshot, so one that arrives later
+    finds this version in the snapshot."""
     from games.play_views import region_context
 
-    _memoise(game, state)
+    game = record.game
+    _memoise(record)
     version = game.version
     frame = f"<!--push {version}-->"
-    ahead = _sent_ahead(game)
+    ahead = _sent_ahead(record)
     if ahead is None:
-        here = _listening(game)
+        here = _listening(game, here)
         watched = here is None or here.watching > 0
         shared, public, spectators = _first_renders(game, spectators=watched)
         # Two batches, so that the largest audience is sent to before the
@@ -285,7 +291,7 @@ def game_pushes(game: Game, state: Any = None) -> Iterator[list[tuple[str, dict[
         # meanwhile costs nothing to send to); presence is read for the seats.
         shared, public, _ = ahead
         yield []
-        here = _listening(game)
+        here = _listening(game, here)
     seats = []
     answer = _answer.get()
     if answer is not None and answer.public_id != game.public_id:
@@ -330,30 +336,25 @@ def _first_batch(game: Game, renders: FirstRenders) -> list[tuple[str, dict[str,
     return batch
 
 
-def _listening(game: Game) -> Any:
+def _listening(game: Game, here: Any) -> Any:
     """Who listens (``live.presence.Summary``, None if Redis cannot say): as
-    the commit hook read it, else read now."""
-    from live.presence import listening
-
-    here = game.__dict__["_live_here"] if "_live_here" in game.__dict__ else listening(game.pk)
+    the subscriber read it, else read now."""
+    if here is UNREAD:
+        here = presence.listening(game.pk)
     _remember_watched(game.pk, here is None or here.watching > 0)
     return here
 
 
-def _memoise(game: Game, state: Any) -> None:
-    """Every audience renders from the same rows: read them once, and the
-    deadline rows not at all when the write left them on the row it passed."""
-    from games.timer_presenters import DEADLINES_MEMO, remember_deadlines
+def _memoise(record: Committed) -> None:
+    """Every audience renders from the same rows: read them once, and not at
+    all those the write announced."""
+    from games.timer_presenters import remember_deadlines
 
-    if game.__dict__.get("_memoised") == game.version:
+    if record.scratch.get("memoised"):
         return
-    presenters.remember(game, state)
-    written = getattr(game, "_deadline_rows", None)
-    if written is not None:
-        game.__dict__[DEADLINES_MEMO] = sorted(written, key=lambda d: d.due_at)
-    else:
-        remember_deadlines(game)
-    game.__dict__["_memoised"] = game.version
+    presenters.remember(record.game, record.state, record.seats, record.events)
+    remember_deadlines(record.game, record.deadlines)
+    record.scratch["memoised"] = True
 
 
 FirstRenders = tuple[dict[str, Any], str, str | None]
@@ -417,16 +418,17 @@ class _Ahead:
     abandoned: threading.Event = field(default_factory=threading.Event)
 
 
-def render_ahead(game: Game, state: Any) -> None:
-    """Start rendering the first batch of ``game``'s version (written, not
+def render_ahead(record: Committed) -> None:
+    """Start rendering the first batch of the record's version (written, not
     yet committed) in the background, if spectators watched its last push
     from this process. Called by the write inside its transaction."""
+    game = record.game
     if not _watched.get(game.pk):
         return
-    _memoise(game, state)
+    _memoise(record)
     committed, abandoned = threading.Event(), threading.Event()
     future = _pool().submit(_render_ahead, game, committed, abandoned)
-    game.__dict__["_ahead"] = _Ahead(game.version, future, committed, abandoned)
+    record.scratch["ahead"] = _Ahead(record.version, future, committed, abandoned)
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -465,25 +467,25 @@ def _render_ahead(
     return renders
 
 
-def rendering_ahead(game: Any, version: int) -> bool:
-    """Whether the first batch of ``version`` is being rendered ahead: its
+def rendering_ahead(record: Committed) -> bool:
+    """Whether the record's first batch is being rendered ahead: its
     broadcast then goes out without first asking who listens."""
-    ahead = game.__dict__.get("_ahead") if game is not None else None
-    return isinstance(ahead, _Ahead) and ahead.version == version
+    ahead = record.scratch.get("ahead")
+    return isinstance(ahead, _Ahead) and ahead.version == record.version
 
 
-def _sent_ahead(game: Game) -> FirstRenders | None:
+def _sent_ahead(record: Committed) -> FirstRenders | None:
     """What the render ahead of this version rendered and sent, now that it
     has committed; None if there was none, or it failed or gave up."""
-    ahead = game.__dict__.pop("_ahead", None)
-    if not isinstance(ahead, _Ahead) or ahead.version != game.version:
+    ahead = record.scratch.pop("ahead", None)
+    if not isinstance(ahead, _Ahead) or ahead.version != record.game.version:
         return None
     ahead.committed.set()
     try:
         return ahead.future.result(timeout=AHEAD_WAIT)
     except Exception:
         ahead.abandoned.set()
-        logger.debug("rendering game %s ahead of its commit failed", game.pk, exc_info=True)
+        logger.debug("rendering game %s ahead of its commit failed", record.game_id, exc_info=True)
         return None
 
 
@@ -606,30 +608,26 @@ def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def broadcast_game(
-    game_id: int, version: int, state: Any = None, written: Game | None = None
-) -> None:
-    """``state`` and ``written``, if the writer passes them, are the engine
-    state and the Game row it committed as ``version``: nothing is read again.
-    (Should a newer version have committed meanwhile, this push is stale and
-    clients drop it.)"""
-    if state is not None and written is not None and written.version == version:
-        game: Game | None = written
-    else:
-        games = Game.objects.filter(pk=game_id)
-        if state is not None:
-            games = games.defer("state")  # not parsed again
-        game = games.first()
-    if game is None:
-        return
-    # A newer commit has its own broadcast coming; this one is already stale.
-    if game.version == version and (state is not None or game.state is not None):
-        for batch in game_pushes(game, state):
+def push_committed(record: Committed, here: Any = UNREAD) -> None:
+    """Push what ``record`` committed to everyone listening (``here``: who
+    listens, if the caller has read it). Should a newer version have
+    committed meanwhile, this push is stale and clients drop it."""
+    game = record.game
+    if record.version == game.version and (record.state is not None or game.state is not None):
+        for batch in game_pushes(record, here):
             done = send(batch)
             if done is not None:
                 # This thread goes on to render for the seats and then the
                 # actor's answer; left running, it takes the GIL from the
                 # loop that is writing to the sockets of this process.
                 done.wait(FANOUT_WAIT)
-        missed_pushes.record(game_id, version)
+        missed_pushes.record(game.pk, record.version)
     send(lobby_pushes(game) + your_games_pushes(game))
+
+
+def broadcast_game(game_id: int, version: int) -> None:
+    """Push the game's ``version`` as read now (a missed push): nothing for
+    the game itself if it has moved on since, which has its own push."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None:
+        push_committed(Committed(game, version))

@@ -91,16 +91,3 @@ def missed(now: datetime | None = None) -> list[tuple[int, int]]:
         if recorded is None or recorded < version:
             found.append((pk, version))
     return found
-
-
-def push_missed(now: datetime | None = None) -> int:
-    """Push each game ``missed`` finds; returns how many."""
-    from games.services.hooks import broadcast_game
-
-    if redis_health.is_down():
-        return 0  # nothing could be pushed; the records went with Redis
-    found = missed(now)
-    for game_id, version in found:
-        logger.info("Game %s at version %s was not pushed: pushing it now", game_id, version)
-        broadcast_game(game_id, version)  # nothing if the game has moved on since
-    return len(found)

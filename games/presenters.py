@@ -89,18 +89,23 @@ STATE_MEMO = "_live_state"
 SEATS_MEMO = "_live_seats"
 LOG_MEMO = "_live_log"  # viewer -> worded lines
 PLAYERS_MEMO = "_live_players"
+EVENTS_MEMO = "_live_events"
 
 
-def remember(game: Game, state: engine.State | None = None) -> None:
-    """Memoise the state (if known) and the seats on ``game`` for one broadcast."""
+def remember(
+    game: Game,
+    state: engine.State | None = None,
+    seats: list[Seat] | None = None,
+    events: list[GameEvent] | None = None,
+) -> None:
+    """Memoise the state, the seats and the events a write announced (each
+    if known) on ``game`` for one broadcast."""
     if state is not None:
         game.__dict__[STATE_MEMO] = state
-    # A write keeps the seats it read (with their users, kept current, by
-    # number) on the Game row it passes on: not read again.
-    kept = game.__dict__.get("_seat_rows")
-    if kept is None:
-        kept = game.seats.select_related("user").order_by("number")
-    game.__dict__[SEATS_MEMO] = list(kept)
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("number"))
+    game.__dict__[SEATS_MEMO] = list(seats)
+    game.__dict__[EVENTS_MEMO] = events
     game.__dict__[LOG_MEMO] = {}
     game.__dict__.pop(PLAYERS_MEMO, None)
 
@@ -564,7 +569,7 @@ def _written_after(game: Game, through: int, viewer: int | None) -> list[GameEve
     ``game`` sent them (``services.play`` keeps them on the row it passes to
     the broadcast), when it wrote every version since; else None (read them).
     Their payloads go through JSON as the stored ones did."""
-    written: list[GameEvent] | None = game.__dict__.get("_event_rows")
+    written: list[GameEvent] | None = game.__dict__.get(EVENTS_MEMO)
     if not written or written[0].seq > through + 1 or written[-1].seq != game.version:
         return None
     return [

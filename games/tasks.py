@@ -11,8 +11,8 @@ from django.conf import settings
 from django.core.cache import cache
 
 from games import services
+from games.pushes import pushes_deferred
 from games.services import timers
-from games.services.hooks import pushes_deferred
 
 
 @shared_task(ignore_result=True)
@@ -153,6 +153,6 @@ def sweep_deadlines() -> int:
 def push_missed() -> int:
     """Beat's: push again each game version that a dying process committed
     and never pushed (``games.missed_pushes``)."""
-    from games import missed_pushes
+    from games import pushes
 
-    return missed_pushes.push_missed()
+    return pushes.push_missed()

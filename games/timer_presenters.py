@@ -15,8 +15,11 @@ from games.standing_orders import clean
 DEADLINES_MEMO = "_live_deadlines"
 
 
-def remember_deadlines(game: Game) -> None:
-    game.__dict__[DEADLINES_MEMO] = list(Deadline.objects.filter(game=game).order_by("due_at"))
+def remember_deadlines(game: Game, rows: list[Deadline] | None = None) -> None:
+    """Memoise the deadline rows (as given, if a write announced them)."""
+    if rows is None:
+        rows = list(Deadline.objects.filter(game=game))
+    game.__dict__[DEADLINES_MEMO] = sorted(rows, key=lambda d: d.due_at)
 
 
 def deadline_rows(game: Game, state: engine.State, viewer: int | None) -> list[dict[str, Any]]:

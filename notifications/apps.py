@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "notifications"
+
+    def ready(self) -> None:
+        from games.services.subscribers import subscribe
+        from notifications import subscribers
+
+        subscribe(subscribers.SUBSCRIBER)

@@ -20,11 +20,12 @@ from games.models import (
     new_invite_token,
     new_secret,
 )
+from games.services.clocks import sync_deadlines
 from games.services.errors import InvalidRequest, NotAllowed
-from games.services.hooks import after_commit
 from games.services.locking import lock_game
 from games.services.play import record_events, set_auto_move
-from games.services.timers import sync_deadlines
+from games.services.subscribers import announce
+from games.services.write import Committed, Write
 
 BOT_KINDS = {Seat.BotKind.RANDOM, Seat.BotKind.HEURISTIC}
 
@@ -117,7 +118,7 @@ def create_game(
         )
         if seat_host and host is not None:
             Seat.objects.create(game=game, number=0, user=host)
-        after_commit(game.pk, game.version, bots_due=False)
+        announce(Committed(game, game.version))
     return game
 
 
@@ -193,7 +194,7 @@ def leave_game(*, public_id: str, user: Any) -> None:
             # The longest-seated human takes over hosting.
             game.host = game.seats.filter(user__isnull=False).order_by("number").first().user  # type: ignore[union-attr]
         game.save()
-        after_commit(game.pk, game.version, bots_due=False)
+        announce(Committed(game, game.version))
 
 
 def _seat_taken(game: Game) -> None:
@@ -203,7 +204,7 @@ def _seat_taken(game: Game) -> None:
         _start(game)
     else:
         game.save(update_fields=["updated_at"])
-        after_commit(game.pk, game.version, bots_due=False)
+        announce(Committed(game, game.version))
 
 
 def _require_host(game: Game, user: Any) -> None:
@@ -247,7 +248,7 @@ def remove_bot(*, public_id: str, user: Any, seat_number: int) -> None:
         if not deleted:
             raise InvalidRequest("There is no bot in that seat.")
         game.save(update_fields=["updated_at"])
-        after_commit(game.pk, game.version, bots_due=False)
+        announce(Committed(game, game.version))
 
 
 def start_game(*, public_id: str, user: Any) -> Game:
@@ -279,14 +280,15 @@ def _start(game: Game) -> None:
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
     game.version += 1
-    set_auto_move(game, state)
+    w = Write(game, seats)
+    set_auto_move(w, state)
     game.save()
     GameEvent.objects.create(
         game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
     )
     record_events(game, events, first_index=1)
-    sync_deadlines(game, state, actor=None)
-    after_commit(game.pk, game.version, bots_due=game.auto_move_at is not None)
+    sync_deadlines(w, state, actor=None)
+    announce(w.committed(state))
 
 
 def create_seated_game(

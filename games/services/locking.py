@@ -1,18 +1,13 @@
-"""Row locks and access checks shared by every write."""
+"""Row locks and the access checks shared by every write."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model
 
 from games.models import Game, Seat
 from games.services.errors import GameNotFound, NotAllowed, VersionConflict
-from monopoly_site.rows import RowReader, reader
-
-__all__ = ["RowReader", "reader"]  # here for the write path's other modules
 
 
 def lock_game(*, public_id: str | None = None, pk: int | None = None) -> Game:
@@ -29,17 +24,11 @@ def lock_game(*, public_id: str | None = None, pk: int | None = None) -> Game:
         raise GameNotFound("There is no such game.") from None
 
 
-def access_seat(game: Game, user: Any) -> Seat:
-    """The playing seat of ``user`` in ``game``, or ``NotAllowed``."""
+def access_seat(seats: list[Seat], user: Any) -> Seat:
+    """The seat of ``user`` among the game's ``seats``, or ``NotAllowed``."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to play.")
-    # The seats the write read with the lock (by number, as ``Seat`` orders
-    # them), if it did: not queried again.
-    kept: list[Seat] | None = game.__dict__.get("_seat_rows")
-    if kept is not None:
-        seat = next((s for s in kept if s.user_id == user.pk), None)
-    else:
-        seat = game.seats.filter(user=user).first()
+    seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed("You are not playing in this game.")
     return seat
@@ -50,85 +39,3 @@ def check_version(game: Game, expected_version: int | None) -> None:
         raise VersionConflict(
             "The game has moved on since you loaded it; here is the current position.", game
         )
-
-
-# --- the hot write path, in few round trips ---------------------------------------
-#
-# A timeout is a full move, and at thousands a minute the cost of a move is
-# round trips and the ORM building SQL, not the engine. These helpers build
-# the few statements of a write by hand (once per model, from its fields, so
-# they follow the models) and run several in one round trip on PostgreSQL:
-# Django's psycopg cursors bind client-side, so statements joined by ";" go
-# out as one simple query, each still with a snapshot of its own.
-
-Statement = tuple[str, list[Any]]
-TUPLES_OK = 2  # psycopg.pq.ExecStatus.TUPLES_OK, without importing psycopg on SQLite
-
-
-def run_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
-    """Run the statements in order (inside the caller's transaction) and
-    return each one's rows; one round trip on PostgreSQL."""
-    connection = transaction.get_connection()
-    results: list[list[tuple[Any, ...]]] = []
-    with connection.cursor() as cursor:
-        if not _binds_client_side(cursor.cursor):
-            for sql, params in statements:
-                cursor.execute(sql, params)
-                results.append(cursor.fetchall() if cursor.description else [])
-            return results
-        cursor.execute("; ".join(s for s, _ in statements), [p for _, ps in statements for p in ps])
-        raw = cursor.cursor
-        while True:
-            # The result's status, not ``description`` (which builds a
-            # Column object per column of every result).
-            rows = raw.pgresult is not None and raw.pgresult.status == TUPLES_OK
-            results.append(raw.fetchall() if rows else [])
-            if not raw.nextset():
-                return results
-
-
-def _binds_client_side(cursor: Any) -> bool:
-    """Only a cursor that binds client-side may send several statements with
-    parameters at once: psycopg's ``ClientCursor``, Django's default."""
-    try:
-        from psycopg import ClientCursor
-    except ImportError:
-        return False
-    return isinstance(cursor, ClientCursor)
-
-
-def update_statement(obj: Model, fields: Sequence[str]) -> Statement:
-    """``obj.save(update_fields=fields)`` as a statement (``auto_now`` set)."""
-    connection = transaction.get_connection()
-    qn = connection.ops.quote_name
-    meta = obj._meta
-    sets, params = [], []
-    for name in fields:
-        f: Any = meta.get_field(name)
-        sets.append(f"{qn(f.column)} = %s")
-        params.append(f.get_db_prep_save(f.pre_save(obj, False), connection))
-    params.append(obj.pk)
-    return (
-        f"UPDATE {qn(meta.db_table)} SET {', '.join(sets)} WHERE {qn(meta.pk.column)} = %s",
-        params,
-    )
-
-
-def insert_statement(objs: Sequence[Model], *, returning_pk: bool = False) -> Statement:
-    """A multi-row insert of ``objs`` (all of one model; ``auto_now_add`` set),
-    returning their primary keys in order if asked."""
-    connection = transaction.get_connection()
-    qn = connection.ops.quote_name
-    meta = objs[0]._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
-    params: list[Any] = []
-    for obj in objs:
-        params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    row = f"({', '.join(['%s'] * len(fields))})"
-    sql = (
-        f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-        f"VALUES {', '.join([row] * len(objs))}"
-    )
-    if returning_pk:
-        sql += f" RETURNING {qn(meta.pk.column)}"
-    return sql, params

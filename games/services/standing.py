@@ -8,22 +8,24 @@ from django.db import transaction
 
 from games.models import Game, Seat
 from games.services.errors import InvalidRequest, NotAllowed
-from games.services.locking import access_seat, lock_game
+from games.services.locking import access_seat
 from games.services.play import fire_standing_orders
+from games.services.write import lock
 from games.standing_orders import DEFAULTS, clean
 
 
 def set_standing_orders(*, public_id: str, user: Any, orders: dict[str, Any]) -> dict[str, Any]:
     """Save the orders; any that answer a decision open now fire at once."""
     with transaction.atomic():
-        game = lock_game(public_id=public_id)
-        seat = access_seat(game, user)
+        w = lock(public_id=public_id)
+        game, seat = w.game, access_seat(w.seats, user)
         if game.status != Game.Status.ACTIVE:
             raise InvalidRequest("This game is not in play.")
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You are no longer playing in this game.")
         cleaned = clean(orders)
         seat.standing_orders = {} if cleaned == DEFAULTS else cleaned
-        seat.save(update_fields=["standing_orders"])
-        fire_standing_orders(game)
+        w.update(seat, ["standing_orders"])
+        if not fire_standing_orders(w):
+            w.flush()
     return cleaned

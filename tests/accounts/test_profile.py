@@ -102,7 +102,7 @@ def test_posted_decisions_are_counted(client: Client, alice: User) -> None:
 
     from games import engine, services
 
-    with mock.patch("games.services.hooks.schedule_bots"):
+    with mock.patch("games.scheduling.schedule_bots"):
         game = services.create_seated_game(humans=[alice], bots=["heuristic"], start=True)
     seat = game.seats.get(user=alice)
     state = engine.from_dict(game.state)

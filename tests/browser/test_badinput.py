@@ -20,7 +20,7 @@ from tests.browser.test_play import log_in
 def test_the_chat_and_the_action_panel_say_why_a_control_character_is_refused(page: Any) -> None:
     ada = User.objects.create_user("ada", "ada@example.com", "pw-ada-12345")
     grace = User.objects.create_user("grace", "grace@example.com", "pw-grace-12345")
-    with mock.patch("games.services.hooks.schedule_bots"):
+    with mock.patch("games.scheduling.schedule_bots"):
         game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
     state = engine.from_dict(game.state)
     state.turn = 0

@@ -22,7 +22,7 @@ def test_the_action_panel_shows_the_rate_limit(page: Any, settings: Any) -> None
     }
     ada = User.objects.create_user("ada", "ada@example.com", "pw-ada-12345")
     grace = User.objects.create_user("grace", "grace@example.com", "pw-grace-12345")
-    with mock.patch("games.services.hooks.schedule_bots"):
+    with mock.patch("games.scheduling.schedule_bots"):
         game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
     state = engine.from_dict(game.state)
     state.turn = 0

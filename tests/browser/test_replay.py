@@ -18,7 +18,7 @@ SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 @pytest.mark.django_db(transaction=True)
 def test_replay_viewer_steps_through_a_game(page: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with mock.patch("games.services.hooks.schedule_bots"):
+    with mock.patch("games.scheduling.schedule_bots"):
         game = services.create_seated_game(humans=[], bots=["heuristic"] * 3, start=True)
         for _ in range(90):
             game.refresh_from_db()

@@ -18,7 +18,7 @@ from games.models import Game
 def no_bot_tasks() -> Iterator[Any]:
     """Bot moves are Celery tasks; tests that use this drive bots explicitly.
     Not autouse: tests with a real worker need the real scheduling."""
-    with mock.patch("games.services.hooks.schedule_bots") as scheduled:
+    with mock.patch("games.scheduling.schedule_bots") as scheduled:
         yield scheduled
 
 

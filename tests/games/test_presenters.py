@@ -418,22 +418,20 @@ def test_the_broadcast_words_the_new_lines_from_the_write_without_reading_them(
     presenters._LOG_CACHE.clear()
     with cached:
         presenters.log(duel, engine.from_dict(duel.state), viewer=None)  # fills the cache
-    # What the write hands to the broadcast after its commit.
-    pushed: list[tuple[Any, Game]] = []
-
-    def after_commit(_pk: int, _version: int, *, state: Any, game: Game, **_: Any) -> None:
-        pushed.append((state, game))
-
+    # What the write announces for its commit.
+    announced: list[Any] = []
     mover = duel.seats.get(number=engine.from_dict(duel.state).turn).user
-    with mock.patch.object(play, "after_commit", after_commit):
+    with mock.patch.object(play, "announce", announced.append):
         services.submit_action(
             public_id=duel.public_id, user=mover, action={"kind": "roll"}, expected_version=1
         )
-    [(state, written)] = pushed
+    [record] = announced
     with cached, CaptureQueriesContext(connection) as queries:
-        lines = presenters.log_lines(written, state, None)
+        presenters.remember(record.game, record.state, record.seats, record.events)
+        lines = presenters.log_lines(record.game, record.state, None)
     assert not queries
     assert any(line["kind"] == "dice" and line["seq"] == 2 for line in lines)
+    state = record.state
     presenters._LOG_CACHE.clear()
     assert lines == presenters.log_lines(Game.objects.get(pk=duel.pk), state, None)  # read
 

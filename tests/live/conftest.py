@@ -127,3 +127,12 @@ def roll(game: Game) -> int:
 def live_db(transactional_db: None) -> None:
     """The consumers read through their own threads and the broadcast runs
     on commit, so these tests need real commits."""
+
+
+def pushes_of(game: Game, **announced: Any) -> list[list[tuple[str, dict[str, Any]]]]:
+    """The batches the broadcast sends for ``game``'s current version, with
+    what a write would have announced (``Committed``'s other fields)."""
+    from games import broadcast
+    from games.services.write import Committed
+
+    return list(broadcast.game_pushes(Committed(game, game.version, **announced)))

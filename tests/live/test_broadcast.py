@@ -10,10 +10,11 @@ import pytest
 from games import broadcast
 from games.models import Game
 from live.presence import Summary
+from tests.live.conftest import pushes_of
 
 
 def groups(game: Game) -> list[list[str]]:
-    return [[group for group, _ in batch] for batch in broadcast.game_pushes(game)]
+    return [[group for group, _ in batch] for batch in pushes_of(game)]
 
 
 def test_it_renders_nothing_private_when_nobody_is_listening(duel: Game) -> None:
@@ -39,7 +40,7 @@ def test_it_renders_for_everyone_when_presence_is_unknown(duel: Game) -> None:
 
 def test_every_push_carries_its_version(duel: Game) -> None:
     with mock.patch("live.presence.listening", return_value=None):
-        for batch in broadcast.game_pushes(duel):
+        for batch in pushes_of(duel):
             for _, message in batch:
                 assert message["version"] == duel.version
                 assert message["html"].startswith(f"<!--push {duel.version}-->")
@@ -52,7 +53,7 @@ def test_at_the_end_the_players_get_the_spectators_room(duel: Game, charlie: obj
     Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
     duel.refresh_from_db()
     with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)):
-        [_, last] = list(broadcast.game_pushes(duel))
+        [_, last] = list(pushes_of(duel))
     [(group, message)] = last
     assert group == broadcast.players_group(duel.pk)
     assert "gg both" in message["html"]
@@ -67,7 +68,7 @@ def test_the_seats_and_deadlines_are_read_once_for_every_audience(duel: Game) ->
         mock.patch("live.presence.listening", return_value=None),
         CaptureQueriesContext(connection) as queries,
     ):
-        pushes = list(broadcast.game_pushes(duel))
+        pushes = list(pushes_of(duel))
     assert [len(batch) for batch in pushes] == [2, 2]
     sql = [q["sql"] for q in queries.captured_queries]
     assert sum('FROM "games_seat"' in q for q in sql) == 1
@@ -76,50 +77,58 @@ def test_the_seats_and_deadlines_are_read_once_for_every_audience(duel: Game) ->
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_push_goes_before_the_commits_other_callbacks(duel: Game) -> None:
+def test_the_push_goes_before_the_writes_notices(duel: Game) -> None:
     from django.db import transaction
 
-    from games.services import hooks
+    from games.services.subscribers import announce
+    from games.services.write import Committed, Notice
 
     order: list[str] = []
     with (
-        mock.patch.object(hooks, "anyone_listening", return_value=True),
-        mock.patch.object(hooks, "broadcast_game", side_effect=lambda *a: order.append("push")),
-        mock.patch.object(hooks, "schedule_timers"),
+        mock.patch("games.pushes.heard", return_value=True),
+        mock.patch("games.pushes.push", side_effect=lambda *a: order.append("push")),
+        mock.patch(
+            "notifications.services.notify", side_effect=lambda *a, **k: order.append("notice")
+        ),
+        mock.patch("games.scheduling.schedule_timers"),
     ):
         with transaction.atomic():
-            transaction.on_commit(lambda: order.append("turn notice"))
-            hooks.after_commit(duel.pk, duel.version, bots_due=False)
-        assert order == ["push", "turn notice"]
+            notice = Notice(duel.seats.get(number=0).user_id, "takeover", "A bot plays your seat.")
+            announce(Committed(duel, duel.version, notices=[notice]))
+            assert order == []
+        assert order == ["push", "notice"]
 
 
-def test_rows_the_write_kept_on_the_game_are_not_read_again(duel: Game) -> None:
+def test_rows_the_write_announced_are_not_read_again(duel: Game) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    duel._seat_rows = list(duel.seats.select_related("user").order_by("number"))  # type: ignore[attr-defined]
-    duel._deadline_rows = list(duel.deadlines.all())  # type: ignore[attr-defined]
+    seats = list(duel.seats.select_related("user").order_by("number"))
+    deadlines = list(duel.deadlines.all())
     with (
         mock.patch("live.presence.listening", return_value=None),
         CaptureQueriesContext(connection) as queries,
     ):
-        pushes = list(broadcast.game_pushes(duel))
+        pushes = pushes_of(duel, seats=seats, deadlines=deadlines)
     assert [len(batch) for batch in pushes] == [2, 2]
     sql = " ".join(q["sql"] for q in queries.captured_queries)
     assert 'FROM "games_seat"' not in sql and 'FROM "games_deadline"' not in sql
 
 
-def test_who_listens_is_not_read_again_when_the_commit_hook_read_it(duel: Game) -> None:
-    duel.__dict__["_live_here"] = Summary(frozenset(), 0)
+def test_who_listens_is_not_read_again_when_the_subscriber_read_it(duel: Game) -> None:
+    from games.services.write import Committed
+
+    record = Committed(duel, duel.version)
     with mock.patch("live.presence.listening", side_effect=AssertionError("read again")):
-        assert groups(duel) == [[broadcast.players_group(duel.pk)], []]
+        pushes = list(broadcast.game_pushes(record, Summary(frozenset(), 0)))
+    assert [[g for g, _ in batch] for batch in pushes] == [[broadcast.players_group(duel.pk)], []]
 
 
 def test_at_the_end_spectators_get_their_idle_action_card(duel: Game) -> None:
     Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
     duel.refresh_from_db()
     with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 1)):
-        [first, _] = list(broadcast.game_pushes(duel))
+        [first, _] = list(pushes_of(duel))
     [spectators] = [m for g, m in first if g == broadcast.spectators_group(duel.pk)]
     assert 'id="actions"' in spectators["html"]
     assert "expected_version" not in spectators["html"]  # no forms: nothing of a seat's
@@ -142,7 +151,7 @@ def _answered(duel: Game, here: Summary) -> tuple[str | None, list[list[tuple[st
         mock.patch("live.presence.listening", return_value=here),
         broadcast.answering(duel.public_id, alice_pk) as answer,
     ):
-        pushes = list(broadcast.game_pushes(duel))
+        pushes = list(pushes_of(duel))
     return answer.html, pushes
 
 
@@ -173,7 +182,7 @@ def test_another_games_broadcast_leaves_the_answer_alone(duel: Game) -> None:
         mock.patch("live.presence.listening", return_value=None),
         broadcast.answering("another", duel.seats.get(number=0).user_id) as answer,
     ):
-        list(broadcast.game_pushes(duel))
+        list(pushes_of(duel))
     assert answer.html is None
 
 
@@ -184,7 +193,7 @@ def test_the_players_are_worked_out_once_for_every_audience(duel: Game) -> None:
         mock.patch("live.presence.listening", return_value=None),
         mock.patch.object(presenters, "_players", wraps=presenters._players) as worked_out,
     ):
-        pushes = list(broadcast.game_pushes(duel))
+        pushes = list(pushes_of(duel))
     assert [len(batch) for batch in pushes] == [2, 2]  # spectators and both seats
     assert worked_out.call_count == 1
 
@@ -198,6 +207,6 @@ def test_a_push_does_not_group_the_whole_log(duel: Game) -> None:
         mock.patch("live.presence.listening", return_value=None),
         mock.patch.object(presenters, "log", side_effect=AssertionError("whole log")),
     ):
-        pushes = list(broadcast.game_pushes(Game.objects.get(pk=duel.pk)))
+        pushes = list(pushes_of(Game.objects.get(pk=duel.pk)))
     logs = [m["html"] for batch in pushes for _, m in batch if "log" in m["html"]]
     assert logs and all('data-delta="log"' in html for html in logs)

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import missed_pushes
+from games import missed_pushes, pushes
 from games.models import Game
 from tests.live.conftest import collect, communicator, frames, move, roll, run
 
@@ -30,8 +30,7 @@ def records_kept() -> None:
 def dies_after_commit(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Writes commit, and nothing after the commit runs: as when the process
     is killed between the two."""
-    for module in ("games.services.play", "games.services.lobby"):
-        monkeypatch.setattr(f"{module}.after_commit", lambda *args, **kwargs: None)
+    monkeypatch.setattr("games.services.subscribers.deliver", lambda record: None)
     yield
 
 
@@ -50,11 +49,11 @@ def test_a_version_nobody_pushed_reaches_the_spectators_from_the_sweep(
         assert frames(await collect(spectator), "push") == []  # lost with its process
 
         # Within the grace the mover's own push may still be coming.
-        assert await database_sync_to_async(missed_pushes.push_missed)(later(0.5)) == 0
-        assert await database_sync_to_async(missed_pushes.push_missed)(later(2)) == 1
+        assert await database_sync_to_async(pushes.push_missed)(later(0.5)) == 0
+        assert await database_sync_to_async(pushes.push_missed)(later(2)) == 1
         assert [v for v, _ in frames(await collect(spectator), "push")] == [version]
         # Recorded now: the next sweep leaves it alone.
-        assert await database_sync_to_async(missed_pushes.push_missed)(later(4)) == 0
+        assert await database_sync_to_async(pushes.push_missed)(later(4)) == 0
         await spectator.disconnect()
 
     run(scenario)
@@ -67,7 +66,7 @@ def test_a_pushed_version_is_not_pushed_again(duel: Game) -> None:
         await collect(spectator)
         version = await roll(duel)
         assert [v for v, _ in frames(await collect(spectator), "push")] == [version]
-        assert await database_sync_to_async(missed_pushes.push_missed)(later(2)) == 0
+        assert await database_sync_to_async(pushes.push_missed)(later(2)) == 0
         assert frames(await collect(spectator), "push") == []
         await spectator.disconnect()
 
@@ -92,7 +91,7 @@ def test_records_lost_with_redis_are_not_taken_for_missed_pushes(duel: Game) -> 
     assert missed_pushes.missed(later(2)) == []
     cache.delete_many([missed_pushes.key(duel.pk), missed_pushes.SINCE_KEY])  # restarted empty
     assert missed_pushes.missed(later(2)) == []
-    assert missed_pushes.push_missed(later(2)) == 0
+    assert pushes.push_missed(later(2)) == 0
 
 
 def test_after_a_redis_restart_a_version_nobody_pushed_is_still_found(
@@ -101,8 +100,7 @@ def test_after_a_redis_restart_a_version_nobody_pushed_is_still_found(
     move(duel)
     cache.delete_many([missed_pushes.key(duel.pk), missed_pushes.SINCE_KEY])  # restarted empty
     assert missed_pushes.missed(later(2)) == []  # this sweep notes the restart
-    for module in ("games.services.play", "games.services.lobby"):
-        monkeypatch.setattr(f"{module}.after_commit", lambda *args, **kwargs: None)
+    monkeypatch.setattr("games.services.subscribers.deliver", lambda record: None)
     version = move(duel)  # committed, and its process died before the push
     assert missed_pushes.missed(later(2)) == [(duel.pk, version)]
 

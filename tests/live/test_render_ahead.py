@@ -14,9 +14,8 @@ from django.db import connection, transaction
 
 from games import broadcast, presenters
 from games.models import Game
-from games.services import hooks
 from live.presence import Summary
-from tests.live.conftest import move
+from tests.live.conftest import move, pushes_of
 
 pytestmark = pytest.mark.usefixtures("live_db")
 
@@ -34,7 +33,7 @@ def sent() -> Iterator[list[tuple[str, dict[str, Any]]]]:
     with (
         mock.patch("live.presence.listening", return_value=WATCHED),
         mock.patch.object(broadcast, "send", side_effect=send),
-        mock.patch.object(hooks, "schedule_timers"),
+        mock.patch("games.scheduling.schedule_timers"),
     ):
         yield out
 
@@ -82,7 +81,7 @@ def test_a_watched_game_is_rendered_ahead_as_it_would_be_after_the_commit(
     # Rendered again after the commit, from the database: the same push.
     game = Game.objects.get(pk=duel.pk)
     with mock.patch.object(broadcast, "send"):
-        [first, _] = list(broadcast.game_pushes(game))
+        [first, _] = list(pushes_of(game))
     [again] = [m["html"] for g, m in first if g == broadcast.spectators_group(duel.pk)]
     assert pushed == again
     assert f"<!--push {version}-->" in pushed
@@ -92,7 +91,7 @@ def test_an_unwatched_game_is_not_rendered_ahead(duel: Game, ahead: list[Any]) -
     broadcast._watched.pop(duel.pk, None)
     with (
         mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)),
-        mock.patch.object(hooks, "schedule_timers"),
+        mock.patch("games.scheduling.schedule_timers"),
     ):
         move(duel)
         move(duel)
@@ -133,21 +132,23 @@ def test_a_move_rolled_back_is_not_sent_and_leaves_no_log_lines_in_the_cache(
 
 
 def test_only_the_last_write_of_a_transaction_is_rendered_ahead(duel: Game) -> None:
+    from games.services.subscribers import announce
+    from games.services.write import Committed
+
     with mock.patch("live.presence.listening", return_value=WATCHED):
         move(duel)  # the start is always pushed after the commit
     broadcast._remember_watched(duel.pk, True)
+    duel.refresh_from_db()
     state = presenters.load_state(duel)
     with (
-        mock.patch.object(hooks, "render_ahead") as render_ahead,
-        mock.patch.object(hooks, "broadcast_game"),
-        mock.patch.object(hooks, "schedule_timers"),
+        mock.patch.object(broadcast, "render_ahead") as render_ahead,
+        mock.patch("games.pushes.push"),
+        mock.patch("games.scheduling.schedule_timers"),
         transaction.atomic(),
     ):
-        hooks.after_commit(duel.pk, duel.version, bots_due=False, state=state, game=duel)
+        announce(Committed(duel, duel.version, state=state))
         render_ahead.assert_not_called()
-        hooks.after_commit(
-            duel.pk, duel.version, bots_due=False, state=state, game=duel, last_write=True
-        )
+        announce(Committed(duel, duel.version, state=state, last_write=True))
         render_ahead.assert_called_once()
 
 
@@ -165,7 +166,7 @@ def test_a_push_rendered_ahead_goes_out_before_presence_is_read(duel: Game) -> N
     with (
         mock.patch("live.presence.listening", side_effect=listening),
         mock.patch.object(broadcast, "send", side_effect=send),
-        mock.patch.object(hooks, "schedule_timers"),
+        mock.patch("games.scheduling.schedule_timers"),
     ):
         move(duel)
         assert order[:2] == ["presence", "send"]  # not watched before: asked first

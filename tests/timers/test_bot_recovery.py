@@ -54,7 +54,7 @@ def beat(bots_env: dict[str, str]) -> Iterator[None]:
 def bot_games(count: int, delay_ms: int) -> list[Game]:
     # Started from this process with no task queued at all: the first move
     # of each game is the sweep's to find, like a task lost with its worker.
-    with mock.patch("games.services.hooks.schedule_bots"):
+    with mock.patch("games.scheduling.schedule_bots"):
         return [
             services.create_seated_game(
                 humans=[], bots=["heuristic"] * 3, start=True, bot_delay_ms=delay_ms

@@ -45,7 +45,7 @@ def test_a_batch_pushes_after_its_commits_only_to_games_someone_watches(
     import redis
     from django.conf import settings
 
-    from games.services import hooks
+    from games import pushes
     from live import presence
 
     watched, alone = _started(alice, bob), _started(alice, bob)
@@ -57,7 +57,8 @@ def test_a_batch_pushes_after_its_commits_only_to_games_someone_watches(
     client.zadd(key, {presence.member("a1", None, "chan-1"): time.time() + 60})
     pushed: list[tuple[int, int, list[int]]] = []
 
-    def push(game_id: int, version: int, state: Any = None, game: Any = None) -> None:
+    def push(record: Any, here: Any) -> None:
+        game_id, version = record.game_id, record.version
         versions = list(
             Game.objects.filter(pk__in=[watched.pk, alone.pk])
             .order_by("pk")
@@ -65,11 +66,11 @@ def test_a_batch_pushes_after_its_commits_only_to_games_someone_watches(
         )
         pushed.append((game_id, version, versions))
 
-    reads = mock.Mock(wraps=hooks._listening_to)
+    reads = mock.Mock(wraps=presence.listening_many)
     try:
         with (
-            mock.patch.object(hooks, "broadcast_game", push),
-            mock.patch.object(hooks, "_listening_to", reads),
+            mock.patch.object(pushes, "push", push),
+            mock.patch.object(presence, "listening_many", reads),
         ):
             assert (
                 tasks.expire_batch([(watched.pk, watched.version), (alone.pk, alone.version)]) == 2

@@ -74,7 +74,7 @@ def test_a_worker_killed_mid_run_loses_no_deadline_and_applies_nothing_twice(
     second = None
     try:
         # Nothing from this test process may reach the session worker's queue.
-        with mock.patch("games.services.hooks.schedule_timers"):
+        with mock.patch("games.scheduling.schedule_timers"):
             due_soon(game, 0.2)
             with transaction.atomic():
                 # Hold the game row: the first worker's expire task blocks in

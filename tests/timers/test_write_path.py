@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Deadline, Game, GameEvent, Seat
-from games.services import timers
+from games.services import timers, write
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
@@ -23,9 +23,8 @@ ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 @pytest.mark.django_db
 def test_the_lock_reads_the_same_game_seats_and_deadlines_as_the_orm(duel: Game) -> None:
     with transaction.atomic():
-        game = timers.lock_game_with_rows(duel.pk)
-        seats = timers.game_seats(game)
-        deadlines = timers.game_deadlines(game)
+        w = write.lock(duel.pk)
+        game, seats, deadlines = w.game, w.seats, w.deadlines
     assert model_to_dict(game) == model_to_dict(Game.objects.get(pk=duel.pk))
     assert game.state == Game.objects.get(pk=duel.pk).state
     assert [model_to_dict(s) for s in seats] == [

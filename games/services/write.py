@@ -1,0 +1,174 @@
+"""One write's working set, and the record it announces once committed.
+
+A write is one transaction with the game row locked. It reads the game's
+seats and deadline rows at most once, with the lock, and keeps them here
+current as it changes them, so that the timeout, the deadline rewrite, the
+standing orders and the bot check never query them again; its statements
+wait here to go out together, in one round trip on PostgreSQL. Once it has
+committed, ``announce`` hands subscribers (``games.services.subscribers``)
+a ``Committed`` record of the result: the game row as written, the engine
+state, the seats and deadline rows, the events it added and the notices it
+owes, so that nobody reads any of it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Model
+
+from games import engine
+from games.models import Deadline, Game, GameEvent, Seat
+from games.services.errors import GameNotFound
+from games.services.statements import Statement, run_together, update_statement
+from monopoly_site.rows import reader
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for one person, sent after the commit (``notifications``)."""
+
+    user_id: int
+    kind: str
+    text: str
+    dedupe_key: str | None = None
+
+
+@dataclass
+class Write:
+    """The locked game and the rows read with it, kept current by the write."""
+
+    game: Game
+    _seats: list[Seat] | None = None
+    _deadlines: list[Deadline] | None = None
+    statements: list[Statement] = field(default_factory=list)
+    events: list[GameEvent] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    turn_notices: bool = False  # a new decision whose owner is to be told
+    finished: bool = False  # this write ended the game
+
+    @property
+    def seats(self) -> list[Seat]:
+        """The game's seats (with their users), in seat order."""
+        if self._seats is None:
+            self._seats = list(self.game.seats.select_related("user").order_by("number"))
+        return self._seats
+
+    def seat(self, number: int) -> Seat | None:
+        return next((s for s in self.seats if s.number == number), None)
+
+    @property
+    def deadlines(self) -> list[Deadline]:
+        """The game's deadline rows, as the write left them."""
+        if self._deadlines is None:
+            self._deadlines = list(self.game.deadlines.all())
+        return self._deadlines
+
+    @deadlines.setter
+    def deadlines(self, rows: list[Deadline]) -> None:
+        self._deadlines = rows
+
+    def update(self, obj: Model, fields: list[str]) -> None:
+        """``obj.save(update_fields=fields)``, sent with the write's next statements."""
+        self.statements.append(update_statement(obj, fields))
+
+    def flush(self, *more: Statement) -> list[list[tuple[Any, ...]]]:
+        """Send the statements waiting, then ``more``; return each one's rows."""
+        statements, self.statements = [*self.statements, *more], []
+        return run_together(statements) if statements else []
+
+    def committed(self, state: engine.State | None, *, last_write: bool = False) -> Committed:
+        game = self.game
+        return Committed(
+            game=game,
+            version=game.version,
+            state=state,
+            seats=self._seats,
+            deadlines=[d for d in self._deadlines if d.version == game.version]
+            if self._deadlines is not None
+            else None,
+            events=list(self.events),
+            notices=list(self.notices),
+            turn_notices=self.turn_notices,
+            finished=self.finished,
+            bots_due=game.auto_move_at is not None,
+            last_write=last_write,
+        )
+
+
+@dataclass
+class Committed:
+    """What one write committed, as its subscribers are told.
+
+    ``state``, ``seats`` and ``deadlines`` are None where the write did not
+    have them at hand (a lobby change); subscribers read them then.
+    ``last_write`` says that the transaction changes nothing more before it
+    commits, so a subscriber may prepare its work ahead of the commit.
+    ``scratch`` carries what a subscriber's ``before_commit`` hands its own
+    ``on_commit`` (keyed by the subscriber's name)."""
+
+    game: Game
+    version: int
+    state: engine.State | None = None
+    seats: list[Seat] | None = None
+    deadlines: list[Deadline] | None = None
+    events: list[GameEvent] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    turn_notices: bool = False
+    finished: bool = False
+    bots_due: bool = False
+    last_write: bool = False
+    scratch: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game_id(self) -> int:
+        return self.game.pk
+
+
+def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
+    """Lock the game (by ``pk`` or ``public_id``) and read its deadline rows
+    and seats (with their users) with it, in one round trip on PostgreSQL.
+    The rows are read by statements after the lock, so they are what the
+    last writer of this game committed (each statement has a snapshot of
+    its own)."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock must be called inside transaction.atomic()")
+    # SQLite has no row locks: its writers queue on the database (IMMEDIATE).
+    for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    games, deadlines, seats = reader(Game), reader(Deadline), reader(Seat)
+    users = reader(get_user_model())
+    key: int | str | None
+    if pk is not None:
+        where, key, game_id = f"{games.table}.id = %s", pk, "%s"
+    else:
+        # The rows' statements find the game's id from its public id: the
+        # lock's statement has already run, so it is the same game.
+        where, key = f"{games.table}.public_id = %s", public_id
+        game_id = f"(SELECT g.id FROM {games.table} g WHERE g.public_id = %s)"
+    found, deadline_rows, seat_rows = run_together(
+        [
+            (f"SELECT {games.columns()} FROM {games.table} WHERE {where}{for_update}", [key]),
+            (f"SELECT {deadlines.columns()} FROM {deadlines.table}"
+             f" WHERE {deadlines.table}.game_id = {game_id}", [key]),
+            (f"SELECT {seats.columns()}, {users.columns('u')} FROM {seats.table}"
+             f" LEFT JOIN {users.table} u ON u.id = {seats.table}.user_id"
+             f" WHERE {seats.table}.game_id = {game_id} ORDER BY {seats.table}.number", [key]),
+        ]
+    )  # fmt: skip
+    if not found:
+        raise GameNotFound("There is no such game.")
+    game: Game = games.build(found[0])
+    width = len(seats.fields)
+    seat_list = []
+    for row in seat_rows:
+        seat = seats.build(row)
+        Seat.user.field.set_cached_value(
+            seat, users.build(row[width:]) if seat.user_id is not None else None
+        )
+        Seat.game.field.set_cached_value(seat, game)
+        seat_list.append(seat)
+    return Write(game, seat_list, [deadlines.build(r) for r in deadline_rows])

@@ -1,0 +1,32 @@
+"""Notices owed by a write (``games.services.subscribers``), sent once it
+has committed."""
+
+from __future__ import annotations
+
+import logging
+
+from games.services.subscribers import Subscriber
+from games.services.write import Committed
+from monopoly_site import redis_health
+from notifications import services
+from notifications.tasks import notify_your_turn
+
+logger = logging.getLogger(__name__)
+
+
+def on_commit(record: Committed) -> None:
+    for notice in record.notices:
+        services.notify(
+            notice.user_id, record.game_id, notice.kind, notice.text, dedupe_key=notice.dedupe_key
+        )
+    if record.turn_notices:
+        # The deadline rows say who is owed a "your turn" (``notice_due``):
+        # the task is the shortcut, beat's sweep (``turn_notices_due``) the net.
+        try:
+            with redis_health.guarded():
+                notify_your_turn.delay(record.game_id)
+        except Exception:
+            logger.exception("Could not enqueue the turn notice of game %s", record.game_id)
+
+
+SUBSCRIBER = Subscriber("notices", on_commit=on_commit)
