@@ -42,6 +42,7 @@ from django.template.loader import render_to_string
 from games import access, missed_pushes, presenters
 from games.models import Game, Seat
 from games.services.write import Committed
+from games.snapshot import Snapshot
 from live import fanout, presence
 
 logger = logging.getLogger(__name__)
@@ -102,11 +103,11 @@ def _render(names: tuple[str, ...], context: dict[str, Any]) -> str:
 def _render_push(names: tuple[str, ...], context: dict[str, Any]) -> str:
     """As ``_render``, but the log as only what this version added to it
     when there was a log to add to (a few hundred bytes instead of the whole)."""
-    game, seat = context["game"], context["seat"]
+    seat = context["seat"]
     delta = None
     if "log" in names:
         viewer = seat.number if seat is not None else None
-        delta = presenters.log_delta(game, context["state"], viewer)
+        delta = presenters.log_delta(context["snapshot"], viewer)
     if delta is None:
         return _render(names, context)
     html = _render(tuple(n for n in names if n != "log"), context)
@@ -175,12 +176,6 @@ def access_listener(public_id: str, user: Any, session: Any = None) -> Listener 
 # --- rendering ------------------------------------------------------------------
 
 
-def _seat(game: Game, number: int | None) -> Seat | None:
-    if number is None:
-        return None
-    return game.seats.select_related("user").filter(number=number).first()
-
-
 def current_version(game_pk: int) -> int | None:
     """The game's version (one indexed read, for a page's heartbeat)."""
     return Game.objects.filter(pk=game_pk).values_list("version", flat=True).first()
@@ -192,9 +187,10 @@ def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str
     from live.chat import chat_context
 
     game = Game.objects.get(pk=game_pk)
-    seat = _seat(game, seat_number)
-    shared = {**shared_context(game), **NO_CSRF}
-    context = region_context(game, seat, shared=shared)
+    snap = Snapshot.of(game)
+    seat = next((s for s in snap.seats if s.number == seat_number), None)
+    shared = {**shared_context(snap), **NO_CSRF}
+    context = region_context(snap, seat, shared=shared)
     names = PUBLIC_REGIONS + (SEAT_REGIONS if seat is not None else AUDIENCE_REGIONS)
     html = _render(names, context)
     html += render_to_string("live/chat.html", {**chat_context(game, seat, user), **NO_CSRF})
@@ -233,7 +229,7 @@ def answering(public_id: str, user_id: int | None) -> Iterator[Answer]:
 
 
 def answer_html(
-    game: Game,
+    snap: Snapshot,
     seat: Seat,
     *,
     shared: dict[str, Any] | None = None,
@@ -251,15 +247,15 @@ def answer_html(
     from games.play_views import region_context, shared_context
 
     if shared is None:
-        shared = {**shared_context(game), **NO_CSRF}
+        shared = {**shared_context(snap), **NO_CSRF}
     if public is None:
         public = _render(PUBLIC_REGIONS, shared)
     if context is None:
-        context = region_context(game, seat, shared=shared)
+        context = region_context(snap, seat, shared=shared)
     if regions is None:
         regions = _render_push(AUDIENCE_REGIONS, context)
     panel = render_to_string(f"{TEMPLATE}#actions", {**context, "oob": False})
-    return f"<!--push {game.version}-->{panel}{public}{regions}"
+    return f"<!--push {snap.game.version}-->{panel}{public}{regions}"
 
 
 def game_pushes(
@@ -274,14 +270,14 @@ def game_pushes(
     from games.play_views import region_context
 
     game = record.game
-    _memoise(record)
+    snap = _snapshot(record)
     version = game.version
     frame = f"<!--push {version}-->"
     ahead = _sent_ahead(record)
     if ahead is None:
         here = _listening(game, here)
         watched = here is None or here.watching > 0
-        shared, public, spectators = _first_renders(game, spectators=watched)
+        shared, public, spectators = _first_renders(snap, spectators=watched)
         # Two batches, so that the largest audience is sent to before the
         # per-seat renders begin.
         yield _first_batch(game, (shared, public, spectators))
@@ -296,14 +292,14 @@ def game_pushes(
     answer = _answer.get()
     if answer is not None and answer.public_id != game.public_id:
         answer = None
-    for seat in presenters.game_seats(game):
+    for seat in snap.seats:
         if seat.user_id is None:
             continue
         online = here is None or seat.number in here.online_seats
         mine = answer is not None and answer.user_id == seat.user_id  # not None here
         if not (online or mine):
             continue
-        context = region_context(game, seat, shared=shared)
+        context = region_context(snap, seat, shared=shared)
         # The seat's socket and, when this seat made the move, its answer
         # carry the same rendering of these regions.
         regions = _render_push(AUDIENCE_REGIONS, context)
@@ -318,7 +314,7 @@ def game_pushes(
         if mine:
             assert answer is not None
             answer.html = answer_html(
-                game, seat, shared=shared, public=public, context=context, regions=regions
+                snap, seat, shared=shared, public=public, context=context, regions=regions
             )
     if game.status == Game.Status.FINISHED:
         seats += _chat_unveiled(game)
@@ -345,34 +341,38 @@ def _listening(game: Game, here: Any) -> Any:
     return here
 
 
-def _memoise(record: Committed) -> None:
-    """Every audience renders from the same rows: read them once, and not at
-    all those the write announced."""
-    from games.timer_presenters import remember_deadlines
-
-    if record.scratch.get("memoised"):
-        return
-    presenters.remember(record.game, record.state, record.seats, record.events)
-    remember_deadlines(record.game, record.deadlines)
-    record.scratch["memoised"] = True
+def _snapshot(record: Committed) -> Snapshot:
+    """The version every audience renders from: its rows read once, and not
+    at all those the write announced."""
+    snap = record.scratch.get("snapshot")
+    if not isinstance(snap, Snapshot):
+        snap = record.scratch["snapshot"] = Snapshot.of(
+            record.game,
+            state=record.state,
+            seats=record.seats,
+            deadlines=record.deadlines,
+            events=record.events or None,
+        )
+    return snap
 
 
 FirstRenders = tuple[dict[str, Any], str, str | None]
 
 
-def _first_renders(game: Game, *, spectators: bool) -> FirstRenders:
+def _first_renders(snap: Snapshot, *, spectators: bool) -> FirstRenders:
     """What the first batch carries: the shared context (the seats' renders
     start from it), the public regions and, if asked, the spectators' view
     of the rest."""
     from games.play_views import region_context, shared_context
 
-    shared = {**shared_context(game), **NO_CSRF}
+    shared = {**shared_context(snap), **NO_CSRF}
     public = _render(PUBLIC_REGIONS, shared)
     if not spectators:
         return shared, public, None
     # At the end a spectator's idle action card changes too ("the game is over").
-    names = AUDIENCE_REGIONS + (("actions",) if game.status == Game.Status.FINISHED else ())
-    return shared, public, _render_push(names, region_context(game, None, shared=shared))
+    finished = snap.game.status == Game.Status.FINISHED
+    names = AUDIENCE_REGIONS + (("actions",) if finished else ())
+    return shared, public, _render_push(names, region_context(snap, None, shared=shared))
 
 
 # --- rendering ahead of the commit ----------------------------------------------
@@ -425,9 +425,9 @@ def render_ahead(record: Committed) -> None:
     game = record.game
     if not _watched.get(game.pk):
         return
-    _memoise(record)
+    snap = _snapshot(record)
     committed, abandoned = threading.Event(), threading.Event()
-    future = _pool().submit(_render_ahead, game, committed, abandoned)
+    future = _pool().submit(_render_ahead, snap, committed, abandoned)
     record.scratch["ahead"] = _Ahead(record.version, future, committed, abandoned)
 
 
@@ -444,7 +444,7 @@ def _refuse_queries(execute: Any, sql: str, params: Any, many: bool, context: An
 
 
 def _render_ahead(
-    game: Game, committed: threading.Event, abandoned: threading.Event
+    snap: Snapshot, committed: threading.Event, abandoned: threading.Event
 ) -> FirstRenders | None:
     """Render the first batch; once the version has committed, send it and
     return what was rendered (None: not sent, the broadcast does it). The
@@ -452,7 +452,7 @@ def _render_ahead(
     and the commit are done, without a further hand-over between threads."""
     try:
         with connection.execute_wrapper(_refuse_queries), presenters.log_cache_held() as held:
-            renders = _first_renders(game, spectators=True)
+            renders = _first_renders(snap, spectators=True)
     finally:
         # A refused query has connected this thread first: give the
         # connection back (to the pool, where there is one) rather than keep it.
@@ -461,9 +461,9 @@ def _render_ahead(
     if not committed.wait(AHEAD_WAIT) or abandoned.is_set():
         return None
     presenters.keep_log_lines(held)
-    done = send(_first_batch(game, renders))
+    done = send(_first_batch(snap.game, renders))
     if done is not None:
-        done.wait(FANOUT_WAIT)  # as ``broadcast_game`` does
+        done.wait(FANOUT_WAIT)  # as ``push_committed`` does
     return renders
 
 
@@ -534,13 +534,15 @@ _SHOWN: dict[int, tuple[str, tuple[int, ...]]] = {}
 _SHOWN_SIZE = 4096
 
 
-def your_games_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
+def your_games_pushes(game: Game, snap: Snapshot | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Each seated person's "Your games" list, when this game's row in it
     changed: its status, or whose move it is (the deadline with it)."""
     from games import engine
 
     waiting: tuple[int, ...] = ()
-    state = presenters.load_state(game) if game.status == Game.Status.ACTIVE else None
+    state = None
+    if game.status == Game.Status.ACTIVE:
+        state = snap.state if snap is not None else presenters.load_state(game)
     if state is not None:
         waiting = tuple(sorted({d.player for d in engine.pending_decisions(state) if d.blocking}))
     shown = (str(game.status), waiting)
@@ -551,7 +553,8 @@ def your_games_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     _SHOWN[game.pk] = shown
     from live.presence import in_lobby
 
-    people = [s.user for s in presenters.game_seats(game) if s.user is not None]
+    seats = snap.seats if snap is not None else presenters.game_seats(game)
+    people = [s.user for s in seats if s.user is not None]
     # Rendered only for those looking at the lobby; one who opens it later
     # is sent the list afresh when the socket connects.
     looking = in_lobby([user.pk for user in people])
@@ -613,7 +616,9 @@ def push_committed(record: Committed, here: Any = UNREAD) -> None:
     listens, if the caller has read it). Should a newer version have
     committed meanwhile, this push is stale and clients drop it."""
     game = record.game
+    snap = None
     if record.version == game.version and (record.state is not None or game.state is not None):
+        snap = _snapshot(record)
         for batch in game_pushes(record, here):
             done = send(batch)
             if done is not None:
@@ -622,7 +627,7 @@ def push_committed(record: Committed, here: Any = UNREAD) -> None:
                 # loop that is writing to the sockets of this process.
                 done.wait(FANOUT_WAIT)
         missed_pushes.record(game.pk, record.version)
-    send(lobby_pushes(game) + your_games_pushes(game))
+    send(lobby_pushes(game) + your_games_pushes(game, snap))
 
 
 def broadcast_game(game_id: int, version: int) -> None:

@@ -24,6 +24,7 @@ from games import access, broadcast, engine, presenters, services, timer_present
 from games.action_forms import FormError, Panel, panel, parse_action, parse_version, trade_form
 from games.engine import actions as A
 from games.models import Game, Seat
+from games.snapshot import Snapshot
 from games.switches import PRESET_LABELS
 from monopoly_site import ratelimit
 
@@ -62,12 +63,13 @@ def urls(game: Game) -> dict[str, str]:
     }
 
 
-def shared_context(game: Game) -> dict[str, Any]:
+def shared_context(snap: Snapshot) -> dict[str, Any]:
     """What every viewer sees alike: enough for the ``status`` and ``board``
     regions. The broadcast renders these once per version."""
-    state = presenters.load_state(game)
+    game, state = snap.game, snap.state
     assert state is not None
     return {
+        "snapshot": snap,
         "game": game,
         "state": state,
         "rules": state.rules,
@@ -75,14 +77,14 @@ def shared_context(game: Game) -> dict[str, Any]:
         "finished": state.finished,
         "turn_line": presenters.turn_line(state),
         "preset_label": PRESET_LABELS.get(game.preset, game.preset),
-        "ranking": presenters.ranking(game, state),
+        "ranking": presenters.ranking(snap),
         "board_svg": presenters.board_markup(state, game),
         "dice": state.dice if any(state.dice) else None,
     }
 
 
 def region_context(
-    game: Game,
+    snap: Snapshot,
     seat: Seat | None,
     *,
     action_panel: Panel | None = None,
@@ -91,8 +93,9 @@ def region_context(
     shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     if shared is None:
-        shared = shared_context(game)
-    state = shared["state"]
+        shared = shared_context(snap)
+    game, state = snap.game, snap.state
+    assert state is not None
     viewer = seat.number if seat is not None else None
     playing = seat is not None and seat.status == Seat.Status.PLAYING
     if action_panel is None:
@@ -102,15 +105,15 @@ def region_context(
         "seat": seat,
         "viewer": viewer,
         "playing": playing and game.status == Game.Status.ACTIVE,
-        "players": presenters.players(game, state, viewer),
+        "players": presenters.players(snap, viewer),
         "pending": presenters.pending(state, viewer),
         # Worded and grouped only where the whole log is shown: a push
         # carries only the lines its version added (``log_delta``).
-        "log": SimpleLazyObject(lambda: presenters.log(game, state, viewer)),
+        "log": SimpleLazyObject(lambda: presenters.log(snap, viewer)),
         "panel": action_panel,
         "error": error,
         "focus": focus,
-        **timer_presenters.timer_context(game, seat, state),
+        **timer_presenters.timer_context(snap, seat),
     }
 
 
@@ -131,7 +134,7 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     """The full page of an active or finished game (the lead's
     ``/games/<public_id>/`` view calls this once the game has started)."""
     game, seat = access_game_for_viewer(request, public_id)
-    context = region_context(game, seat)
+    context = region_context(Snapshot.of(game), seat)
     context["board_base"] = presenters.board_base(context["state"])
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
     if game.status == Game.Status.FINISHED:
@@ -150,7 +153,7 @@ def game_regions(request: HttpRequest, public_id: str) -> HttpResponse:
     since = request.GET.get("since", "")
     if since.isascii() and since.isdigit() and int(since) == game.version:
         return HttpResponse(status=204)
-    context = {**region_context(game, seat), "oob": True}
+    context = {**region_context(Snapshot.of(game), seat), "oob": True}
     body = render_to_string(f"{TEMPLATE}#actions", context, request) + render_regions(
         request, context, with_actions=False
     )
@@ -198,11 +201,11 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     played = Game.objects.filter(public_id=public_id).first()
     if played is None:
         raise Http404("There is no such game.")
-    presenters.remember(played)
-    seat = next((s for s in presenters.game_seats(played) if s.user_id == request.user.pk), None)
+    snap = Snapshot.of(played)
+    seat = snap.seat_of(request.user)
     if seat is None:
         return _done(request, played, fresh=True)
-    return HttpResponse(broadcast.answer_html(played, seat))
+    return HttpResponse(broadcast.answer_html(snap, seat))
 
 
 @require_POST
@@ -239,11 +242,9 @@ def _done(request: HttpRequest, game: Game, *, fresh: bool = False) -> HttpRespo
     if not fresh:
         game.refresh_from_db()
     # One read of the seats for the viewer's seat, the players and the marks.
-    presenters.remember(game)
-    user_id = request.user.pk if request.user.is_authenticated else None
-    seats = presenters.game_seats(game)
-    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
-    return HttpResponse(render_regions(request, region_context(game, seat, focus=True)))
+    snap = Snapshot.of(game)
+    seat = snap.seat_of(request.user)
+    return HttpResponse(render_regions(request, region_context(snap, seat, focus=True)))
 
 
 def _failed(
@@ -259,7 +260,7 @@ def _failed(
         return HttpResponseRedirect(game.get_absolute_url())
     game.refresh_from_db()
     seat = presenters.viewer_seat(game, request.user) if seat is not None else None
-    context = region_context(game, seat, error=message, focus=True)
+    context = region_context(Snapshot.of(game), seat, error=message, focus=True)
     _keep_trade_input(context, action)
     return HttpResponse(render_regions(request, context), status=status)
 

@@ -38,6 +38,7 @@ from games.engine.legal import (
     D_TRADE,
 )
 from games.models import Game, GameEvent, Seat
+from games.snapshot import Snapshot
 from ratings.models import RatingChange
 
 logger = logging.getLogger(__name__)
@@ -76,45 +77,11 @@ def group_name(rules: engine.Ruleset, group: int) -> str:
 
 
 def load_state(game: Game) -> engine.State | None:
-    known = game.__dict__.get(STATE_MEMO)
-    if known is not None:
-        return known  # type: ignore[no-any-return]
     return engine.from_dict(game.state) if game.state else None
-
-
-# One broadcast renders several audiences from the same committed version:
-# it stores what they share on the (freshly fetched) Game instance, so that
-# the state is parsed and the seats are read once, not once per audience.
-STATE_MEMO = "_live_state"
-SEATS_MEMO = "_live_seats"
-LOG_MEMO = "_live_log"  # viewer -> worded lines
-PLAYERS_MEMO = "_live_players"
-EVENTS_MEMO = "_live_events"
-
-
-def remember(
-    game: Game,
-    state: engine.State | None = None,
-    seats: list[Seat] | None = None,
-    events: list[GameEvent] | None = None,
-) -> None:
-    """Memoise the state, the seats and the events a write announced (each
-    if known) on ``game`` for one broadcast."""
-    if state is not None:
-        game.__dict__[STATE_MEMO] = state
-    if seats is None:
-        seats = list(game.seats.select_related("user").order_by("number"))
-    game.__dict__[SEATS_MEMO] = list(seats)
-    game.__dict__[EVENTS_MEMO] = events
-    game.__dict__[LOG_MEMO] = {}
-    game.__dict__.pop(PLAYERS_MEMO, None)
 
 
 def game_seats(game: Game) -> list[Seat]:
     """Every seat with its user, by number."""
-    known = game.__dict__.get(SEATS_MEMO)
-    if known is not None:
-        return known  # type: ignore[no-any-return]
     return list(game.seats.select_related("user").order_by("number"))
 
 
@@ -135,10 +102,10 @@ class SeatView:
     final_net_worth: int | None
 
 
-def seat_views(game: Game) -> list[SeatView]:
+def seat_views(seats: list[Seat]) -> list[SeatView]:
     colours = seat_colours()
     out = []
-    for seat in game_seats(game):
+    for seat in seats:
         out.append(
             SeatView(
                 number=seat.number,
@@ -199,23 +166,20 @@ def property_groups(s: engine.State, player: int) -> list[dict[str, Any]]:
     return out
 
 
-def players(game: Game, s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
-    # Alike for every viewer but for ``is_viewer``: within one broadcast
-    # (``remember``) worked out once for all its audiences.
-    memo = game.__dict__.get(SEATS_MEMO) is not None
-    shared: list[dict[str, Any]] | None = game.__dict__.get(PLAYERS_MEMO) if memo else None
-    if shared is None:
-        shared = _players(game, s)
-        if memo:
-            game.__dict__[PLAYERS_MEMO] = shared
-    return [{**p, "is_viewer": p["number"] == viewer} for p in shared]
+def players(snap: Snapshot, viewer: int | None) -> list[dict[str, Any]]:
+    # Alike for every viewer but for ``is_viewer``: worked out once per snapshot.
+    if snap.players is None:
+        snap.players = _players(snap)
+    return [{**p, "is_viewer": p["number"] == viewer} for p in snap.players]
 
 
-def _players(game: Game, s: engine.State) -> list[dict[str, Any]]:
+def _players(snap: Snapshot) -> list[dict[str, Any]]:
+    s = snap.state
+    assert s is not None
     rules = s.rules
     finished = s.finished
     out = []
-    for seat in seat_views(game):
+    for seat in seat_views(snap.seats):
         p = seat.number
         if p >= s.n:
             continue
@@ -253,13 +217,14 @@ def _out_label(seat: SeatView, s: engine.State, p: int) -> str:
     return ""
 
 
-def ranking(game: Game, s: engine.State) -> list[dict[str, Any]]:
+def ranking(snap: Snapshot) -> list[dict[str, Any]]:
     """Final places, best first (empty until the game is over)."""
-    if not s.finished:
+    s, game = snap.state, snap.game
+    if s is None or not s.finished:
         return []
-    rows = [seat for seat in seat_views(game) if seat.final_rank is not None]
+    rows = [seat for seat in seat_views(snap.seats) if seat.final_rank is not None]
     rows.sort(key=lambda seat: seat.final_rank or 0)
-    by_seat = dict(game.seats.filter(user__isnull=False).values_list("number", "user_id"))
+    by_seat = {seat.number: seat.user_id for seat in snap.seats if seat.user_id is not None}
     deltas = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
     return [
         {
@@ -469,22 +434,21 @@ def _cache_log_lines(key: tuple[int, int | None], entry: tuple[int, list[dict[st
     _LOG_CACHE[key] = entry
 
 
-def log(
-    game: Game, s: engine.State, viewer: int | None, limit: int = LOG_LIMIT
-) -> list[dict[str, Any]]:
+def log(snap: Snapshot, viewer: int | None, limit: int = LOG_LIMIT) -> list[dict[str, Any]]:
     """The newest ``limit`` readable events, grouped by turn, newest first.
 
     Private events are shown only to their seat. ``action`` and ``start``
     rows record what was asked, not what happened, and are left out."""
-    return _group(log_lines(game, s, viewer, limit))
+    return _group(log_lines(snap, viewer, limit))
 
 
-def log_delta(game: Game, s: engine.State, viewer: int | None) -> dict[str, Any] | None:
+def log_delta(snap: Snapshot, viewer: int | None) -> dict[str, Any] | None:
     """What ``game.version`` added to the viewer's log, for a page that shows
     the version before: ``into`` (the lines of the turn at the top of that
     page, which they go on top of) and ``turns`` (newer turns), newest first.
     None when the page's log had nothing to add to (send the whole log)."""
-    lines = log_lines(game, s, viewer)
+    game = snap.game
+    lines = log_lines(snap, viewer)
     new = [line for line in lines if line["seq"] == game.version]
     older = lines[: len(lines) - len(new)]
     if not older or any(line["seq"] > game.version for line in lines):
@@ -510,28 +474,24 @@ def _group(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return groups
 
 
-def log_lines(
-    game: Game, s: engine.State, viewer: int | None, limit: int = LOG_LIMIT
-) -> list[dict[str, Any]]:
+def log_lines(snap: Snapshot, viewer: int | None, limit: int = LOG_LIMIT) -> list[dict[str, Any]]:
     """The newest ``limit`` readable events, worded, oldest first."""
-    memo = game.__dict__.get(LOG_MEMO)
-    if memo is not None and limit == LOG_LIMIT and viewer in memo:
-        return memo[viewer]  # type: ignore[no-any-return]
-    lines = _read_log_lines(game, s, viewer, limit)
-    if memo is not None and limit == LOG_LIMIT:
-        memo[viewer] = lines
-    return lines
+    if limit != LOG_LIMIT:
+        return _read_log_lines(snap, viewer, limit)
+    if viewer not in snap.log_lines:
+        snap.log_lines[viewer] = _read_log_lines(snap, viewer, limit)
+    return snap.log_lines[viewer]
 
 
-def _read_log_lines(
-    game: Game, s: engine.State, viewer: int | None, limit: int
-) -> list[dict[str, Any]]:
+def _read_log_lines(snap: Snapshot, viewer: int | None, limit: int) -> list[dict[str, Any]]:
+    game, s = snap.game, snap.state
+    assert s is not None
     key = (game.pk, viewer)
     cacheable = _log_cacheable(limit)
     cached = _LOG_CACHE.get(key) if cacheable else None
     if cached is not None:
         through, known = cached
-        rows = _written_after(game, through, viewer)
+        rows = _written_after(snap, through, viewer)
         if rows is None:
             query, audience = _log_query(game, viewer)
             rows = list(query.filter(audience, seq__gt=through).order_by("seq", "index"))
@@ -564,12 +524,12 @@ def _log_query(game: Game, viewer: int | None) -> tuple[Any, Q]:
     return query, audience
 
 
-def _written_after(game: Game, through: int, viewer: int | None) -> list[GameEvent] | None:
+def _written_after(snap: Snapshot, through: int, viewer: int | None) -> list[GameEvent] | None:
     """The viewer's events after version ``through`` as the write that made
-    ``game`` sent them (``services.play`` keeps them on the row it passes to
-    the broadcast), when it wrote every version since; else None (read them).
-    Their payloads go through JSON as the stored ones did."""
-    written: list[GameEvent] | None = game.__dict__.get(EVENTS_MEMO)
+    the snapshot's version announced them, when it wrote every version
+    since; else None (read them). Their payloads go through JSON as the
+    stored ones did."""
+    game, written = snap.game, snap.events
     if not written or written[0].seq > through + 1 or written[-1].seq != game.version:
         return None
     return [

@@ -8,26 +8,18 @@ from typing import Any
 from django.utils import timezone
 
 from games import deadlines as dl
-from games import decisions, engine, presenters
+from games import decisions
 from games.models import Deadline, Game, Seat
+from games.snapshot import Snapshot
 from games.standing_orders import clean
 
-DEADLINES_MEMO = "_live_deadlines"
 
-
-def remember_deadlines(game: Game, rows: list[Deadline] | None = None) -> None:
-    """Memoise the deadline rows (as given, if a write announced them)."""
-    if rows is None:
-        rows = list(Deadline.objects.filter(game=game))
-    game.__dict__[DEADLINES_MEMO] = sorted(rows, key=lambda d: d.due_at)
-
-
-def deadline_rows(game: Game, state: engine.State, viewer: int | None) -> list[dict[str, Any]]:
+def deadline_rows(snap: Snapshot, viewer: int | None) -> list[dict[str, Any]]:
+    state = snap.state
+    assert state is not None
     now = timezone.now()
     rows = []
-    # A broadcast reads the rows once for all its audiences (DEADLINES_MEMO).
-    known = game.__dict__.get(DEADLINES_MEMO)
-    for d in known if known is not None else Deadline.objects.filter(game=game).order_by("due_at"):
+    for d in snap.deadlines:
         who = state.names[d.player] if 0 <= d.player < state.n else "Everyone"
         rows.append(
             {
@@ -42,11 +34,12 @@ def deadline_rows(game: Game, state: engine.State, viewer: int | None) -> list[d
     return rows
 
 
-def seat_marks(game: Game) -> list[dict[str, Any]]:
+def seat_marks(snap: Snapshot) -> list[dict[str, Any]]:
     """Players on vacation, and seats a bot is playing after timeouts."""
+    game = snap.game
     now = timezone.now()
     marks = []
-    for seat in presenters.game_seats(game):
+    for seat in snap.seats:
         if seat.user is None or seat.status != Seat.Status.PLAYING:
             continue
         until = seat.user.vacation_until
@@ -61,7 +54,8 @@ def seat_marks(game: Game) -> list[dict[str, Any]]:
     return marks
 
 
-def timer_context(game: Game, seat: Seat | None, state: engine.State) -> dict[str, Any]:
+def timer_context(snap: Snapshot, seat: Seat | None) -> dict[str, Any]:
+    game = snap.game
     viewer = seat.number if seat is not None else None
     playing = (
         seat is not None
@@ -73,8 +67,8 @@ def timer_context(game: Game, seat: Seat | None, state: engine.State) -> dict[st
     orders = clean(seat.standing_orders) if playing and seat is not None else None
     return {
         "orders_form": StandingOrdersForm(initial=orders) if orders is not None else None,
-        "deadlines": deadline_rows(game, state, viewer),
-        "seat_marks": seat_marks(game),
+        "deadlines": deadline_rows(snap, viewer),
+        "seat_marks": seat_marks(snap),
         "taken_over": bool(playing and seat is not None and seat.taken_over),
         "orders": orders,
         "timer_urls": {

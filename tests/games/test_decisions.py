@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import decisions, engine
 from games.models import Deadline, Game
+from games.snapshot import Snapshot
 from games.timer_presenters import deadline_rows
 from notifications import decisions as notices
 
@@ -42,7 +43,7 @@ def test_the_timer_row_and_the_notice_use_the_registrys_words(
         game=duel, player=state.turn, kind="roll", ref="", version=duel.version,
         started_at=timezone.now(), due_at=timezone.now() + timedelta(hours=1),
     )  # fmt: skip
-    (row,) = deadline_rows(duel, state, None)
+    (row,) = deadline_rows(Snapshot.of(duel, state=state), None)
     assert row["what"] == "throw"
     Deadline.objects.filter(game=duel).update(notice_due=True)
     assert notices.your_turn(duel.pk) == 1

@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 
 from games import presenters
 from games.models import Game
+from games.snapshot import Snapshot
 from games.templatetags import memo
 
 PLAYER = "games/play/player.html"
@@ -35,7 +36,7 @@ def empty_memo() -> None:
 
 @pytest.fixture
 def players(duel: Game) -> list[dict[str, Any]]:
-    return presenters.players(duel, presenters.load_state(duel), None)
+    return presenters.players(Snapshot.of(duel, state=presenters.load_state(duel)), None)
 
 
 def test_an_entry_is_rendered_once_for_the_same_values(players: list[dict[str, Any]]) -> None:

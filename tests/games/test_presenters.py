@@ -15,6 +15,7 @@ from games import action_forms, engine, presenters
 from games.engine import actions as A
 from games.engine.testing import card_index
 from games.models import Game, GameEvent, Seat
+from games.snapshot import Snapshot
 
 pytestmark = pytest.mark.usefixtures("no_bot_tasks")
 
@@ -148,7 +149,7 @@ def test_players_show_cash_turn_jail_cards_and_links(
         s.cash[0] = 1234
 
     s = edit_state(duel, setup)
-    alice, bob = presenters.players(duel, s, viewer=0)
+    alice, bob = presenters.players(Snapshot.of(duel, state=s), viewer=0)
     assert alice["cash"] == "$1,234" and alice["is_viewer"] and not alice["is_turn"]
     assert alice["seat"].profile_url == "/u/alice/"
     assert bob["is_turn"] and bob["in_jail"] and bob["jail_cards"] == ["Chance"]
@@ -162,7 +163,7 @@ def test_a_bot_seat_has_no_profile_link(alice: Any) -> None:
     services.add_bot(public_id=game.public_id, user=alice)
     services.start_game(public_id=game.public_id, user=alice)
     game.refresh_from_db()
-    seats = presenters.seat_views(game)
+    seats = presenters.seat_views(presenters.game_seats(game))
     assert seats[1].is_bot and seats[1].profile_url == "" and seats[1].bot_label
     assert seats[0].colour != seats[1].colour
 
@@ -171,12 +172,12 @@ def test_a_bot_seat_has_no_profile_link(alice: Any) -> None:
 def test_ranking_lists_places_and_worths_when_over(duel: Game) -> None:
     s = presenters.load_state(duel)
     assert s is not None
-    assert presenters.ranking(duel, s) == []
+    assert presenters.ranking(Snapshot.of(duel, state=s)) == []
     s.phase = 5  # over
     s.alive[1] = False
     Seat.objects.filter(game=duel, number=0).update(final_rank=1, final_net_worth=2500)
     Seat.objects.filter(game=duel, number=1).update(final_rank=2, final_net_worth=0)
-    rows = presenters.ranking(duel, s)
+    rows = presenters.ranking(Snapshot.of(duel, state=s))
     assert [(r["rank"], r["seat"].name, r["net_worth"], r["out"]) for r in rows] == [
         (1, "alice", "$2,500", False),
         (2, "bob", "$0", True),
@@ -206,12 +207,12 @@ def test_log_is_grouped_by_turn_newest_first_and_private_to_its_seat(duel: Game)
     event(duel, v + 1, 1, kind="dice", player=0, d1=2, d2=3)
     event(duel, v + 2, 0, kind="turn_start", player=1, turn_no=1)
     event(duel, v + 2, 1, audience=1, kind="collect", player=1, amount=7)
-    public = presenters.log(duel, s, viewer=None)
+    public = presenters.log(Snapshot.of(duel, state=s), viewer=None)
     assert [g["label"] for g in public] == ["Turn 2", "Turn 1", "Setting up"]
     assert public[1]["lines"][0]["text"] == f"{s.names[0]} rolls 2 and 3."
     assert all("collects" not in line["text"] for g in public for line in g["lines"])
     assert all(line["kind"] != "action" for g in public for line in g["lines"])
-    mine = presenters.log(duel, s, viewer=1)
+    mine = presenters.log(Snapshot.of(duel, state=s), viewer=1)
     assert mine[0]["lines"][0]["text"] == f"{s.names[1]} collects $7."
     assert mine[0]["lines"][0]["private"]
 
@@ -222,7 +223,7 @@ def test_log_keeps_the_last_hundred(duel: Game) -> None:
     assert s is not None
     for i in range(150):
         event(duel, duel.version + 1 + i, 0, kind="collect", player=0, amount=i)
-    groups = presenters.log(duel, s, viewer=None)
+    groups = presenters.log(Snapshot.of(duel, state=s), viewer=None)
     assert sum(len(g["lines"]) for g in groups) == presenters.LOG_LIMIT
     assert groups[0]["label"] == "Turn 1"  # the turn in play when the window opens
 
@@ -240,15 +241,18 @@ def test_the_cached_log_reads_only_new_events_and_matches_a_full_read(duel: Game
     cached = mock.patch.object(presenters, "_log_cacheable", return_value=True)
     presenters._LOG_CACHE.clear()
     with cached:
-        presenters.log(duel, s, viewer=1)  # fills the cache
+        presenters.log(Snapshot.of(duel, state=s), viewer=1)  # fills the cache
     v += presenters.LOG_LIMIT + 20
     event(duel, v + 1, 0, kind="turn_start", player=1, turn_no=99)
     event(duel, v + 1, 1, audience=1, kind="collect", player=1, amount=5)
     event(duel, v + 2, 0, audience=0, kind="collect", player=0, amount=6)
+    snap = Snapshot.of(duel, state=s)
     with cached, CaptureQueriesContext(connection) as queries:
-        incremental = presenters.log(duel, s, viewer=1)
+        incremental = presenters.log(snap, viewer=1)
     assert len(queries) == 1
-    assert incremental == presenters.log(duel, s, viewer=1)  # uncached: in a transaction
+    assert incremental == presenters.log(
+        Snapshot.of(duel, state=s), viewer=1
+    )  # uncached: in a transaction
     assert incremental[0]["label"] == "Turn 100"
     assert sum(len(g["lines"]) for g in incremental) == presenters.LOG_LIMIT
     presenters._LOG_CACHE.clear()
@@ -266,7 +270,7 @@ def test_the_log_delta_holds_only_the_new_versions_lines_newest_first(duel: Game
     event(duel, v + 2, 1, audience=1, kind="collect", player=1, amount=6)
     event(duel, v + 2, 2, kind="turn_start", player=1, turn_no=1)
     event(duel, v + 2, 3, kind="dice", player=1, d1=1, d2=1)
-    spectators = presenters.log_delta(duel, s, viewer=None)
+    spectators = presenters.log_delta(Snapshot.of(duel, state=s), viewer=None)
     assert spectators is not None and spectators["top"] == 0
     assert [line["text"] for line in spectators["into"]] == [f"{s.names[0]} collects $5."]
     [turn] = spectators["turns"]
@@ -274,7 +278,7 @@ def test_the_log_delta_holds_only_the_new_versions_lines_newest_first(duel: Game
         "dice",
         "turn_start",
     ]
-    seat = presenters.log_delta(duel, s, viewer=1)
+    seat = presenters.log_delta(Snapshot.of(duel, state=s), viewer=1)
     assert seat is not None and len(seat["into"]) == 2  # with the seat's private line
 
 
@@ -285,7 +289,7 @@ def test_the_log_delta_is_none_when_there_is_nothing_to_add_to(duel: Game) -> No
     GameEvent.objects.filter(game=duel).delete()
     duel.version += 1
     event(duel, duel.version, 0, kind="dice", player=0, d1=2, d2=3)
-    assert presenters.log_delta(duel, s, viewer=None) is None
+    assert presenters.log_delta(Snapshot.of(duel, state=s), viewer=None) is None
 
 
 # --- board ------------------------------------------------------------------------------
@@ -417,7 +421,9 @@ def test_the_broadcast_words_the_new_lines_from_the_write_without_reading_them(
     cached = mock.patch.object(presenters, "_log_cacheable", return_value=True)
     presenters._LOG_CACHE.clear()
     with cached:
-        presenters.log(duel, engine.from_dict(duel.state), viewer=None)  # fills the cache
+        presenters.log(
+            Snapshot.of(duel, state=engine.from_dict(duel.state)), viewer=None
+        )  # fills the cache
     # What the write announces for its commit.
     announced: list[Any] = []
     mover = duel.seats.get(number=engine.from_dict(duel.state).turn).user
@@ -427,13 +433,17 @@ def test_the_broadcast_words_the_new_lines_from_the_write_without_reading_them(
         )
     [record] = announced
     with cached, CaptureQueriesContext(connection) as queries:
-        presenters.remember(record.game, record.state, record.seats, record.events)
-        lines = presenters.log_lines(record.game, record.state, None)
+        snap = Snapshot.of(
+            record.game, state=record.state, seats=record.seats, events=record.events
+        )
+        lines = presenters.log_lines(snap, None)
     assert not queries
     assert any(line["kind"] == "dice" and line["seq"] == 2 for line in lines)
     state = record.state
     presenters._LOG_CACHE.clear()
-    assert lines == presenters.log_lines(Game.objects.get(pk=duel.pk), state, None)  # read
+    assert lines == presenters.log_lines(
+        Snapshot.of(Game.objects.get(pk=duel.pk), state=state), None
+    )  # read
 
 
 def test_the_log_cache_drops_the_least_recently_written_game(

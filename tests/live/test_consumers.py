@@ -13,6 +13,7 @@ from accounts.models import User
 from games import broadcast, consumers, services
 from games.models import Game
 from games.play_views import region_context
+from games.snapshot import Snapshot
 from live import fanout
 from monopoly_site.asgi import application
 from tests.live.conftest import collect, communicator, frames, move, roll, run
@@ -127,7 +128,7 @@ def test_a_player_never_receives_another_seats_panel(duel: Game, alice: User, bo
 
         def panel(user: User) -> str:
             game = Game.objects.get(pk=duel.pk)
-            context = region_context(game, game.seats.get(user=user), shared=None)
+            context = region_context(Snapshot.of(game), game.seats.get(user=user), shared=None)
             return broadcast._render(("actions",), {**context, **broadcast.NO_CSRF})
 
         alices_panel = await database_sync_to_async(panel)(alice)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import engine, presenters, services
 from games.models import Deadline, Game, GameEvent, Seat
 from games.services import timers as timer_services
+from games.snapshot import Snapshot
 from games.tasks import expire_decision, sweep_deadlines
 from notifications.models import Notification
 from notifications.tasks import send_reminder
@@ -235,7 +236,11 @@ def test_standing_orders_fire_at_once_and_are_logged(
     )  # fmt: skip
     s = state_of(game)
     assert s.turn == owner and s.pos[owner] == 10, "the owner rolled by standing order"
-    lines = [line["text"] for group in presenters.log(game, s, None) for line in group["lines"]]
+    lines = [
+        line["text"]
+        for group in presenters.log(Snapshot.of(game, state=s), None)
+        for line in group["lines"]
+    ]
     orders = [t for t in lines if "(standing order)" in t]
     assert len(orders) == 2
     assert any("claim rent" in t for t in orders) and any("roll" in t for t in orders)
