@@ -22,7 +22,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import access, broadcast, engine, presenters, services, timer_presenters
 from games.action_forms import FormError, Panel, panel, parse_action, parse_version, trade_form
-from games.engine import actions as A
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
 from monopoly_site import ratelimit
@@ -168,7 +167,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         ratelimit.hit(request, "action")
         version = parse_version(request.POST)
         action = parse_action(request.POST)
-        if action["kind"] in (A.PROPOSE_TRADE, A.COUNTER_TRADE):
+        if action["kind"] in (engine.PROPOSE_TRADE, engine.COUNTER_TRADE):
             ratelimit.hit(request, "trade")
         # The broadcast of this move's commit renders the player's answer
         # along with their seat's push (``broadcast.answer_html``).
@@ -281,7 +280,7 @@ def _limited(
 def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) -> None:
     """After a refused trade, show the player's offer again, open, so that
     nothing they typed is lost."""
-    if not action or action["kind"] not in (A.PROPOSE_TRADE, A.COUNTER_TRADE):
+    if not action or action["kind"] not in (engine.PROPOSE_TRADE, engine.COUNTER_TRADE):
         return
     state: engine.State = context["state"]
     action_panel: Panel = context["panel"]
@@ -290,7 +289,7 @@ def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) ->
         terms = engine.terms_from_dict(action["terms"])
     except engine.EngineError:
         return
-    if action["kind"] == A.PROPOSE_TRADE:
+    if action["kind"] == engine.PROPOSE_TRADE:
         for i, form in enumerate(action_panel.proposals):
             if form.target == action["target"]:
                 action_panel.proposals[i] = trade_form(state, me, form.target, terms=terms)
@@ -300,6 +299,6 @@ def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) ->
         if offer["id"] == action["target"] and offer["counter"] is not None:
             partner = offer["counter"].partner_seat
             offer["counter"] = trade_form(
-                state, me, partner, kind=A.COUNTER_TRADE, target=offer["id"], terms=terms
+                state, me, partner, kind=engine.COUNTER_TRADE, target=offer["id"], terms=terms
             )
             offer["counter"].open = True
