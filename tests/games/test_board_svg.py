@@ -16,9 +16,7 @@ from games.board_svg import (
     render_board_live,
     square_box,
 )
-from games.engine import new_game, ruleset
-from games.engine.board import NUM_SQUARES, UK_NAMES, US_NAMES
-from games.engine.state import P_OVER, State
+from games.engine import NUM_SQUARES, P_OVER, UK_NAMES, US_NAMES, State, new_game, ruleset
 
 NS = "{http://www.w3.org/2000/svg}"
 
