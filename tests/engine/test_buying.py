@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, NotEnoughCash, RuleViolation, pending_decisions
-from games.engine.state import P_BUY, P_END, State
+from games.engine import (
+    P_BUY,
+    P_END,
+    IllegalAction,
+    NotEnoughCash,
+    RuleViolation,
+    State,
+    pending_decisions,
+)
 
-from .helpers import A, act, force_dice, game, kinds
+from .helpers import A, act, force_dice, game, kinds, setup
 
 
 def land_on_baltic(players: int = 3, **switches: object) -> State:
@@ -28,8 +35,7 @@ def test_buy_at_printed_price() -> None:
 def test_buying_needs_the_cash() -> None:
     """Rule: the buyer pays the printed price in cash (003)."""
     s = land_on_baltic()
-    s.cash[0] = 59
-    s.bank_out -= 1441
+    s = setup(s, cash={0: 59})
     with pytest.raises(NotEnoughCash):
         act(s, A.BUY)
 

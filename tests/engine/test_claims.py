@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import SYSTEM, IllegalAction, NotYourTurn, pending_decisions
-from games.engine.state import State
+from games.engine import SYSTEM, IllegalAction, NotYourTurn, State, pending_decisions
 
-from .helpers import A, act, deal, force_dice, game, kinds
+from .helpers import A, act, deal, force_dice, game, kinds, setup
 
 
 def land_on_boardwalk(preset: str = "us-2003", players: int = 3, **kw: object) -> State:
@@ -106,8 +105,7 @@ def test_timely_claim_can_put_debtor_into_raising_funds_out_of_turn() -> None:
     """Rule: a claim in time makes rent due then, even outside the debtor's turn (issue 3)."""
     s = land_on_boardwalk()
     s = next_turn(s)
-    s.cash[1] -= 1480
-    s.bank_in += 1480
+    s = setup(s, cash={1: s.cash[1] - 1480})
     s, ev = act(s, A.CLAIM_RENT, player=0, target=s.claims[0][0])
     assert "debt" in kinds(ev)
     assert next(d.kind for d in pending_decisions(s)) == "raise_funds"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from games.engine import Event, IllegalAction, new_game, ruleset
+from games.engine import P_END, P_ROLL, Event, IllegalAction, new_game, ruleset
 from games.engine.cards import ADVANCE, CHANCE_DECK, JAIL
-from games.engine.state import P_END, P_ROLL
 
 from .helpers import A, act, find, force_dice, game, kinds, top_card
 
