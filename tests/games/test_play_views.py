@@ -244,11 +244,10 @@ def test_uk_fine_or_chance(alice: User, bob: User, edit_state: Any) -> None:
     services.start_game(public_id=game.public_id, user=alice)
     game.refresh_from_db()
 
-    def land_on_chest(s: engine.State) -> None:
-        s.turn = 0
-        idx = engine.card_index(s, 1, "fine_or_chance")
-        s.decks[1] = [idx] + [c for c in s.decks[1] if c != idx]
+    def land_on_chest(s: engine.State) -> engine.State:
+        s = engine.setup(s, turn=0, deck_tops={1: [engine.card_index(s, 1, "fine_or_chance")]})
         engine.force_dice(s, (1, 1), (3, 4))  # doubles: card choice, then roll again
+        return s
 
     edit_state(game, land_on_chest)
     as_alice = client_for(alice)

@@ -55,7 +55,7 @@ def test_square_and_group_names_follow_the_edition() -> None:
 def test_pending_roll_and_jail() -> None:
     s = fresh()
     assert texts(s) == ["Alice must roll the dice."]
-    s.in_jail[0] = True
+    s = engine.setup(s, jail={0: 0})
     assert texts(s) == ["Alice is in Jail: pay the fine, use a card, or roll for doubles."]
 
 
@@ -88,16 +88,14 @@ def test_pending_income_tax_does_not_show_the_worth() -> None:
 
 def test_pending_fine_or_chance_in_the_uk() -> None:
     s = fresh("uk")
-    idx = engine.card_index(s, 1, "fine_or_chance")
-    s.decks[1] = [idx] + [c for c in s.decks[1] if c != idx]
+    s = engine.setup(s, deck_tops={1: [engine.card_index(s, 1, "fine_or_chance")]})
     engine.force_dice(s, (1, 1))
     s = after(s, engine.Action(engine.ROLL, 0))
     assert texts(s) == ["Alice must choose: pay a £10 fine or take a Chance."]
 
 
 def test_pending_trade_claim_and_debt() -> None:
-    s = fresh()
-    s.owner[3] = 1
+    s = engine.setup(fresh(), owners={3: 1})
     engine.force_dice(s, (1, 2))
     s = after(
         s,
@@ -300,8 +298,7 @@ def test_the_board_falls_back_to_a_list_when_drawing_fails(duel: Game) -> None:
 
 
 def test_the_panel_holds_exactly_the_legal_actions() -> None:
-    s = fresh()
-    s.owner[39] = 0
+    s = engine.setup(fresh(), owners={39: 0})
     panel = action_forms.panel(s, 0)
     kinds = [f.kind for f in panel.decision]
     kinds += [f.kind for row in panel.properties for f in row["forms"]]
@@ -329,8 +326,7 @@ def test_one_bid_form_from_just_above_the_high_bid_to_all_cash() -> None:
 
 
 def test_a_counter_offer_is_prefilled_with_the_terms_turned_round() -> None:
-    s = fresh()
-    s.owner[1], s.owner[39] = 0, 1
+    s = engine.setup(fresh(), owners={1: 0, 39: 1})
     terms = engine.Terms(give_props=(1,), take_props=(39,), give_cash=50)
     s = after(s, engine.Action(engine.PROPOSE_TRADE, 0, target=1, terms=terms))
     panel = action_forms.panel(s, 1)
@@ -348,9 +344,7 @@ def test_a_counter_offer_is_prefilled_with_the_terms_turned_round() -> None:
 
 
 def test_property_with_buildings_in_its_group_is_not_tradable() -> None:
-    s = fresh()
-    s.owner[1] = s.owner[3] = s.owner[5] = 0
-    s.bld[1] = 1
+    s = engine.setup(fresh(), owners={1: 0, 3: 0, 5: 0}, buildings={1: 1})
     assert action_forms.tradable(s, 0) == [5]
 
 
