@@ -45,9 +45,7 @@ def test_auction_orders_pass_or_bid_the_least_up_to_a_limit() -> None:
 
 
 def test_jail_orders_use_a_card_pay_or_roll() -> None:
-    s = game()
-    s.in_jail[0] = True
-    s.pos[0] = 10
+    s = engine.setup(game(), jail={0: 0})
     assert standing_action(s, 0, {"jail": "pay"}).kind == engine.PAY_JAIL_FINE
     assert standing_action(s, 0, {"jail": "roll"}).kind == engine.ROLL
     assert standing_action(s, 0, {"jail": "card"}) is None  # no card held
