@@ -15,6 +15,7 @@ from games.engine import (
     make_bot,
     new_game,
     next_actor,
+    offers,
     play_game,
     ruleset,
     simulate,
@@ -157,7 +158,7 @@ def test_a_rejected_offer_is_not_repeated_at_once() -> None:
     # While its offer is open the bot proposes nothing else, even in a window.
     open_offer = end_phase(s.copy())
     assert bot.act(open_offer, 0).kind == A.END_TURN
-    s, _ = act(s, A.REJECT_TRADE, player=1, target=s.trades[0][0])
+    s, _ = act(s, A.REJECT_TRADE, player=1, target=offers(s)[0].id)
     # Refused: the offer took an id, so the window stays shut this move.
     assert not HeuristicBot.trade_window(s, 0)
     s.seq = 0
@@ -172,7 +173,7 @@ def test_a_counter_offer_is_accepted_by_the_proposing_bot() -> None:
     counter = HeuristicBot().act(s, 1)
     assert counter.kind == A.COUNTER_TRADE
     s, _ = act(s, counter.kind, player=1, target=counter.target, terms=counter.terms)
-    (tid, frm, to, terms) = s.trades[0]
+    (tid, frm, to, terms) = offers(s)[0]
     assert (frm, to) == (1, 0) and terms == A.Terms(give_props=(19,), take_cash=480)
     answer = HeuristicBot().act(s, 0)
     assert answer.kind == A.ACCEPT_TRADE and answer.target == tid

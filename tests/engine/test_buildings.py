@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import HOTEL, RuleViolation, State, pending_decisions
+from games.engine import (
+    A_HOUSE,
+    HOTEL,
+    Placement,
+    RuleViolation,
+    State,
+    pending_decisions,
+    placement,
+)
 
 from .helpers import A, act, deal, game, kinds, setup, use_up_houses
 
@@ -99,7 +107,7 @@ def test_scarce_houses_are_auctioned_when_two_players_want_them() -> None:
     assert bidders == {0, 1}
     s, _ = act(s, A.BID, player=1, amount=80)
     s, ev = act(s, A.PASS_BID, player=0)
-    assert s.placement == [1, 1, 80]
+    assert placement(s) == Placement(1, A_HOUSE, 80)
     s, ev = act(s, A.PLACE_BUILDING, player=1, square=3)
     assert s.bld[3] == 1 and s.bank_houses == 0 and s.cash[1] == 1420
 

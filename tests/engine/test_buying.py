@@ -11,6 +11,7 @@ from games.engine import (
     NotEnoughCash,
     RuleViolation,
     State,
+    auction_view,
     pending_decisions,
 )
 
@@ -48,7 +49,8 @@ def test_declining_starts_an_auction_the_decliner_may_join() -> None:
     bidders = {d.player for d in pending_decisions(s) if d.kind == "bid"}
     assert bidders == {0, 1, 2}
     s, _ = act(s, A.BID, player=0, amount=1)  # bidding may start at any price
-    assert s.auction is not None and s.auction[2] == 1
+    au = auction_view(s)
+    assert au is not None and au.high_bid == 1
 
 
 def test_highest_bid_wins_when_all_others_pass() -> None:

@@ -12,6 +12,7 @@ from games.engine import (
     IllegalAction,
     RuleViolation,
     State,
+    auction_view,
     pending_decisions,
     timeout_action,
 )
@@ -93,7 +94,7 @@ def test_bankruptcy_to_the_bank_auctions_the_property_at_once() -> None:
     force_dice(s, (1, 2))  # Luxury Tax 75
     s, _ = act(s, A.ROLL)
     s, ev = act(s, A.DECLARE_BANKRUPTCY)
-    assert "auction_start" in kinds(ev) and s.auction is not None and s.auction[1] == 1
+    assert "auction_start" in kinds(ev) and (au := auction_view(s)) is not None and au.square == 1
     assert s.auction_queue == [3] and not s.mortgaged[3]
 
 
@@ -182,4 +183,4 @@ def test_resigning_hands_everything_to_the_bank() -> None:
     deal(s, 1, 1, 3)
     s, ev = act(s, A.RESIGN, player=1)
     assert not s.alive[1] and s.cash[1] == 0 and "resign" in kinds(ev)
-    assert s.auction is not None and s.auction[1] == 1
+    assert (au := auction_view(s)) is not None and au.square == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import P_END, P_ROLL, RuleViolation, State
+from games.engine import P_END, P_ROLL, RuleViolation, State, offers
 
 from .helpers import A, act, force_dice, game, kinds, setup
 
@@ -88,7 +88,7 @@ def test_use_a_bought_jail_card() -> None:
     s = setup(s, jail_cards={1: (0, 1)})
     terms = A.Terms(give_cash=40, take_cards=(0, 1))
     s, _ = act(s, A.PROPOSE_TRADE, target=1, terms=terms)
-    s, _ = act(s, A.ACCEPT_TRADE, player=1, target=s.trades[0][0])
+    s, _ = act(s, A.ACCEPT_TRADE, player=1, target=offers(s)[0].id)
     s, _ev = act(s, A.USE_JAIL_CARD, target=1)
     assert not s.in_jail[0] and s.cash[0] == 1460 and len(s.decks[1]) == 16
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, NotEnoughCash, RuleViolation, pending_decisions, ten_percent
+from games.engine import (
+    IllegalAction,
+    NotEnoughCash,
+    RuleViolation,
+    offers,
+    pending_decisions,
+    ten_percent,
+)
 
 from .helpers import A, act, deal, game, kinds, setup
 
@@ -46,7 +53,7 @@ def test_lifting_needs_the_cash() -> None:
 
 def trade(s, frm: int, to: int, **terms: object):  # type: ignore[no-untyped-def]
     s, _ = act(s, A.PROPOSE_TRADE, player=frm, target=to, terms=A.Terms(**terms))  # type: ignore[arg-type]
-    return s, s.trades[-1][0]
+    return s, offers(s)[-1].id
 
 
 def test_trade_exchanges_property_cash_and_jail_cards() -> None:
@@ -105,8 +112,8 @@ def test_counter_offer_replaces_the_offer_and_withdraw_cancels() -> None:
     s, tid = trade(s, 0, 1, give_props=(1,), take_cash=100)
     counter = A.Terms(give_cash=60, take_props=(1,))
     s, ev = act(s, A.COUNTER_TRADE, player=1, target=tid, terms=counter)
-    assert "trade_rejected" in kinds(ev) and s.trades[0][1] == 1
-    s, ev = act(s, A.WITHDRAW_TRADE, player=1, target=s.trades[0][0])
+    assert "trade_rejected" in kinds(ev) and offers(s)[0].proposer == 1
+    s, ev = act(s, A.WITHDRAW_TRADE, player=1, target=offers(s)[0].id)
     assert not s.trades and "trade_withdrawn" in kinds(ev)
 
 
