@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.http import Http404
 
-from games.models import Game
+from games.models import Game, Seat
 from monopoly_site import redis_health
 
 logger = logging.getLogger(__name__)
@@ -106,3 +108,85 @@ def close_invited_sockets(game_pk: int) -> None:
         # Without Redis no socket is open; one that connects again is checked
         # against the new token.
         logger.warning("Could not close the invited sockets of game %s", game_pk)
+
+
+# --- the access functions: one per kind of thing, each with the rule above ------
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A game as one viewer may see it: ``seat`` is theirs (None for a
+    spectator); ``invited`` says they are let in by the invite token alone."""
+
+    game: Game
+    seat: Seat | None
+    invited: bool = False
+
+
+def check_viewer(game: Game, user: Any, session: Any, given: Any = None) -> Viewer | None:
+    """The rule itself: ``given`` is a token from the request, if any."""
+    seat = None
+    if getattr(user, "is_authenticated", False):
+        seat = game.seats.select_related("user").filter(user=user).first()
+    if game.is_public or seat is not None:
+        return Viewer(game, seat)
+    if invited(game, session, given):
+        return Viewer(game, None, invited=True)
+    return None
+
+
+def access_game_for_viewer(request: Any, public_id: str, *, started: bool = False) -> Viewer:
+    """The game of a page or a form, as the requesting viewer may see it; a
+    game they may not see does not exist for them (404), and neither, with
+    ``started``, does one not yet started."""
+    game = Game.objects.select_related("host").filter(public_id=public_id).first()
+    viewer = None
+    if game is not None and not (started and game.state is None):
+        viewer = check_viewer(game, request.user, request.session, request_token(request))
+    if viewer is None:
+        raise Http404("There is no such game.")
+    return viewer
+
+
+@dataclass(frozen=True)
+class Listener:
+    """Who a game's socket is: the game, their seat (None: a spectator) and
+    whether only the invite token let them in."""
+
+    game_pk: int
+    seat: int | None
+    is_public: bool
+    invited: bool = False
+
+
+def access_listener(public_id: str, user: Any, session: Any = None) -> Listener | None:
+    """A started game's socket; None means refuse. Sockets carry no token:
+    an invite counts once remembered in the session."""
+    game = (
+        Game.objects.filter(public_id=public_id)
+        .only("pk", "public_id", "is_public", "state", "invite_token")
+        .first()
+    )
+    if game is None or game.state is None:
+        return None
+    viewer = check_viewer(game, user, session)
+    if viewer is None:
+        return None
+    number = viewer.seat.number if viewer.seat is not None else None
+    return Listener(game.pk, number, game.is_public, viewer.invited)
+
+
+def access_waiting_listener(
+    public_id: str, user: Any, session: Any = None
+) -> tuple[int, bool, bool] | None:
+    """(pk, still waiting, let in by the invite token alone) of a game, for
+    its waiting page's socket; None means refuse."""
+    game = (
+        Game.objects.filter(public_id=public_id)
+        .only("pk", "public_id", "is_public", "status", "invite_token")
+        .first()
+    )
+    viewer = check_viewer(game, user, session) if game is not None else None
+    if game is None or viewer is None:
+        return None
+    return game.pk, game.status == Game.Status.LOBBY, viewer.invited

@@ -15,12 +15,15 @@ from typing import Any
 from django.http import QueryDict
 
 from games import engine
-from games.engine import actions as A
-from games.engine import board
-from games.engine.buildings import build_kind, group_has_buildings, unmortgage_cost
-from games.engine.cards import DECK_NAMES
-from games.engine.core import owed
-from games.engine.state import A_HOTEL
+from games.engine import (
+    A_HOTEL,
+    DECK_NAMES,
+    build_kind,
+    group_has_buildings,
+    owed,
+    terms_error,
+    unmortgage_cost,
+)
 from games.presenters import (
     GROUP_COLOURS,
     fine_or_chance_amount,
@@ -31,51 +34,53 @@ from games.presenters import (
 
 MAX_AMOUNT = 10_000_000
 
-SQUARE_KINDS = frozenset({A.PLACE_BUILDING, A.BUILD, A.SELL_BUILDING, A.MORTGAGE, A.UNMORTGAGE})
+SQUARE_KINDS = frozenset(
+    {engine.PLACE_BUILDING, engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE}
+)
 TARGET_KINDS = frozenset(
     {
-        A.USE_JAIL_CARD,
-        A.SELL_GROUP_BUILDINGS,
-        A.PROPOSE_TRADE,
-        A.ACCEPT_TRADE,
-        A.REJECT_TRADE,
-        A.WITHDRAW_TRADE,
-        A.COUNTER_TRADE,
-        A.CLAIM_RENT,
-        A.EXPIRE_CLAIM,
+        engine.USE_JAIL_CARD,
+        engine.SELL_GROUP_BUILDINGS,
+        engine.PROPOSE_TRADE,
+        engine.ACCEPT_TRADE,
+        engine.REJECT_TRADE,
+        engine.WITHDRAW_TRADE,
+        engine.COUNTER_TRADE,
+        engine.CLAIM_RENT,
+        engine.EXPIRE_CLAIM,
     }
 )
-TERMS_KINDS = frozenset({A.PROPOSE_TRADE, A.COUNTER_TRADE})
+TERMS_KINDS = frozenset({engine.PROPOSE_TRADE, engine.COUNTER_TRADE})
 # Resigning has its own view (services.resign also marks the seat).
-RESIGN = getattr(A, "RESIGN", "resign")
+RESIGN = engine.RESIGN
 # Server-only actions never come from a form.
-PLAYER_KINDS = A.ALL_KINDS - {A.END_NOW, RESIGN}
+PLAYER_KINDS = engine.ACTION_KINDS - {engine.END_NOW, RESIGN}
 
-MANAGE_KINDS = frozenset({A.BUILD, A.SELL_BUILDING, A.MORTGAGE, A.UNMORTGAGE})
-TRADE_ANSWER_KINDS = frozenset({A.ACCEPT_TRADE, A.REJECT_TRADE, A.WITHDRAW_TRADE})
+MANAGE_KINDS = frozenset({engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE})
+TRADE_ANSWER_KINDS = frozenset({engine.ACCEPT_TRADE, engine.REJECT_TRADE, engine.WITHDRAW_TRADE})
 
 # The order decisions appear in: what blocks the game first, ending the turn last.
 _DECISION_ORDER = (
-    A.PAY_DEBT,
-    A.AUTO_SETTLE,
-    A.DECLARE_BANKRUPTCY,
-    A.PLACE_BUILDING,
-    A.FORFEIT_BUILDING,
-    A.BID,
-    A.PASS_BID,
+    engine.PAY_DEBT,
+    engine.AUTO_SETTLE,
+    engine.DECLARE_BANKRUPTCY,
+    engine.PLACE_BUILDING,
+    engine.FORFEIT_BUILDING,
+    engine.BID,
+    engine.PASS_BID,
     # A claim can lapse with the next throw: claim before rolling.
-    A.CLAIM_RENT,
-    A.EXPIRE_CLAIM,
-    A.ROLL,
-    A.PAY_JAIL_FINE,
-    A.USE_JAIL_CARD,
-    A.BUY,
-    A.DECLINE,
-    A.INCOME_TAX_FLAT,
-    A.INCOME_TAX_PERCENT,
-    A.PAY_TEN,
-    A.TAKE_CHANCE,
-    A.END_TURN,
+    engine.CLAIM_RENT,
+    engine.EXPIRE_CLAIM,
+    engine.ROLL,
+    engine.PAY_JAIL_FINE,
+    engine.USE_JAIL_CARD,
+    engine.BUY,
+    engine.DECLINE,
+    engine.INCOME_TAX_FLAT,
+    engine.INCOME_TAX_PERCENT,
+    engine.PAY_TEN,
+    engine.TAKE_CHANCE,
+    engine.END_TURN,
 )
 
 
@@ -187,11 +192,11 @@ def panel(s: engine.State | None, seat: int | None) -> Panel:
             out.can_resign = True
         elif a.kind in MANAGE_KINDS:
             by_square.setdefault(a.square, []).append(_manage_form(s, a))
-        elif a.kind == A.SELL_GROUP_BUILDINGS:
+        elif a.kind == engine.SELL_GROUP_BUILDINGS:
             out.group_sales.append(_group_sale_form(s, a))
         elif a.kind in TRADE_ANSWER_KINDS:
             answers.setdefault(a.target, []).append(_answer_form(a))
-        elif a.kind == A.BID:
+        elif a.kind == engine.BID:
             if not bid_done:
                 decisions.append(a)
                 bid_done = True
@@ -200,7 +205,7 @@ def panel(s: engine.State | None, seat: int | None) -> Panel:
     order = {kind: i for i, kind in enumerate(_DECISION_ORDER)}
     decisions.sort(key=lambda a: order.get(a.kind, len(order) - 1))
     out.decision = [_decision_form(s, a) for a in decisions]
-    if any(a.kind == A.PAY_DEBT or a.kind == A.AUTO_SETTLE for a in decisions):
+    if any(a.kind == engine.PAY_DEBT or a.kind == engine.AUTO_SETTLE for a in decisions):
         out.debt_note = (
             f"You owe {money(s.rules, owed(s, seat))} and have "
             f"{money(s.rules, s.cash[seat])}. Sell buildings or mortgage property "
@@ -215,44 +220,44 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
     rules = s.rules
     p = a.player
     k = a.kind
-    if k == A.ROLL:
+    if k == engine.ROLL:
         if s.in_jail[p]:
             return ActionForm(k, "Roll for doubles", style="primary")
         again = s.doubles > 0
         return ActionForm(k, "Roll again" if again else "Roll the dice", style="primary")
-    if k == A.PAY_JAIL_FINE:
+    if k == engine.PAY_JAIL_FINE:
         return ActionForm(k, f"Pay the {money(rules, rules.jail_fine)} fine")
-    if k == A.USE_JAIL_CARD:
+    if k == engine.USE_JAIL_CARD:
         deck = DECK_NAMES[a.target] if a.target in (0, 1) else "any"
         return ActionForm(
             k, f"Use a Get Out of Jail Free card ({deck})", params={"target": a.target}
         )
-    if k == A.BUY:
+    if k == engine.BUY:
         sq = s.pending_sq
         return ActionForm(
             k,
-            f"Buy {square_name(rules, sq)} for {money(rules, board.PRICE[sq])}",
+            f"Buy {square_name(rules, sq)} for {money(rules, engine.PRICE[sq])}",
             style="primary",
         )
-    if k == A.DECLINE:
+    if k == engine.DECLINE:
         label = "Don't buy: auction it" if rules.auctions else "Don't buy"
         return ActionForm(k, label)
-    if k == A.INCOME_TAX_FLAT:
+    if k == engine.INCOME_TAX_FLAT:
         return ActionForm(k, f"Pay {money(rules, rules.income_tax)} Income Tax")
-    if k == A.INCOME_TAX_PERCENT:
+    if k == engine.INCOME_TAX_PERCENT:
         return ActionForm(
             k, "Pay 10% of my total worth", note="Your worth is shown only after you choose."
         )
-    if k == A.PAY_TEN:
+    if k == engine.PAY_TEN:
         return ActionForm(k, f"Pay the {money(rules, fine_or_chance_amount(rules))} fine")
-    if k == A.TAKE_CHANCE:
+    if k == engine.TAKE_CHANCE:
         return ActionForm(k, "Take a Chance")
-    if k == A.END_TURN:
+    if k == engine.END_TURN:
         return ActionForm(k, "End turn", style="primary")
-    if k == A.BID:
-        au = s.auction
+    if k == engine.BID:
+        au = engine.auction_view(s)
         assert au is not None
-        low = au[2] + 1
+        low = au.lowest_bid
         return ActionForm(
             k,
             "Bid",
@@ -262,42 +267,44 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
             ),
             note=f"From {money(rules, low)} up to your cash, {money(rules, s.cash[p])}.",
         )
-    if k == A.PASS_BID:
+    if k == engine.PASS_BID:
         return ActionForm(k, "Pass (leave the auction)")
-    if k == A.PLACE_BUILDING:
-        item = "hotel" if s.placement and s.placement[1] == A_HOTEL else "house"
+    if k == engine.PLACE_BUILDING:
+        pl = engine.placement(s)
+        item = "hotel" if pl and pl.kind == A_HOTEL else "house"
         return ActionForm(
             k, f"Place the {item} on {square_name(rules, a.square)}", params={"square": a.square}
         )
-    if k == A.FORFEIT_BUILDING:
-        refund = s.placement[2] if s.placement else 0
+    if k == engine.FORFEIT_BUILDING:
+        pl = engine.placement(s)
+        refund = pl.price if pl else 0
         return ActionForm(
             k, "Forfeit the building", note=f"The bank refunds {money(rules, refund)}."
         )
-    if k == A.PAY_DEBT:
+    if k == engine.PAY_DEBT:
         return ActionForm(k, f"Pay {money(rules, owed(s, p))} owed", style="primary")
-    if k == A.AUTO_SETTLE:
+    if k == engine.AUTO_SETTLE:
         return ActionForm(
             k,
             "Settle automatically",
             note="The bank sells buildings and mortgages property until you can pay, "
             "or declares you bankrupt.",
         )
-    if k == A.DECLARE_BANKRUPTCY:
+    if k == engine.DECLARE_BANKRUPTCY:
         return ActionForm(
             k,
             "Declare bankruptcy",
             style="danger",
             confirm="You leave the game and your assets go to your creditor.",
         )
-    if k in (A.CLAIM_RENT, A.EXPIRE_CLAIM):
-        claim = next((c for c in s.claims if c[0] == a.target), None)
+    if k in (engine.CLAIM_RENT, engine.EXPIRE_CLAIM):
+        claim = next((c for c in engine.claims(s) if c.id == a.target), None)
         if claim is None:
             return ActionForm(k, k.replace("_", " ").capitalize(), params={"target": a.target})
-        amount = money(rules, claim[4])
-        payer = s.names[claim[2]]
-        where = square_name(rules, claim[3])
-        if k == A.CLAIM_RENT:
+        amount = money(rules, claim.amount)
+        payer = s.names[claim.payer]
+        where = square_name(rules, claim.square)
+        if k == engine.CLAIM_RENT:
             return ActionForm(
                 k,
                 f"Claim {amount} rent from {payer}",
@@ -323,33 +330,35 @@ def _manage_form_for(s: engine.State, a: engine.Action) -> ActionForm:
     rules = s.rules
     sq = a.square
     params = {"square": sq}
-    if a.kind == A.BUILD:
+    if a.kind == engine.BUILD:
         item = "hotel" if build_kind(s, sq) == A_HOTEL else "house"
         return ActionForm(
-            a.kind, f"Build a {item} ({money(rules, board.HOUSE_COST[sq])})", params=params
+            a.kind, f"Build a {item} ({money(rules, engine.HOUSE_COST[sq])})", params=params
         )
-    if a.kind == A.SELL_BUILDING:
-        item = "hotel" if s.bld[sq] == board.HOTEL else "house"
+    if a.kind == engine.SELL_BUILDING:
+        item = "hotel" if s.bld[sq] == engine.HOTEL else "house"
         return ActionForm(
             a.kind,
-            f"Sell a {item} (+{money(rules, board.HOUSE_COST[sq] // 2)})",
+            f"Sell a {item} (+{money(rules, engine.HOUSE_COST[sq] // 2)})",
             params=params,
         )
-    if a.kind == A.MORTGAGE:
-        return ActionForm(a.kind, f"Mortgage (+{money(rules, board.MORTGAGE[sq])})", params=params)
+    if a.kind == engine.MORTGAGE:
+        return ActionForm(
+            a.kind, f"Mortgage (+{money(rules, engine.MORTGAGE_VALUE[sq])})", params=params
+        )
     return ActionForm(
         a.kind, f"Lift mortgage ({money(rules, unmortgage_cost(s, sq))})", params=params
     )
 
 
 def _property_row(s: engine.State, sq: int, forms: list[ActionForm]) -> dict[str, Any]:
-    order = {A.BUILD: 0, A.SELL_BUILDING: 1, A.UNMORTGAGE: 2, A.MORTGAGE: 3}
+    order = {engine.BUILD: 0, engine.SELL_BUILDING: 1, engine.UNMORTGAGE: 2, engine.MORTGAGE: 3}
     forms.sort(key=lambda f: order.get(f.kind, 9))
-    g = board.GROUP[sq]
+    g = engine.GROUP[sq]
     b = s.bld[sq]
     if s.mortgaged[sq]:
         status = "mortgaged"
-    elif b == board.HOTEL:
+    elif b == engine.HOTEL:
         status = "hotel"
     elif b:
         status = f"{b} house{'s' if b > 1 else ''}"
@@ -377,9 +386,9 @@ def _group_sale_form(s: engine.State, a: engine.Action) -> ActionForm:
 def _answer_form(a: engine.Action) -> ActionForm:
     params = {"target": a.target}
     context = f"trade offer #{a.target}"
-    if a.kind == A.ACCEPT_TRADE:
+    if a.kind == engine.ACCEPT_TRADE:
         return ActionForm(a.kind, "Accept", params, style="primary", context=context)
-    if a.kind == A.REJECT_TRADE:
+    if a.kind == engine.REJECT_TRADE:
         return ActionForm(a.kind, "Reject", params, context=context)
     return ActionForm(a.kind, "Withdraw offer", params, context=context)
 
@@ -391,9 +400,9 @@ def tradable(s: engine.State, p: int) -> list[int]:
     """Properties of ``p`` that may change hands: no buildings in their group."""
     return [
         sq
-        for sq in board.PROPERTIES
+        for sq in engine.PROPERTIES
         if s.owner[sq] == p
-        and (board.GROUP[sq] >= 8 or not group_has_buildings(s, board.GROUP[sq]))
+        and (engine.GROUP[sq] >= 8 or not group_has_buildings(s, engine.GROUP[sq]))
     ]
 
 
@@ -431,7 +440,7 @@ def _side(
             {
                 "square": sq,
                 "name": square_name(s.rules, sq),
-                "colour": GROUP_COLOURS[board.GROUP[sq]],
+                "colour": GROUP_COLOURS[engine.GROUP[sq]],
                 "mortgaged": s.mortgaged[sq],
                 "checked": sq in props,
             }
@@ -458,7 +467,7 @@ def trade_form(
     s: engine.State,
     me: int,
     partner: int,
-    kind: str = A.PROPOSE_TRADE,
+    kind: str = engine.PROPOSE_TRADE,
     target: int | None = None,
     terms: engine.Terms | None = None,
 ) -> TradeForm:
@@ -493,14 +502,14 @@ def can_propose(s: engine.State, me: int, partner: int) -> bool:
         if s.jail_cards[me][deck]:
             probes.append(engine.Terms(give_cards=(1, 0) if deck == 0 else (0, 1)))
     return any(
-        engine.is_legal(s, engine.Action(A.PROPOSE_TRADE, me, target=partner, terms=t))
+        engine.is_legal(s, engine.Action(engine.PROPOSE_TRADE, me, target=partner, terms=t))
         for t in probes
     )
 
 
 def _trades(s: engine.State, me: int, out: Panel, answers: dict[int, list[ActionForm]]) -> None:
     trading = engine.can_trade(s, me)
-    for tid, frm, to, terms in s.trades:
+    for tid, frm, to, terms in engine.offers(s):
         if to == me:
             forms = answers.get(tid, [])
             offer = {
@@ -510,11 +519,11 @@ def _trades(s: engine.State, me: int, out: Panel, answers: dict[int, list[Action
                 "blocked": "",
                 "counter": None,
             }
-            if not any(f.kind == A.ACCEPT_TRADE for f in forms):
+            if not any(f.kind == engine.ACCEPT_TRADE for f in forms):
                 offer["blocked"] = _accept_problem(s, tid)
             if trading:
                 offer["counter"] = trade_form(
-                    s, me, frm, kind=A.COUNTER_TRADE, target=tid, terms=terms.flipped()
+                    s, me, frm, kind=engine.COUNTER_TRADE, target=tid, terms=terms.flipped()
                 )
             out.incoming.append(offer)
         elif frm == me:
@@ -534,12 +543,11 @@ def _trades(s: engine.State, me: int, out: Panel, answers: dict[int, list[Action
 
 
 def _accept_problem(s: engine.State, tid: int) -> str:
-    from games.engine.trade import find, terms_error
-
-    t = find(s, tid)
+    t = next((o for o in engine.offers(s) if o.id == tid), None)
     if t is None:
         return "This offer is no longer open."
-    return terms_error(s, t[1], t[2], t[3], accepting=True) or "You cannot accept this offer now."
+    problem = terms_error(s, t.proposer, t.recipient, t.terms, accepting=True)
+    return problem or "You cannot accept this offer now."
 
 
 # --- posted form -> action dict --------------------------------------------------
@@ -559,10 +567,10 @@ def parse_action(data: QueryDict) -> dict[str, Any]:
         raise FormError("That is not an action you can take here.")
     action: dict[str, Any] = {"kind": kind}
     if kind in SQUARE_KINDS:
-        action["square"] = _int(data, "square", "The square", 0, board.NUM_SQUARES - 1)
+        action["square"] = _int(data, "square", "The square", 0, engine.NUM_SQUARES - 1)
     if kind in TARGET_KINDS:
         action["target"] = _int(data, "target", "The choice", 0, MAX_AMOUNT)
-    if kind == A.BID:
+    if kind == engine.BID:
         action["amount"] = _int(data, "amount", "Your bid", 1, MAX_AMOUNT)
     if kind in TERMS_KINDS:
         action["terms"] = parse_terms(data)
@@ -593,7 +601,7 @@ def _squares(data: QueryDict, name: str) -> list[int]:
     for raw in data.getlist(name):
         raw = raw.strip()
         sq = int(raw) if _is_number(raw) else -1
-        if not 0 <= sq < board.NUM_SQUARES or not board.IS_PROPERTY[sq]:
+        if not 0 <= sq < engine.NUM_SQUARES or not engine.IS_PROPERTY[sq]:
             raise FormError("Choose properties from the lists shown.")
         if sq not in out:
             out.append(sq)

@@ -34,11 +34,10 @@ import math
 from html import escape
 from typing import TYPE_CHECKING
 
-from games.engine import board as B
+from games import engine
 
 if TYPE_CHECKING:
-    from games.engine.rules import Ruleset
-    from games.engine.state import State
+    from games.engine import Ruleset, State
 
 __all__ = [
     "GROUP_COLOURS",
@@ -500,7 +499,7 @@ def _buildings(side: int, count: int) -> str:
     bx, by, bw, bh = _band_rect(side)
     out = []
     horizontal = side in (BOTTOM, TOP)
-    if count >= B.HOTEL:
+    if count >= engine.HOTEL:
         if horizontal:
             out.append(_hotel_shape(bx + bw / 2 - 17, by + 3.5, 34, bh - 7))
         else:
@@ -592,33 +591,33 @@ def _square_title(state: State, sq: int, here: list[str]) -> str:
     """The tooltip: name, price, owner, buildings, mortgage, who stands here."""
     money = state.rules.currency
     uk = state.rules.uk
-    name = B.square_name(sq, uk)
-    kind = B.KIND[sq]
+    name = engine.square_name(sq, uk)
+    kind = engine.KIND[sq]
     bits: list[str] = []
-    if B.IS_PROPERTY[sq]:
-        group = (B.UK_GROUP_NAMES if uk else B.US_GROUP_NAMES)[B.GROUP[sq]]
-        if kind == B.SITE:
+    if engine.IS_PROPERTY[sq]:
+        group = (engine.UK_GROUP_NAMES if uk else engine.US_GROUP_NAMES)[engine.GROUP[sq]]
+        if kind == engine.SITE:
             group = f"{group} group"
-        bits.append(f"{name} ({group}), price {money}{B.PRICE[sq]:,}")
+        bits.append(f"{name} ({group}), price {money}{engine.PRICE[sq]:,}")
         owner = state.owner[sq]
         if owner >= 0:
             bits.append(f"owned by {state.names[owner]}")
         else:
             bits.append("for sale")
         bld = state.bld[sq]
-        if bld >= B.HOTEL:
+        if bld >= engine.HOTEL:
             bits.append("a hotel")
         elif bld > 0:
             bits.append(f"{bld} house{'s' if bld > 1 else ''}")
         if state.mortgaged[sq]:
             bits.append("mortgaged")
-    elif kind == B.INCOME_TAX:
+    elif kind == engine.INCOME_TAX:
         bits.append(f"{name}: pay {_income_tax_text(state.rules).removeprefix('Pay ')}")
-    elif kind == B.LUXURY_TAX:
+    elif kind == engine.LUXURY_TAX:
         bits.append(f"{name}: pay {money}{state.rules.luxury_tax:,}")
-    elif kind == B.GO:
+    elif kind == engine.GO:
         bits.append(f"GO: collect {money}{state.rules.go_salary:,} salary as you pass")
-    elif kind == B.FREE_PARKING and state.pot > 0:
+    elif kind == engine.FREE_PARKING and state.pot > 0:
         bits.append(f"Free Parking: jackpot {money}{state.pot:,}")
     else:
         bits.append(name)
@@ -644,22 +643,22 @@ def _square_content(rules: Ruleset, sq: int, side: int) -> str:
     """
     uk = rules.uk
     cur = rules.currency
-    kind = B.KIND[sq]
-    banded = kind == B.SITE
-    footed = B.IS_PROPERTY[sq]
+    kind = engine.KIND[sq]
+    banded = kind == engine.SITE
+    footed = engine.IS_PROPERTY[sq]
     x, y, w, h = _body_rect(side, banded, footed)
     cx = x + w / 2
     portrait = side in (BOTTOM, TOP)
     out: list[str] = []
     if banded:
-        group = B.GROUP[sq]
+        group = engine.GROUP[sq]
         bx, by, bw, bh = _band_rect(side)
         out.append(
             f'<rect class="band" x="{_n(bx)}" y="{_n(by)}" width="{_n(bw)}" height="{_n(bh)}" '
             f'fill="{GROUP_COLOURS[group]}" stroke="{_LINE}" stroke-width="1"/>'
         )
-    name = B.square_name(sq, uk)
-    if kind == B.CHEST:
+    name = engine.square_name(sq, uk)
+    if kind == engine.CHEST:
         name = "Community Chest"
     name_w = w - 6
     max_lines = 3
@@ -667,26 +666,26 @@ def _square_content(rules: Ruleset, sq: int, side: int) -> str:
     line_h = 12.5
     price: str | None = None
     icon = ""
-    if kind in (B.SITE, B.RAILROAD, B.UTILITY):
-        price = _money(B.PRICE[sq], cur)
-    elif kind == B.INCOME_TAX:
+    if kind in (engine.SITE, engine.RAILROAD, engine.UTILITY):
+        price = _money(engine.PRICE[sq], cur)
+    elif kind == engine.INCOME_TAX:
         price = _income_tax_text(rules)
-    elif kind == B.LUXURY_TAX:
+    elif kind == engine.LUXURY_TAX:
         price = "Pay " + _money(rules.luxury_tax, cur)
 
     # Icon glyphs (railroads, utilities, cards, taxes).
     def icon_at(icx: float, icy: float) -> str:
-        if kind == B.RAILROAD:
+        if kind == engine.RAILROAD:
             return _icon_train(icx, icy, 0.95)
-        if kind == B.UTILITY:
+        if kind == engine.UTILITY:
             return _icon_bulb(icx, icy) if sq == 12 else _icon_tap(icx, icy)
-        if kind == B.CHANCE:
+        if kind == engine.CHANCE:
             return _icon_question(icx, icy, _CHANCE_COLOURS.get(sq, "#D93A96"))
-        if kind == B.CHEST:
+        if kind == engine.CHEST:
             return _icon_chest(icx, icy)
-        if kind == B.LUXURY_TAX:
+        if kind == engine.LUXURY_TAX:
             return _icon_ring(icx, icy)
-        if kind == B.INCOME_TAX:
+        if kind == engine.INCOME_TAX:
             return (
                 f'<g class="icon icon-tax"><rect x="{_n(icx - 11)}" y="{_n(icy - 9)}" '
                 f'width="22" height="18" rx="3" fill="#E9E4D4" stroke="{_INK}" '
@@ -694,13 +693,13 @@ def _square_content(rules: Ruleset, sq: int, side: int) -> str:
             )
         return ""
 
-    has_icon = kind != B.SITE
+    has_icon = kind != engine.SITE
     text_h = len(lines) * line_h + (12 if price else 0)
     if portrait:
         # Name and price by the inner edge; tokens by the outer edge.
         icon_h = 30 if has_icon else 0
         if side == BOTTOM:
-            top = y + (6 if kind in (B.CHANCE, B.CHEST) else 4)
+            top = y + (6 if kind in (engine.CHANCE, engine.CHEST) else 4)
         else:
             top = y + h - 4 - text_h
         out.append(_lines(cx, top, lines, line_height=line_h))
@@ -982,9 +981,9 @@ def _where(state: State, p: int, uk: bool) -> str:
     if state.in_jail[p]:
         return "in jail"
     sq = state.pos[p]
-    if sq == B.JAIL_SQUARE:
+    if sq == engine.JAIL_SQUARE:
         return "just visiting jail"
-    return "on " + B.square_name(sq, uk)
+    return "on " + engine.square_name(sq, uk)
 
 
 def _svg_open(extra: str, cls: str = "board-svg") -> str:
@@ -1013,17 +1012,17 @@ _OUTER_EDGE = (
     f'stroke="{_LINE}" stroke-width="1.5"/>'
 )
 _KIND_CLASSES = {
-    B.GO: "sq-go",
-    B.SITE: "sq-site",
-    B.RAILROAD: "sq-railroad",
-    B.UTILITY: "sq-utility",
-    B.CHANCE: "sq-chance",
-    B.CHEST: "sq-chest",
-    B.INCOME_TAX: "sq-tax",
-    B.LUXURY_TAX: "sq-tax",
-    B.GO_TO_JAIL: "sq-gotojail",
-    B.JAIL: "sq-jail",
-    B.FREE_PARKING: "sq-parking",
+    engine.GO: "sq-go",
+    engine.SITE: "sq-site",
+    engine.RAILROAD: "sq-railroad",
+    engine.UTILITY: "sq-utility",
+    engine.CHANCE: "sq-chance",
+    engine.CHEST: "sq-chest",
+    engine.INCOME_TAX: "sq-tax",
+    engine.LUXURY_TAX: "sq-tax",
+    engine.GO_TO_JAIL: "sq-gotojail",
+    engine.JAIL: "sq-jail",
+    engine.FREE_PARKING: "sq-parking",
 }
 
 
@@ -1055,7 +1054,7 @@ def _summary(state: State) -> str:
         if not state.alive[p]:
             parts.append(f"{state.names[p]} is bankrupt")
             continue
-        owned = sum(1 for sq in B.PROPERTIES if state.owner[sq] == p)
+        owned = sum(1 for sq in engine.PROPERTIES if state.owner[sq] == p)
         parts.append(
             f"{state.names[p]} (seat {p + 1}, {SEAT_COLOUR_NAMES[p % len(SEAT_COLOUR_NAMES)]}) "
             f"{_where(state, p, uk)}, {_money(state.cash[p], cur)}, "
@@ -1077,17 +1076,17 @@ def _summary(state: State) -> str:
 def _square_open(state: State, sq: int, hl: set[int], here: dict[int, list[int]]) -> str:
     """A square's group, with its state as classes and its tooltip."""
     x, y, _, _, _ = square_box(sq)
-    kind = B.KIND[sq]
+    kind = engine.KIND[sq]
     classes = ["sq"]
     if sq % 10 == 0:
         classes.append("sq-corner")
     classes.append(_KIND_CLASSES[kind])
-    if kind == B.SITE:
-        classes.append("grp-" + _GROUP_SLUGS[B.GROUP[sq]])
-    owner = state.owner[sq] if B.IS_PROPERTY[sq] else -1
+    if kind == engine.SITE:
+        classes.append("grp-" + _GROUP_SLUGS[engine.GROUP[sq]])
+    owner = state.owner[sq] if engine.IS_PROPERTY[sq] else -1
     if owner >= 0:
         classes.append(f"owned owner-{owner}")
-    if B.IS_PROPERTY[sq] and state.mortgaged[sq]:
+    if engine.IS_PROPERTY[sq] and state.mortgaged[sq]:
         classes.append("mortgaged")
     if sq in hl:
         classes.append("sq-hl")
@@ -1101,15 +1100,15 @@ def _square_open(state: State, sq: int, hl: set[int], here: dict[int, list[int]]
 
 def _square_state(state: State, sq: int, side: int) -> str:
     """What play puts on a (non-corner) square: owner, mortgage, buildings."""
-    if not B.IS_PROPERTY[sq]:
+    if not engine.IS_PROPERTY[sq]:
         return ""
     out = []
     owner = state.owner[sq]
     if owner >= 0:
         out.append(_owner_mark(side, owner, state.names[owner]))
     if state.mortgaged[sq]:
-        out.append(_mortgage_mark(sq, side, B.KIND[sq] == B.SITE))
-    if B.KIND[sq] == B.SITE:
+        out.append(_mortgage_mark(sq, side, engine.KIND[sq] == engine.SITE))
+    if engine.KIND[sq] == engine.SITE:
         out.append(_buildings(side, state.bld[sq]))
     return "".join(out)
 
@@ -1120,7 +1119,7 @@ def _highlights(hl: set[int]) -> str:
         return ""
     out = ['<g class="highlights">']
     for sq in sorted(hl):
-        if 0 <= sq < B.NUM_SQUARES:
+        if 0 <= sq < engine.NUM_SQUARES:
             x, y, w, h, _ = square_box(sq)
             out.append(
                 f'<rect class="sq-hl-ring" data-sq="{sq}" x="{_n(x + 1)}" y="{_n(y + 1)}" '
@@ -1140,7 +1139,7 @@ def _tokens(state: State, here: dict[int, list[int]], labels: list[str]) -> str:
         x, y, w, h, side = square_box(sq)
         seats = here[sq]
         placed: list[tuple[int, float, float, str, float]] = []
-        if sq == B.JAIL_SQUARE:
+        if sq == engine.JAIL_SQUARE:
             jailed = [p for p in seats if state.in_jail[p]]
             visiting = [p for p in seats if not state.in_jail[p]]
             cx0, cy0, cw, ch = _JAIL_CELL
@@ -1187,7 +1186,7 @@ def render_board(
     out.append(f'<g class="centre">{_centre_static()}{_centre(state, labels)}</g>')
     out.append(_INNER_EDGE)
     out.append('<g class="squares">')
-    for sq in range(B.NUM_SQUARES):
+    for sq in range(engine.NUM_SQUARES):
         _, _, w, h, side = square_box(sq)
         out.append(_square_open(state, sq, hl, here))
         out.append(
@@ -1197,7 +1196,7 @@ def render_board(
         if sq % 10 == 0:
             out.append(_corner_content(state, sq))
         else:
-            if B.IS_PROPERTY[sq] and state.mortgaged[sq]:
+            if engine.IS_PROPERTY[sq] and state.mortgaged[sq]:
                 out.append(_mortgage_hatch(side))  # under the printing
             out.append(_square_content(state.rules, sq, side))
             out.append(_square_state(state, sq, side))
@@ -1224,22 +1223,22 @@ def _in_play(state: State, sq: int, hl: set[int], here: dict[int, list[int]]) ->
         return True
     if sq == 20:
         return state.pot > 0
-    return B.IS_PROPERTY[sq] and (state.owner[sq] >= 0 or state.mortgaged[sq])
+    return engine.IS_PROPERTY[sq] and (state.owner[sq] >= 0 or state.mortgaged[sq])
 
 
 def _printed_title(rules: Ruleset, sq: int) -> str:
     """The tooltip of a square nobody has marked."""
-    name = B.square_name(sq, rules.uk)
-    if B.IS_PROPERTY[sq]:
-        group = (B.UK_GROUP_NAMES if rules.uk else B.US_GROUP_NAMES)[B.GROUP[sq]]
-        if B.KIND[sq] == B.SITE:
+    name = engine.square_name(sq, rules.uk)
+    if engine.IS_PROPERTY[sq]:
+        group = (engine.UK_GROUP_NAMES if rules.uk else engine.US_GROUP_NAMES)[engine.GROUP[sq]]
+        if engine.KIND[sq] == engine.SITE:
             group = f"{group} group"
-        return f"{name} ({group}), price {_money(B.PRICE[sq], rules.currency)}, for sale."
-    if B.KIND[sq] == B.INCOME_TAX:
+        return f"{name} ({group}), price {_money(engine.PRICE[sq], rules.currency)}, for sale."
+    if engine.KIND[sq] == engine.INCOME_TAX:
         return f"{name}: pay {_income_tax_text(rules).removeprefix('Pay ')}."
-    if B.KIND[sq] == B.LUXURY_TAX:
+    if engine.KIND[sq] == engine.LUXURY_TAX:
         return f"{name}: pay {_money(rules.luxury_tax, rules.currency)}."
-    if B.KIND[sq] == B.GO:
+    if engine.KIND[sq] == engine.GO:
         return f"GO: collect {_money(rules.go_salary, rules.currency)} salary as you pass."
     return f"{name}."
 
@@ -1251,7 +1250,7 @@ def render_board_base(rules: Ruleset) -> str:
     out.append(f'<g class="centre">{_centre_static()}</g>')
     out.append(_INNER_EDGE)
     out.append('<g class="squares">')
-    for sq in range(B.NUM_SQUARES):
+    for sq in range(engine.NUM_SQUARES):
         x, y, w, h, side = square_box(sq)
         out.append(
             f'<g class="sq-base" data-sq="{sq}" transform="translate({_n(x)} {_n(y)})">'
@@ -1290,7 +1289,7 @@ def render_board_live(
         f'<g class="centre">{_centre(state, labels)}</g>',
         '<g class="squares">',
     ]
-    for sq in range(B.NUM_SQUARES):
+    for sq in range(engine.NUM_SQUARES):
         if not _in_play(state, sq, hl, here):
             continue  # the printed board's square (and tooltip) shows through
         _, _, w, h, side = square_box(sq)
@@ -1299,7 +1298,7 @@ def render_board_live(
         if sq == 20 and state.pot > 0:
             out.append(_pot_badge(state.rules, state.pot))
         elif sq % 10:
-            if B.IS_PROPERTY[sq] and state.mortgaged[sq]:
+            if engine.IS_PROPERTY[sq] and state.mortgaged[sq]:
                 out.append(_mortgage_hatch(side))
             out.append(_square_state(state, sq, side))
         out.append("</g>")

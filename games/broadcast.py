@@ -39,18 +39,22 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.template.loader import render_to_string
 
-from games import access, missed_pushes, presenters
+from games import missed_pushes, presenters
 from games.models import Game, Seat
+from games.regions import (
+    AUDIENCE_REGIONS,
+    PUBLIC_REGIONS,
+    SEAT_REGIONS,
+    TEMPLATE,
+    region_context,
+    shared_context,
+)
 from games.services.write import Committed
 from games.snapshot import Snapshot
 from live import fanout, presence
 
 logger = logging.getLogger(__name__)
 
-TEMPLATE = "games/game.html"
-PUBLIC_REGIONS = ("status", "board")
-AUDIENCE_REGIONS = ("pending", "players", "log")
-SEAT_REGIONS = (*AUDIENCE_REGIONS, "actions")
 LOBBY_GROUP = "lobby"
 WATCH_GROUP = "watch"
 # Rendered without a request: the forms' CSRF token rides in the page's
@@ -141,41 +145,6 @@ def _layer_send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     async_to_sync(send_all)()
 
 
-# --- who may listen -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Listener:
-    game_pk: int
-    seat: int | None
-    is_public: bool
-    invited: bool = False  # let in by the invite token alone
-
-
-def access_listener(public_id: str, user: Any, session: Any = None) -> Listener | None:
-    """The same rule as the page (``games.access``): public games for
-    everyone, private games for their seated players and holders of the
-    invite token remembered in the session. None means refuse."""
-    game = (
-        Game.objects.filter(public_id=public_id)
-        .only("pk", "public_id", "is_public", "state", "invite_token")
-        .first()
-    )
-    if game is None or game.state is None:
-        return None
-    seat = presenters.viewer_seat(game, user)
-    invited = False
-    if not game.is_public and seat is None:
-        if not access.invited(game, session):
-            return None
-        invited = True
-    number = seat.number if seat is not None else None
-    return Listener(game.pk, number, game.is_public, invited)
-
-
-# --- rendering ------------------------------------------------------------------
-
-
 def current_version(game_pk: int) -> int | None:
     """The game's version (one indexed read, for a page's heartbeat)."""
     return Game.objects.filter(pk=game_pk).values_list("version", flat=True).first()
@@ -183,7 +152,6 @@ def current_version(game_pk: int) -> int | None:
 
 def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str]:
     """Every region as this listener sees it, with the chat it may read."""
-    from games.play_views import region_context, shared_context
     from live.chat import chat_context
 
     game = Game.objects.get(pk=game_pk)
@@ -244,7 +212,6 @@ def answer_html(
     ``static/js/live.js`` applies it as it applies a push, so a push of the
     same version arriving first or after changes nothing twice. The other
     arguments are what the broadcast already rendered for it."""
-    from games.play_views import region_context, shared_context
 
     if shared is None:
         shared = {**shared_context(snap), **NO_CSRF}
@@ -267,7 +234,6 @@ def game_pushes(
     Redis cannot say) are not rendered: a socket registers its presence
     before it subscribes and takes its snapshot, so one that arrives later
     finds this version in the snapshot."""
-    from games.play_views import region_context
 
     game = record.game
     snap = _snapshot(record)
@@ -363,7 +329,6 @@ def _first_renders(snap: Snapshot, *, spectators: bool) -> FirstRenders:
     """What the first batch carries: the shared context (the seats' renders
     start from it), the public regions and, if asked, the spectators' view
     of the rest."""
-    from games.play_views import region_context, shared_context
 
     shared = {**shared_context(snap), **NO_CSRF}
     public = _render(PUBLIC_REGIONS, shared)
@@ -502,7 +467,7 @@ def _chat_unveiled(game: Game) -> list[tuple[str, dict[str, Any]]]:
 
 
 def lobby_html() -> str:
-    from games.views import open_game_rows
+    from games.lobby_rows import open_game_rows
 
     return render_to_string(
         "games/lobby.html#open_games", {"open_games": open_game_rows(), **NO_CSRF}
@@ -521,10 +486,10 @@ def user_games_group(user_pk: int) -> str:
 
 
 def your_games_html(user: Any) -> str:
-    from games.views import _your_games
+    from games.lobby_rows import your_game_rows
 
     return render_to_string(
-        "games/lobby.html#your_games", {"your_games": _your_games(user), **NO_CSRF}
+        "games/lobby.html#your_games", {"your_games": your_game_rows(user), **NO_CSRF}
     )
 
 
@@ -570,29 +535,6 @@ def waiting_group(game_pk: int) -> str:
 
 
 RELOAD = {"type": "live.push", "html": "<!--reload-->"}
-
-
-def waiting_listener(
-    public_id: str, user: Any, session: Any = None
-) -> tuple[int, bool, bool] | None:
-    """(pk, still waiting, let in by the invite token alone) of a game, for
-    its waiting page's socket: the same rule as the page (``games.access``).
-    None means refuse."""
-    game = (
-        Game.objects.filter(public_id=public_id)
-        .only("pk", "public_id", "is_public", "status", "invite_token")
-        .first()
-    )
-    if game is None:
-        return None
-    invited = False
-    if not game.is_public and not (
-        getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists()
-    ):
-        if not access.invited(game, session):
-            return None
-        invited = True
-    return game.pk, game.status == Game.Status.LOBBY, invited
 
 
 def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:

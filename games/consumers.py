@@ -245,7 +245,7 @@ def _frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | 
 class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no stubs
     """``/ws/games/<public_id>/``: the game's regions, chat and presence."""
 
-    listener: broadcast.Listener | None = None
+    listener: access.Listener | None = None
     presence_entry = ""
     # The seats' names and colours, read once the socket is accepted: a
     # socket closed before has none and announces nothing.
@@ -264,7 +264,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         user = self.scope.get("user")
-        self.listener = await database_sync_to_async(broadcast.access_listener)(
+        self.listener = await database_sync_to_async(access.access_listener)(
             public_id, user, self.scope.get("session")
         )
         if self.listener is None:
@@ -577,7 +577,7 @@ class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[
 
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
-        found = await database_sync_to_async(broadcast.waiting_listener)(
+        found = await database_sync_to_async(access.access_waiting_listener)(
             public_id, self.scope.get("user"), self.scope.get("session")
         )
         if found is None:

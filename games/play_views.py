@@ -1,6 +1,6 @@
 """The in-play game page and its actions.
 
-Thin views: ``access_game_for_viewer`` fetches and authorises, the action
+Thin views: ``access.access_game_for_viewer`` fetches and authorises, the action
 forms module reads the post, ``services`` does the work, and the regions are
 rendered from the named partials of ``games/game.html``. Domain errors come
 back as a message in the action panel with their status (409, 422, 403);
@@ -17,104 +17,22 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_POST
 
-from games import access, broadcast, engine, presenters, services, timer_presenters
-from games.action_forms import FormError, Panel, panel, parse_action, parse_version, trade_form
-from games.engine import actions as A
+from games import access, broadcast, engine, presenters, regions, services
+from games.action_forms import FormError, Panel, parse_action, parse_version, trade_form
 from games.models import Game, Seat
+from games.regions import TEMPLATE, region_context
 from games.snapshot import Snapshot
-from games.switches import PRESET_LABELS
 from monopoly_site import ratelimit
 
-TEMPLATE = "games/game.html"
 # Regions in the order they are sent; ``actions`` is the htmx target itself.
-OOB_REGIONS = ("status", "board", "pending", "players", "log")
 STALE_MESSAGE = "The game moved on before your action arrived, so nothing was done. Here is the current position."
 
 
-def access_game_for_viewer(request: HttpRequest, public_id: str) -> tuple[Game, Seat | None]:
-    """The game and the viewer's seat (None for spectators).
-
-    Public games are open to everyone; a private game only to those seated
-    in it and to holders of its invite token (``games.access``), and to
-    anyone else it does not exist."""
-    game = Game.objects.filter(public_id=public_id).first()
-    if game is None or game.state is None:
-        raise Http404("There is no such game.")
-    seat = presenters.viewer_seat(game, request.user)
-    if (
-        not game.is_public
-        and seat is None
-        and not access.invited(game, request.session, access.request_token(request))
-    ):
-        raise Http404("There is no such game.")
-    return game, seat
-
-
-def urls(game: Game) -> dict[str, str]:
-    base = game.get_absolute_url()
-    return {
-        "page": base,
-        "act": f"{base}act",
-        "resign": f"{base}resign",
-        "regions": f"{base}regions",
-    }
-
-
-def shared_context(snap: Snapshot) -> dict[str, Any]:
-    """What every viewer sees alike: enough for the ``status`` and ``board``
-    regions. The broadcast renders these once per version."""
-    game, state = snap.game, snap.state
-    assert state is not None
-    return {
-        "snapshot": snap,
-        "game": game,
-        "state": state,
-        "rules": state.rules,
-        "urls": urls(game),
-        "finished": state.finished,
-        "turn_line": presenters.turn_line(state),
-        "preset_label": PRESET_LABELS.get(game.preset, game.preset),
-        "ranking": presenters.ranking(snap),
-        "board_svg": presenters.board_markup(state, game),
-        "dice": state.dice if any(state.dice) else None,
-    }
-
-
-def region_context(
-    snap: Snapshot,
-    seat: Seat | None,
-    *,
-    action_panel: Panel | None = None,
-    error: str = "",
-    focus: bool = False,
-    shared: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    if shared is None:
-        shared = shared_context(snap)
-    game, state = snap.game, snap.state
-    assert state is not None
-    viewer = seat.number if seat is not None else None
-    playing = seat is not None and seat.status == Seat.Status.PLAYING
-    if action_panel is None:
-        action_panel = panel(state, viewer if playing else None)
-    return {
-        **shared,
-        "seat": seat,
-        "viewer": viewer,
-        "playing": playing and game.status == Game.Status.ACTIVE,
-        "players": presenters.players(snap, viewer),
-        "pending": presenters.pending(state, viewer),
-        # Worded and grouped only where the whole log is shown: a push
-        # carries only the lines its version added (``log_delta``).
-        "log": SimpleLazyObject(lambda: presenters.log(snap, viewer)),
-        "panel": action_panel,
-        "error": error,
-        "focus": focus,
-        **timer_presenters.timer_context(snap, seat),
-    }
+def _viewing(request: HttpRequest, public_id: str) -> tuple[Game, Seat | None]:
+    viewer = access.access_game_for_viewer(request, public_id, started=True)
+    return viewer.game, viewer.seat
 
 
 def render_regions(
@@ -126,14 +44,14 @@ def render_regions(
     if with_actions:
         parts.append(render_to_string(f"{TEMPLATE}#actions", context, request))
     oob = {**context, "oob": True}
-    parts += [render_to_string(f"{TEMPLATE}#{name}", oob, request) for name in OOB_REGIONS]
+    parts += [render_to_string(f"{TEMPLATE}#{name}", oob, request) for name in regions.OUT_OF_BAND]
     return "".join(parts)
 
 
 def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     """The full page of an active or finished game (the lead's
     ``/games/<public_id>/`` view calls this once the game has started)."""
-    game, seat = access_game_for_viewer(request, public_id)
+    game, seat = _viewing(request, public_id)
     context = region_context(Snapshot.of(game), seat)
     context["board_base"] = presenters.board_base(context["state"])
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
@@ -149,7 +67,7 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
 def game_regions(request: HttpRequest, public_id: str) -> HttpResponse:
     """Every region as an out-of-band fragment, for a client resyncing.
     ``?since=<version>`` answers 204 when nothing changed."""
-    game, seat = access_game_for_viewer(request, public_id)
+    game, seat = _viewing(request, public_id)
     since = request.GET.get("since", "")
     if since.isascii() and since.isdigit() and int(since) == game.version:
         return HttpResponse(status=204)
@@ -171,7 +89,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         ratelimit.hit(request, "action")
         version = parse_version(request.POST)
         action = parse_action(request.POST)
-        if action["kind"] in (A.PROPOSE_TRADE, A.COUNTER_TRADE):
+        if action["kind"] in (engine.PROPOSE_TRADE, engine.COUNTER_TRADE):
             ratelimit.hit(request, "trade")
         # The broadcast of this move's commit renders the player's answer
         # along with their seat's push (``broadcast.answer_html``).
@@ -183,7 +101,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     except ratelimit.RateLimited as exc:
         return _limited(request, public_id, exc, action)
     except (FormError, services.GameError) as exc:
-        game, seat = access_game_for_viewer(request, public_id)
+        game, seat = _viewing(request, public_id)
         if seat is None:
             return _failed(request, game, seat, "Only players in this game can act.", 403)
         if isinstance(exc, FormError):
@@ -210,7 +128,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 def game_resign(request: HttpRequest, public_id: str) -> HttpResponse:
-    game, seat = access_game_for_viewer(request, public_id)
+    game, seat = _viewing(request, public_id)
     if seat is None:
         return _failed(request, game, seat, "Only players in this game can resign.", 403)
     if not hasattr(engine, "RESIGN"):
@@ -272,7 +190,7 @@ def _limited(
     action: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """429: in the action panel, like any refusal, or as a page."""
-    game, seat = access_game_for_viewer(request, public_id)
+    game, seat = _viewing(request, public_id)
     if not request.htmx:  # type: ignore[attr-defined]
         return ratelimit.too_many(request, exc, game.get_absolute_url())
     response = _failed(request, game, seat, exc.message, 429, action=action)
@@ -282,7 +200,7 @@ def _limited(
 def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) -> None:
     """After a refused trade, show the player's offer again, open, so that
     nothing they typed is lost."""
-    if not action or action["kind"] not in (A.PROPOSE_TRADE, A.COUNTER_TRADE):
+    if not action or action["kind"] not in (engine.PROPOSE_TRADE, engine.COUNTER_TRADE):
         return
     state: engine.State = context["state"]
     action_panel: Panel = context["panel"]
@@ -291,7 +209,7 @@ def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) ->
         terms = engine.terms_from_dict(action["terms"])
     except engine.EngineError:
         return
-    if action["kind"] == A.PROPOSE_TRADE:
+    if action["kind"] == engine.PROPOSE_TRADE:
         for i, form in enumerate(action_panel.proposals):
             if form.target == action["target"]:
                 action_panel.proposals[i] = trade_form(state, me, form.target, terms=terms)
@@ -301,6 +219,6 @@ def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) ->
         if offer["id"] == action["target"] and offer["counter"] is not None:
             partner = offer["counter"].partner_seat
             offer["counter"] = trade_form(
-                state, me, partner, kind=A.COUNTER_TRADE, target=offer["id"], terms=terms
+                state, me, partner, kind=engine.COUNTER_TRADE, target=offer["id"], terms=terms
             )
             offer["counter"].open = True

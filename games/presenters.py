@@ -20,11 +20,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games import board_svg, engine
-from games.engine import board
-from games.engine.buildings import owns_group
-from games.engine.cards import DECK_NAMES, DECKS, FINE_OR_CHANCE
-from games.engine.core import owed
-from games.engine.legal import (
+from games.engine import (
     D_BID,
     D_BUY,
     D_CLAIM,
@@ -36,6 +32,11 @@ from games.engine.legal import (
     D_PLACE,
     D_ROLL,
     D_TRADE,
+    DECK_NAMES,
+    DECKS,
+    FINE_OR_CHANCE,
+    owed,
+    owns_group,
 )
 from games.models import Game, GameEvent, Seat
 from games.snapshot import Snapshot
@@ -69,11 +70,11 @@ def fine_or_chance_amount(rules: engine.Ruleset) -> int:
 
 
 def square_name(rules: engine.Ruleset, sq: int) -> str:
-    return board.square_name(sq, rules.uk)
+    return engine.square_name(sq, rules.uk)
 
 
 def group_name(rules: engine.Ruleset, group: int) -> str:
-    return (board.UK_GROUP_NAMES if rules.uk else board.US_GROUP_NAMES)[group]
+    return (engine.UK_GROUP_NAMES if rules.uk else engine.US_GROUP_NAMES)[group]
 
 
 def load_state(game: Game) -> engine.State | None:
@@ -136,8 +137,8 @@ def viewer_seat(game: Game, user: Any) -> Seat | None:
 def property_groups(s: engine.State, player: int) -> list[dict[str, Any]]:
     """The player's properties by colour group, in board order."""
     out = []
-    for g in range(board.NUM_GROUPS):
-        owned = [sq for sq in board.GROUP_MEMBERS[g] if s.owner[sq] == player]
+    for g in range(engine.NUM_GROUPS):
+        owned = [sq for sq in engine.GROUP_MEMBERS[g] if s.owner[sq] == player]
         if not owned:
             continue
         props = []
@@ -148,9 +149,9 @@ def property_groups(s: engine.State, player: int) -> list[dict[str, Any]]:
                     "square": sq,
                     "name": square_name(s.rules, sq),
                     "mortgaged": s.mortgaged[sq],
-                    "houses": b if b != board.HOTEL else 0,
-                    "house_marks": "■" * b if b != board.HOTEL else "",
-                    "hotel": b == board.HOTEL,
+                    "houses": b if b != engine.HOTEL else 0,
+                    "house_marks": "■" * b if b != engine.HOTEL else "",
+                    "hotel": b == engine.HOTEL,
                 }
             )
         out.append(
@@ -159,7 +160,7 @@ def property_groups(s: engine.State, player: int) -> list[dict[str, Any]]:
                 "name": group_name(s.rules, g),
                 "colour": GROUP_COLOURS[g],
                 "complete": owns_group(s, player, g),
-                "size": len(board.GROUP_MEMBERS[g]),
+                "size": len(engine.GROUP_MEMBERS[g]),
                 "properties": props,
             }
         )
@@ -272,7 +273,7 @@ def pending(s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
                 "mine": d.player == viewer,
             }
         )
-    if bidders and s.auction is not None:
+    if bidders and engine.auction_view(s) is not None:
         out.insert(
             0,
             {
@@ -286,14 +287,16 @@ def pending(s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
 
 
 def _auction_text(s: engine.State, bidders: list[int]) -> str:
-    au = s.auction
+    au = engine.auction_view(s)
     assert au is not None
-    kind, sq, high, high_bidder = au[0], au[1], au[2], au[3]
-    what = square_name(s.rules, sq) if kind == 0 else f"a {_AUCTION_ITEMS[kind]}"
+    if au.kind == engine.A_PROPERTY:
+        what = square_name(s.rules, au.square)
+    else:
+        what = f"a {_AUCTION_ITEMS[au.kind]}"
     who = _join([s.names[p] for p in bidders])
     verb = "may bid" if len(bidders) > 1 else "may bid or pass"
-    if high_bidder >= 0:
-        bid = f"high bid {money(s.rules, high)} by {s.names[high_bidder]}"
+    if au.high_bidder >= 0:
+        bid = f"high bid {money(s.rules, au.high_bid)} by {s.names[au.high_bidder]}"
     else:
         bid = "no bids yet"
     return f"Auction for {what}: {who} {verb}; {bid}."
@@ -310,7 +313,7 @@ def _pending_text(s: engine.State, d: engine.Pending) -> str:
     if d.kind == D_BUY:
         return (
             f"{name} must decide whether to buy {square_name(rules, d.ref)} "
-            f"for {money(rules, board.PRICE[d.ref])}."
+            f"for {money(rules, engine.PRICE[d.ref])}."
         )
     if d.kind == D_INCOME_TAX:
         return (
@@ -323,20 +326,20 @@ def _pending_text(s: engine.State, d: engine.Pending) -> str:
     if d.kind == D_END_TURN:
         return f"{name} may build, trade or mortgage, then must end the turn."
     if d.kind == D_PLACE:
-        pl = s.placement
-        item = _AUCTION_ITEMS[pl[1]] if pl else "building"
+        pl = engine.placement(s)
+        item = _AUCTION_ITEMS[pl.kind] if pl else "building"
         return f"{name} must place the {item} won at auction, or forfeit it."
     if d.kind == D_TRADE:
-        for t in s.trades:
-            if t[0] == d.ref:
-                return f"{name} must answer {s.names[t[1]]}'s trade offer (#{t[0]})."
+        for t in engine.offers(s):
+            if t.id == d.ref:
+                return f"{name} must answer {s.names[t.proposer]}'s trade offer (#{t.id})."
         return f"{name} must answer a trade offer."
     if d.kind == D_CLAIM:
-        for c in s.claims:
-            if c[0] == d.ref:
+        for c in engine.claims(s):
+            if c.id == d.ref:
                 return (
-                    f"{name} may claim {money(rules, c[4])} rent from {s.names[c[2]]} "
-                    f"for {square_name(rules, c[3])}."
+                    f"{name} may claim {money(rules, c.amount)} rent from {s.names[c.payer]} "
+                    f"for {square_name(rules, c.square)}."
                 )
         return f"{name} may claim rent."
     if d.kind == D_DEBT:
@@ -620,8 +623,9 @@ def _highlight_squares(s: engine.State) -> list[int]:
     squares = []
     if s.pending_sq >= 0:
         squares.append(s.pending_sq)
-    if s.auction is not None and s.auction[0] == 0 and s.auction[1] >= 0:
-        squares.append(s.auction[1])
+    au = engine.auction_view(s)
+    if au is not None and au.kind == engine.A_PROPERTY and au.square >= 0:
+        squares.append(au.square)
     return squares
 
 

@@ -15,8 +15,7 @@ from typing import Any
 
 from games import engine
 from games.board_svg import SEAT_COLOURS, square_box
-from games.engine.board import NUM_SQUARES, square_name
-from games.engine.core import total_worth
+from games.engine import NUM_SQUARES, square_name, total_worth
 from games.models import Game, GameEvent
 
 JAIL_KEY = 40  # heat-map slot for "in jail", beside the 40 squares

@@ -4,27 +4,23 @@ from __future__ import annotations
 
 import logging
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from games import engine
+from games import access, engine
 from games.board_svg import render_board
 from games.models import Game
 from games.presenters import event_text
 from games.replay import heat_map_svg, landing_counts, load_replay, seat_colour
-from games.views import access_game_for_viewer
 from monopoly_site.charts import line_chart
 
 logger = logging.getLogger(__name__)
 
 
 def _started_game(request: HttpRequest, public_id: str) -> Game:
-    game = access_game_for_viewer(request, public_id)
-    if game.state is None:
-        raise Http404("This game has not started yet.")
-    return game
+    return access.access_game_for_viewer(request, public_id, started=True).game
 
 
 def _int_param(request: HttpRequest, name: str) -> int | None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine
-from games.engine import actions as A
-from games.engine import board
 
 AUCTION_CHOICES = ("", "pass", "printed", "upto")
 JAIL_CHOICES = ("", "card", "pay", "roll")
@@ -64,13 +62,13 @@ def standing_action(state: engine.State, player: int, orders: Any) -> engine.Act
 
     for d in mine:
         if d.kind == "claim_rent" and o["claim_rent"]:
-            a = find(A.CLAIM_RENT, target=d.ref)
+            a = find(engine.CLAIM_RENT, target=d.ref)
             if a:
                 return a
         if d.kind == "buy" and o["buy_min_cash_left"] is not None:
-            price = board.PRICE[d.ref]
+            price = engine.PRICE[d.ref]
             if state.cash[player] - price >= o["buy_min_cash_left"]:
-                a = find(A.BUY)
+                a = find(engine.BUY)
                 if a:
                     return a
         if d.kind == "bid" and o["auction"]:
@@ -82,7 +80,7 @@ def standing_action(state: engine.State, player: int, orders: Any) -> engine.Act
             if a:
                 return a
     if o["auto_roll"] and [d.kind for d in mine] == ["roll"]:
-        return find(A.ROLL)
+        return find(engine.ROLL)
     return None
 
 
@@ -90,35 +88,35 @@ def _auction_action(
     state: engine.State, player: int, o: dict[str, Any], find: Any
 ) -> engine.Action | None:
     if o["auction"] == "pass":
-        passing: engine.Action | None = find(A.PASS_BID)
+        passing: engine.Action | None = find(engine.PASS_BID)
         return passing
-    au = state.auction
+    au = engine.auction_view(state)
     if au is None:
         return None
     # Only property auctions have a printed price; buildings are bid by hand.
     if o["auction"] == "printed":
-        limit = board.PRICE[au[1]] if au[0] == 0 else 0
+        limit = engine.PRICE[au.square] if au.kind == engine.A_PROPERTY else 0
     else:
         limit = o["auction_max"]
-    lowest = au[2] + 1
+    lowest = au.lowest_bid
     if lowest <= min(limit, state.cash[player]):
-        return engine.Action(A.BID, player, amount=lowest)
-    passing = find(A.PASS_BID)
+        return engine.Action(engine.BID, player, amount=lowest)
+    passing = find(engine.PASS_BID)
     return passing
 
 
 def _jail_action(choice: str, find: Any) -> engine.Action | None:
-    kinds = {"card": A.USE_JAIL_CARD, "pay": A.PAY_JAIL_FINE}
+    kinds = {"card": engine.USE_JAIL_CARD, "pay": engine.PAY_JAIL_FINE}
     if choice == "card":
-        chosen: engine.Action | None = find(A.USE_JAIL_CARD, target=0) or find(
-            A.USE_JAIL_CARD, target=1
+        chosen: engine.Action | None = find(engine.USE_JAIL_CARD, target=0) or find(
+            engine.USE_JAIL_CARD, target=1
         )
     else:
-        chosen = find(kinds.get(choice, A.ROLL))
+        chosen = find(kinds.get(choice, engine.ROLL))
     return chosen
 
 
 def describe(action: engine.Action) -> str:
-    if action.kind == A.BID:
+    if action.kind == engine.BID:
         return f"bid {action.amount}"
     return action.kind.replace("_", " ")

@@ -6,82 +6,29 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import access, engine, services
 from games.forms import CreateGameForm, timer_label
+from games.lobby_rows import open_game_rows, your_game_rows
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
-from games.timer_presenters import next_deadline
 from games.watch import SORTS, watch_rows
 from monopoly_site import ratelimit
-
-
-def access_game_for_viewer(request: HttpRequest, public_id: str) -> Game:
-    """A game the viewer may see: public games for everyone, private ones for
-    their seated players and holders of the invite token (``games.access``)."""
-    game = get_object_or_404(Game.objects.select_related("host"), public_id=public_id)
-    if game.is_public:
-        return game
-    if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
-        return game
-    if access.invited(game, request.session, access.request_token(request)):
-        return game
-    raise Http404("No such game.")
-
-
-def _your_games(user: Any) -> list[dict[str, Any]]:
-    seats = (
-        Seat.objects.filter(user=user, game__status__in=[Game.Status.LOBBY, Game.Status.ACTIVE])
-        .select_related("game")
-        .order_by("-game__updated_at")[:50]
-    )
-    rows = []
-    for seat in seats:
-        game = seat.game
-        row: dict[str, Any] = {"game": game, "seat": seat, "waiting_on": "", "your_move": False}
-        if game.status == Game.Status.ACTIVE and game.state:
-            state = engine.from_dict(game.state)
-            pending = engine.pending_decisions(state)
-            row["your_move"] = any(p.player == seat.number and p.blocking for p in pending)
-            waiting = sorted({state.names[p.player] for p in pending if p.blocking})
-            row["waiting_on"] = ", ".join(waiting)
-            row["deadline"] = next_deadline(game, seat.number)
-        rows.append(row)
-    return rows
 
 
 def _create_form_context(form: CreateGameForm, preset: str) -> dict[str, Any]:
     return {"form": form, "switch_rows": switch_rows(preset), "preset": preset}
 
 
-def open_game_rows() -> list[dict[str, Any]]:
-    """The lobby's open-games table (also pushed live by ``games.broadcast``)."""
-    open_games = (
-        Game.objects.filter(status=Game.Status.LOBBY, is_public=True)
-        .select_related("host")
-        .annotate(taken=Count("seats"))
-        .order_by("-created_at")[:50]
-    )
-    return [
-        {
-            "game": g,
-            "preset_label": PRESET_LABELS.get(g.preset, g.preset),
-            "timer": timer_label(g.turn_seconds),
-        }
-        for g in open_games
-    ]
-
-
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "open_games": open_game_rows(),
-        "your_games": _your_games(request.user) if request.user.is_authenticated else [],
+        "your_games": your_game_rows(request.user) if request.user.is_authenticated else [],
     }
     if request.user.is_authenticated:
         context.update(_create_form_context(CreateGameForm(), "us-2003"))
@@ -133,13 +80,13 @@ def _create_refused(
 ) -> HttpResponse:
     context = _create_form_context(form, preset)
     context.update(
-        {"create_error": error, "open_games": [], "your_games": _your_games(request.user)}
+        {"create_error": error, "open_games": [], "your_games": your_game_rows(request.user)}
     )
     return render(request, "games/lobby.html", context, status=status)
 
 
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = access_game_for_viewer(request, public_id)
+    game = access.access_game_for_viewer(request, public_id).game
     if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
         from games import play_views
 
@@ -181,7 +128,7 @@ def game_invite(request: HttpRequest, token: str) -> HttpResponse:
 def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -> HttpResponse:
     # A private game answers those it does not admit as if it did not exist,
     # before its service can say why it refuses them.
-    access_game_for_viewer(request, public_id)
+    access.access_game_for_viewer(request, public_id)
     try:
         do()
     except services.GameError as exc:
@@ -212,7 +159,7 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def leave(request: HttpRequest, public_id: str) -> HttpResponse:
-    access_game_for_viewer(request, public_id)
+    access.access_game_for_viewer(request, public_id)
     try:
         services.leave_game(public_id=public_id, user=request.user)
     except services.GameError as exc:
@@ -227,7 +174,7 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
 def rotate_invite(request: HttpRequest, public_id: str) -> HttpResponse:
     """The host replaces the invite link; htmx gets the invite box back.
     Those who may not see the game get 404, the other players 403."""
-    access_game_for_viewer(request, public_id)
+    access.access_game_for_viewer(request, public_id)
     try:
         game = services.do_rotate_invite(public_id=public_id, user=request.user)
     except services.GameError as exc:

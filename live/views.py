@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.views.decorators.http import require_POST
 
-from games.play_views import access_game_for_viewer
+from games.access import access_game_for_viewer
 from live.chat import ChatError, do_post_message
 from monopoly_site import ratelimit, redis_health
 from monopoly_site.unavailable import unavailable_response
@@ -21,7 +21,8 @@ RETRY_AFTER = 5  # seconds
 @login_required
 @require_POST
 def post_message(request: HttpRequest, public_id: str, room: str) -> HttpResponse:
-    game, seat = access_game_for_viewer(request, public_id)
+    viewing = access_game_for_viewer(request, public_id, started=True)
+    game, seat = viewing.game, viewing.seat
     try:
         ratelimit.hit(request, "chat")
     except ratelimit.RateLimited as exc:

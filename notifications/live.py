@@ -11,9 +11,12 @@ own if a server dies without lowering it.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
+
+from notifications.models import Notification
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +51,12 @@ def socket_closed(user_pk: int) -> None:
         pass
 
 
+def unread_count(user: Any) -> int:
+    if not getattr(user, "is_authenticated", False) or not user.notify_in_site:
+        return 0
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
 def nav_link_html(unread: int, *, oob: bool) -> str:
     return render_to_string(
         "notifications/nav_link.html", {"unread_notifications": unread, "oob": oob}
@@ -59,7 +68,6 @@ def push_unread(user_pk: int) -> bool:
     open. Never raises: a lost push is corrected by the next page load."""
     from accounts.models import User
     from games import broadcast
-    from notifications.services import unread_count
 
     try:
         if not cache.get(_open_key(user_pk)):

@@ -15,9 +15,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from notifications import live
+from notifications.live import unread_count
 from notifications.models import EmailThrottle, Notification
 
 logger = logging.getLogger(__name__)
+
+__all__ = ["unread_count"]  # the navigation's count, kept with its live push
 
 
 def notify(
@@ -80,12 +83,6 @@ def email(user: Any, subject: str, body: str) -> bool:
         logger.exception("Could not email user %s", user.pk)
         return False
     return True
-
-
-def unread_count(user: Any) -> int:
-    if not getattr(user, "is_authenticated", False) or not user.notify_in_site:
-        return 0
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
 def mark_all_read(user: Any) -> int:

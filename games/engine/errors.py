@@ -41,3 +41,7 @@ class RulesetError(EngineError):
 
 class CodecError(EngineError):
     """A serialised state, action or record cannot be read."""
+
+
+class SetupError(EngineError):
+    """The position asked of ``setup`` is impossible."""

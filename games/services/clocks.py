@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from games import deadlines as dl
 from games import decisions, engine
-from games.engine import actions as A
 from games.models import Deadline, Game, Seat
 from games.services.statements import insert_statement
 from games.services.write import Write
@@ -104,7 +103,7 @@ def _keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) ->
     if kind in decisions.WINDOW_KINDS:
         return True
     if kind == "bid":
-        return action_kind != A.BID
+        return action_kind != engine.BID
     return player != actor
 
 

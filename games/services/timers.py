@@ -22,7 +22,6 @@ from django.utils import timezone
 
 from games import deadlines as dl
 from games import decisions, engine
-from games.engine import actions as A
 from games.models import Deadline, Game, Seat
 from games.services.clocks import count_timeout, sync_deadlines
 from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
@@ -48,13 +47,13 @@ def timeout_for(state: engine.State, deadline: Deadline) -> engine.Action:
     answers per player, so the windows that name their own claim or trade
     are built here to close exactly that one."""
     if deadline.kind == decisions.TIME_LIMIT:
-        return engine.Action(A.END_NOW, engine.SYSTEM)
+        return engine.Action(engine.END_NOW, engine.SYSTEM)
     if deadline.kind == "claim_rent":
-        return engine.Action(A.EXPIRE_CLAIM, engine.SYSTEM, target=int(deadline.ref))
+        return engine.Action(engine.EXPIRE_CLAIM, engine.SYSTEM, target=int(deadline.ref))
     if deadline.kind == "trade_response":
-        return engine.Action(A.REJECT_TRADE, deadline.player, target=int(deadline.ref))
+        return engine.Action(engine.REJECT_TRADE, deadline.player, target=int(deadline.ref))
     if deadline.kind == "bid":
-        return engine.Action(A.PASS_BID, deadline.player)
+        return engine.Action(engine.PASS_BID, deadline.player)
     return engine.timeout_action(state, deadline.player)
 
 

@@ -4,12 +4,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Action, Event, State, apply, check_invariants, new_game, ruleset
-from games.engine import actions as A
-from games.engine.cards import DECKS
-from games.engine.testing import card_index, force_dice, stack_deck
+from games.engine import (
+    DECKS,
+    GROUP_MEMBERS,
+    Action,
+    Event,
+    State,
+    apply,
+    card_index,
+    check_invariants,
+    force_dice,
+    new_game,
+    ruleset,
+    setup,
+    stack_deck,
+)
+from games.engine import actions as A  # the kinds, as the engine's own modules name them
 
-__all__ = ["A", "act", "card", "deal", "force_dice", "game", "kinds", "stack_deck"]
+__all__ = [
+    "A",
+    "act",
+    "card",
+    "deal",
+    "force_dice",
+    "game",
+    "kinds",
+    "setup",
+    "stack_deck",
+    "use_up_houses",
+]
 
 
 def game(preset: str = "us-2003", players: int = 2, **switches: Any) -> State:
@@ -43,6 +66,24 @@ def deal(s: State, player: int, *squares: int) -> None:
     """Hand properties to ``player`` without payment (scenario setup)."""
     for sq in squares:
         s.owner[sq] = player
+
+
+def use_up_houses(s: State, owner: int, count: int) -> State:
+    """``count`` houses, evenly, on groups ``owner`` is given (dark green first)."""
+    owners: dict[int, int] = {}
+    levels: dict[int, int] = {}
+    for g in (6, 4, 5, 3, 2):
+        members = GROUP_MEMBERS[g]
+        for sq in members:
+            owners[sq], levels[sq] = owner, 0
+        for _ in range(4):
+            for sq in members:
+                if count:
+                    levels[sq] += 1
+                    count -= 1
+        if not count:
+            break
+    return setup(s, owners=owners, buildings=levels)
 
 
 def card(s: State, deck: int, effect: str, arg: int | None = None) -> int:

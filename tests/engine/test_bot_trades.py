@@ -5,15 +5,26 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Action, State, ruleset
+from games.engine import (
+    P_END,
+    P_OVER,
+    Action,
+    HeuristicBot,
+    State,
+    game_seed,
+    make_bot,
+    new_game,
+    next_actor,
+    offers,
+    play_game,
+    ruleset,
+    simulate,
+    step,
+)
 from games.engine.board import MORTGAGE, ten_percent
 from games.engine.bot_trades import find_offer, handover_share, offer_gain
-from games.engine.bots import HeuristicBot, make_bot, next_actor
-from games.engine.game import new_game, step
-from games.engine.sim import game_seed, play_game, simulate
-from games.engine.state import P_END, P_OVER
 
-from .helpers import A, act, deal, game
+from .helpers import A, act, deal, game, setup
 
 ORANGE = (16, 18, 19)  # St. James Place, Tennessee Avenue, New York Avenue
 DARK_BLUE = (37, 39)  # Park Place, Boardwalk
@@ -69,9 +80,9 @@ def test_no_offer_without_cash_above_the_cushion_or_property_to_add() -> None:
     s = end_phase(game(players=2))
     deal(s, 0, 16, 18)
     deal(s, 1, 19)
-    s.cash[0], s.bank_in = 600, s.bank_in + 900
+    s = setup(s, cash={0: 600})
     assert HeuristicBot().act(s, 0).kind == A.END_TURN
-    s.cash[0], s.bank_out = 630, s.bank_out + 30
+    s = setup(s, cash={0: 630})
     assert HeuristicBot().act(s, 0).kind == A.PROPOSE_TRADE
 
 
@@ -79,7 +90,7 @@ def test_short_of_cash_the_bot_adds_property_in_place_of_cash() -> None:
     s = end_phase(game(players=3))
     deal(s, 0, 16, 18, 5)  # and Reading Railroad
     deal(s, 1, 19)
-    s.cash[0], s.bank_in = 500, s.bank_in + 1000
+    s = setup(s, cash={0: 500})
     a = HeuristicBot().act(s, 0)
     assert a.kind == A.PROPOSE_TRADE and a.terms is not None
     # 480 in cash would leave less than the cushion: the railroad (200 to
@@ -131,7 +142,7 @@ def test_acceptance_of_trades_that_complete_nothing() -> None:
     assert answer.kind == A.COUNTER_TRADE
     assert answer.terms == A.Terms(give_props=(19,), take_cash=200)
     # Paying cash below its cushion: refused however good.
-    s.cash[1], s.bank_in = 200, s.bank_in + 1300
+    s = setup(s, cash={1: 200})
     gift = A.Terms(give_props=(21,), take_cash=100)
     assert HeuristicBot().act(propose(s, gift), 1).kind == A.REJECT_TRADE
 
@@ -147,7 +158,7 @@ def test_a_rejected_offer_is_not_repeated_at_once() -> None:
     # While its offer is open the bot proposes nothing else, even in a window.
     open_offer = end_phase(s.copy())
     assert bot.act(open_offer, 0).kind == A.END_TURN
-    s, _ = act(s, A.REJECT_TRADE, player=1, target=s.trades[0][0])
+    s, _ = act(s, A.REJECT_TRADE, player=1, target=offers(s)[0].id)
     # Refused: the offer took an id, so the window stays shut this move.
     assert not HeuristicBot.trade_window(s, 0)
     s.seq = 0
@@ -162,7 +173,7 @@ def test_a_counter_offer_is_accepted_by_the_proposing_bot() -> None:
     counter = HeuristicBot().act(s, 1)
     assert counter.kind == A.COUNTER_TRADE
     s, _ = act(s, counter.kind, player=1, target=counter.target, terms=counter.terms)
-    (tid, frm, to, terms) = s.trades[0]
+    (tid, frm, to, terms) = offers(s)[0]
     assert (frm, to) == (1, 0) and terms == A.Terms(give_props=(19,), take_cash=480)
     answer = HeuristicBot().act(s, 0)
     assert answer.kind == A.ACCEPT_TRADE and answer.target == tid
@@ -184,7 +195,7 @@ def test_no_counter_when_the_proposer_cannot_pay_the_price() -> None:
     s = game(players=2)
     deal(s, 0, 16, 18)
     deal(s, 1, 19)
-    s.cash[0], s.bank_in = 300, s.bank_in + 1200
+    s = setup(s, cash={0: 300})
     answer = HeuristicBot().act(propose(s, A.Terms(take_props=(19,), give_cash=200)), 1)
     assert answer.kind == A.REJECT_TRADE
 

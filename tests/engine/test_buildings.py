@@ -5,33 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import RuleViolation, pending_decisions
-from games.engine.board import GROUP_MEMBERS, HOTEL
-from games.engine.state import State
+from games.engine import (
+    A_HOUSE,
+    HOTEL,
+    Placement,
+    RuleViolation,
+    State,
+    pending_decisions,
+    placement,
+)
 
-from .helpers import A, act, deal, game, kinds
+from .helpers import A, act, deal, game, kinds, setup, use_up_houses
 
 
 def monopoly(preset: str = "us-2003", players: int = 2, **kw: object) -> State:
     s = game(preset, players=players, **kw)  # type: ignore[arg-type]
     deal(s, 0, 6, 8, 9)  # light blues, houses cost 50
     return s
-
-
-def use_up_houses(s: State, owner: int, count: int) -> None:
-    """Put ``count`` houses, evenly, on groups owned by ``owner`` (setup only)."""
-    for g in (6, 4, 5, 3, 2):
-        members = GROUP_MEMBERS[g]
-        for sq in members:
-            s.owner[sq] = owner
-        for _ in range(4):
-            for sq in members:
-                if count:
-                    s.bld[sq] += 1
-                    s.bank_houses -= 1
-                    count -= 1
-        if not count:
-            return
 
 
 def build(s: State, *squares: int, player: int = 0) -> State:
@@ -99,7 +89,7 @@ def test_no_building_while_a_site_of_the_group_is_mortgaged() -> None:
 def test_bank_runs_out_of_houses() -> None:
     """Rule: when the bank has no houses, wait (003 BUILDING SHORTAGES)."""
     s = monopoly(players=3)
-    use_up_houses(s, 2, 32)
+    s = use_up_houses(s, 2, 32)
     assert s.bank_houses == 0
     with pytest.raises(RuleViolation, match="no houses"):
         act(s, A.BUILD, square=6)
@@ -109,15 +99,15 @@ def test_scarce_houses_are_auctioned_when_two_players_want_them() -> None:
     """Rule: two or more players wish to buy more than the bank has: auction (003)."""
     s = monopoly(players=3)
     deal(s, 1, 1, 3)  # browns for player 1
-    use_up_houses(s, 2, 31)
-    s.cash[2], s.bank_in = 10, s.bank_in + 1490  # player 2 cannot afford more
+    s = use_up_houses(s, 2, 31)
+    s = setup(s, cash={2: 10})  # player 2 cannot afford more
     s, ev = act(s, A.BUILD, square=6)
     assert "auction_start" in kinds(ev) and s.bld[6] == 0
     bidders = {d.player for d in pending_decisions(s) if d.kind == "bid"}
     assert bidders == {0, 1}
     s, _ = act(s, A.BID, player=1, amount=80)
     s, ev = act(s, A.PASS_BID, player=0)
-    assert s.placement == [1, 1, 80]
+    assert placement(s) == Placement(1, A_HOUSE, 80)
     s, ev = act(s, A.PLACE_BUILDING, player=1, square=3)
     assert s.bld[3] == 1 and s.bank_houses == 0 and s.cash[1] == 1420
 
@@ -126,7 +116,7 @@ def test_shortage_auctions_switch_off() -> None:
     """Switch building_shortage_auctions=False: first come, first served (002)."""
     s = monopoly(players=3, building_shortage_auctions=False)
     deal(s, 1, 1, 3)
-    use_up_houses(s, 2, 31)
+    s = use_up_houses(s, 2, 31)
     s, ev = act(s, A.BUILD, square=6)
     assert s.bld[6] == 1 and "auction_start" not in kinds(ev)
 
@@ -150,7 +140,7 @@ def test_hotel_breaks_down_into_houses_when_the_bank_has_them() -> None:
 def test_hotel_cannot_break_down_without_houses_in_the_bank() -> None:
     """Rule: breaking a hotel needs four houses from the bank (board-and-cards)."""
     s = build(monopoly(players=3), *([6, 8, 9] * 4), 6, 8, 9)
-    use_up_houses(s, 2, 32)
+    s = use_up_houses(s, 2, 32)
     with pytest.raises(RuleViolation, match="too few houses"):
         act(s, A.SELL_BUILDING, square=6)
     s, _ = act(s, A.SELL_GROUP_BUILDINGS, target=1)  # all hotels at once (003)
@@ -182,7 +172,7 @@ def test_uk_builds_only_in_own_turn() -> None:
 def test_a_hotel_the_bank_cannot_break_down_may_go_with_its_group() -> None:
     """Rule: hotel = five houses (003); without houses in the bank the group is sold at once."""
     s = build(monopoly(players=3), *([6, 8, 9] * 4), 6)
-    use_up_houses(s, 2, 32 - 8)
+    s = use_up_houses(s, 2, 32 - 8)
     assert s.bank_houses < 4
     s, _ = act(s, A.SELL_GROUP_BUILDINGS, target=1)
     assert s.bld[6] == s.bld[8] == s.bld[9] == 0

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, NotEnoughCash, RuleViolation, pending_decisions
-from games.engine.state import P_BUY, P_END, State
+from games.engine import (
+    P_BUY,
+    P_END,
+    IllegalAction,
+    NotEnoughCash,
+    RuleViolation,
+    State,
+    auction_view,
+    pending_decisions,
+)
 
-from .helpers import A, act, force_dice, game, kinds
+from .helpers import A, act, force_dice, game, kinds, setup
 
 
 def land_on_baltic(players: int = 3, **switches: object) -> State:
@@ -28,8 +36,7 @@ def test_buy_at_printed_price() -> None:
 def test_buying_needs_the_cash() -> None:
     """Rule: the buyer pays the printed price in cash (003)."""
     s = land_on_baltic()
-    s.cash[0] = 59
-    s.bank_out -= 1441
+    s = setup(s, cash={0: 59})
     with pytest.raises(NotEnoughCash):
         act(s, A.BUY)
 
@@ -42,7 +49,8 @@ def test_declining_starts_an_auction_the_decliner_may_join() -> None:
     bidders = {d.player for d in pending_decisions(s) if d.kind == "bid"}
     assert bidders == {0, 1, 2}
     s, _ = act(s, A.BID, player=0, amount=1)  # bidding may start at any price
-    assert s.auction is not None and s.auction[2] == 1
+    au = auction_view(s)
+    assert au is not None and au.high_bid == 1
 
 
 def test_highest_bid_wins_when_all_others_pass() -> None:

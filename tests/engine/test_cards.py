@@ -3,7 +3,7 @@ board-and-cards.md; UK cards from 001)."""
 
 from __future__ import annotations
 
-from games.engine import Event, State
+from games.engine import P_CHOICE, P_END, Event, State
 from games.engine.cards import (
     ADVANCE,
     BACK,
@@ -18,9 +18,8 @@ from games.engine.cards import (
     PAY_EACH,
     REPAIRS,
 )
-from games.engine.state import P_CHOICE, P_END
 
-from .helpers import A, act, card, deal, find, force_dice, game, kinds, top_card
+from .helpers import A, act, card, find, force_dice, game, kinds, setup, top_card
 
 
 def draw_chance(s: State) -> tuple[State, list[Event]]:
@@ -85,10 +84,7 @@ def test_advance_to_a_site_collects_salary_when_passing_go() -> None:
 def test_repairs_charge_per_house_and_hotel() -> None:
     """Rule: general repairs 25 per house, 100 per hotel (US Chance)."""
     s = game()
-    deal(s, 0, 1, 3, 37, 39)
-    s.bld[1], s.bld[3], s.bld[37], s.bld[39] = 2, 3, 5, 5
-    s.bank_houses -= 5
-    s.bank_hotels -= 2
+    s = setup(s, owners={1: 0, 3: 0, 37: 0, 39: 0}, buildings={1: 2, 3: 3, 37: 5, 39: 5})
     top_card(s, CHANCE_DECK, REPAIRS, 25)
     s, _ev = draw_chance(s)
     assert s.cash[0] == 1500 - 5 * 25 - 2 * 100

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import SYSTEM, IllegalAction, NotYourTurn, pending_decisions
-from games.engine.state import State
+from games.engine import SYSTEM, IllegalAction, NotYourTurn, State, claims, pending_decisions
 
-from .helpers import A, act, deal, force_dice, game, kinds
+from .helpers import A, act, deal, force_dice, game, kinds, setup
 
 
 def land_on_boardwalk(preset: str = "us-2003", players: int = 3, **kw: object) -> State:
@@ -31,7 +30,7 @@ def next_turn(s: State) -> State:
 def test_owner_claim_in_time_collects_rent() -> None:
     """Rule: the owner collects rent by asking for it (003 PAYING RENT)."""
     s = land_on_boardwalk()
-    cid = s.claims[0][0]
+    cid = claims(s)[0].id
     assert any(d.kind == "claim_rent" and d.player == 0 for d in pending_decisions(s))
     s, _ev = act(s, A.CLAIM_RENT, player=0, target=cid)
     assert s.cash[1] == 1450 and s.cash[0] == 1550 and not s.claims
@@ -41,7 +40,7 @@ def test_only_the_owner_may_claim() -> None:
     """Rule: rent is the owner's to claim (003)."""
     s = land_on_boardwalk()
     with pytest.raises(NotYourTurn):
-        act(s, A.CLAIM_RENT, player=2, target=s.claims[0][0])
+        act(s, A.CLAIM_RENT, player=2, target=claims(s)[0].id)
 
 
 def test_us_claim_survives_the_next_players_throw() -> None:
@@ -55,7 +54,7 @@ def test_us_claim_survives_the_next_players_throw() -> None:
 def test_us_claim_expires_when_the_second_player_following_throws() -> None:
     """Rule: "before the second player following throws the dice" (003)."""
     s = next_turn(land_on_boardwalk())
-    cid = s.claims[0][0]
+    cid = claims(s)[0].id
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)  # player 2 lands on 3, Baltic (unowned)
     s, _ = act(s, A.BUY)
@@ -88,7 +87,7 @@ def test_community_claim_expires_at_the_start_of_the_second_following_turn() -> 
 def test_server_expires_a_claim_on_its_wall_clock() -> None:
     """Rule: the server's wall-clock limit expires a claim (issue 3)."""
     s = land_on_boardwalk()
-    cid = s.claims[0][0]
+    cid = claims(s)[0].id
     s, ev = act(s, A.EXPIRE_CLAIM, player=SYSTEM, target=cid)
     assert not s.claims and "claim_expired" in kinds(ev)
     with pytest.raises(IllegalAction):
@@ -106,9 +105,8 @@ def test_timely_claim_can_put_debtor_into_raising_funds_out_of_turn() -> None:
     """Rule: a claim in time makes rent due then, even outside the debtor's turn (issue 3)."""
     s = land_on_boardwalk()
     s = next_turn(s)
-    s.cash[1] -= 1480
-    s.bank_in += 1480
-    s, ev = act(s, A.CLAIM_RENT, player=0, target=s.claims[0][0])
+    s = setup(s, cash={1: s.cash[1] - 1480})
+    s, ev = act(s, A.CLAIM_RENT, player=0, target=claims(s)[0].id)
     assert "debt" in kinds(ev)
     assert next(d.kind for d in pending_decisions(s)) == "raise_funds"
     with pytest.raises(IllegalAction):

@@ -5,21 +5,32 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, RuleViolation, pending_decisions, timeout_action
-from games.engine.state import P_OVER, State
+from games.engine import (
+    HOTEL,
+    P_OVER,
+    P_ROLL,
+    IllegalAction,
+    RuleViolation,
+    State,
+    auction_view,
+    pending_decisions,
+    timeout_action,
+)
 
-from .helpers import A, act, deal, force_dice, game, kinds
+from .helpers import A, act, deal, force_dice, game, kinds, setup
 
 
 def owes_rent(preset: str = "us-2003", players: int = 3, cash: int = 100, **kw: object) -> State:
     """Player 1 lands on player 0's hotel on Boardwalk with only ``cash``."""
     s = game(preset, players=players, rent_collection="automatic", **kw)  # type: ignore[arg-type]
-    deal(s, 0, 37, 39)
-    s.bld[37], s.bld[39] = s.rules.houses_per_hotel, 5
-    s.bank_houses -= s.rules.houses_per_hotel
-    s.bank_hotels -= 1
-    s.cash[1], s.bank_in = cash, s.bank_in + s.cash[1] - cash
-    s.turn, s.pos[1] = 1, 33
+    s = setup(
+        s,
+        owners={37: 0, 39: 0},
+        buildings={37: s.rules.houses_per_hotel, 39: HOTEL},
+        cash={1: cash},
+        positions={1: 33},
+        turn=1,
+    )
     force_dice(s, (2, 4))
     s, ev = act(s, A.ROLL)
     assert "debt" in kinds(ev)
@@ -54,12 +65,13 @@ def test_bankruptcy_to_a_player_gives_everything_to_the_creditor() -> None:
     """Rule: buildings sold to the bank at half, cash to the creditor, mortgaged
     property passes and the new owner pays 10% (003 BANKRUPTCY)."""
     s = owes_rent(cash=100)
-    deal(s, 1, 1, 3, 12)
-    s.bld[1] = s.bld[3] = 1
-    s.bank_houses -= 2
-    s.mortgaged[12] = True
-    s.jail_cards[1] = [1, 0]
-    s.decks[0].remove(7)
+    s = setup(
+        s,
+        owners={1: 1, 3: 1, 12: 1},
+        buildings={1: 1, 3: 1},
+        mortgaged=[12],
+        jail_cards={1: (1, 0)},
+    )
     s, _ev = act(s, A.DECLARE_BANKRUPTCY)
     assert not s.alive[1] and s.cash[1] == 0
     assert s.owner[1] == s.owner[3] == s.owner[12] == 0 and s.bld[1] == 0
@@ -71,24 +83,30 @@ def test_bankruptcy_to_a_player_gives_everything_to_the_creditor() -> None:
 
 def test_bankruptcy_to_the_bank_auctions_the_property_at_once() -> None:
     """Rule: the bank takes all and auctions the property, not buildings (003)."""
-    s = game(players=3)
-    deal(s, 1, 1, 3)
-    s.mortgaged[3] = True
-    s.cash[1], s.bank_in = 10, s.bank_in + 1490
-    s.turn, s.pos[1] = 1, 35
+    s = setup(
+        game(players=3),
+        owners={1: 1, 3: 1},
+        mortgaged=[3],
+        cash={1: 10},
+        positions={1: 35},
+        turn=1,
+    )
     force_dice(s, (1, 2))  # Luxury Tax 75
     s, _ = act(s, A.ROLL)
     s, ev = act(s, A.DECLARE_BANKRUPTCY)
-    assert "auction_start" in kinds(ev) and s.auction is not None and s.auction[1] == 1
+    assert "auction_start" in kinds(ev) and (au := auction_view(s)) is not None and au.square == 1
     assert s.auction_queue == [3] and not s.mortgaged[3]
 
 
 def test_quick_web_bankruptcy_to_the_bank_has_no_auction() -> None:
     """Rule: "everything to the bank" (002 going into debt)."""
-    s = game("quick-web", players=3)
-    deal(s, 1, 1, 3)
-    s.cash[1], s.bank_in = 10, s.bank_in + 1490
-    s.turn, s.pos[1] = 1, 35
+    s = setup(
+        game("quick-web", players=3),
+        owners={1: 1, 3: 1},
+        cash={1: 10},
+        positions={1: 35},
+        turn=1,
+    )
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     s, _ev = act(s, A.DECLARE_BANKRUPTCY)
@@ -116,9 +134,7 @@ def test_timeout_liquidation_pays_when_enough() -> None:
     """Rule: raise funds by mortgaging before selling houses (issue 3 heuristic)."""
     s = owes_rent(cash=100)
     s.debts[0][2] = 200
-    deal(s, 1, 5, 6, 8, 9)
-    s.bld[6] = s.bld[8] = s.bld[9] = 1
-    s.bank_houses -= 3
+    s = setup(s, owners={5: 1, 6: 1, 8: 1, 9: 1}, buildings={6: 1, 8: 1, 9: 1})
     s, _ev = act(s, A.AUTO_SETTLE, player=1)
     assert not s.debts and s.bld[6] == 1 and s.mortgaged[5]
 
@@ -137,14 +153,16 @@ def test_short_classic_ends_at_the_second_bankruptcy_with_buildings_passing_inta
     s, _ = act(s, A.DECLARE_BANKRUPTCY)
     assert s.phase != P_OVER
     # A second player owes player 0 and has a house.
-    s.turn = 2
-    s.phase = 0
-    s.owner = [q if q != 2 else -1 for q in s.owner]
-    deal(s, 2, 1, 3)
-    s.bld[1] = 1
-    s.bank_houses -= 1
-    s.cash[2], s.bank_in = 10, s.bank_in + s.cash[2] - 10
-    s.pos[2] = 33
+    owners = {sq: -1 for sq in range(40) if s.owner[sq] == 2}
+    s = setup(
+        s,
+        owners={**owners, 1: 2, 3: 2},
+        buildings={1: 1},
+        cash={2: 10},
+        positions={2: 33},
+        turn=2,
+        phase=P_ROLL,
+    )
     force_dice(s, (2, 4))
     s, _ = act(s, A.ROLL)
     s, _ev = act(s, A.DECLARE_BANKRUPTCY)
@@ -165,4 +183,4 @@ def test_resigning_hands_everything_to_the_bank() -> None:
     deal(s, 1, 1, 3)
     s, ev = act(s, A.RESIGN, player=1)
     assert not s.alive[1] and s.cash[1] == 0 and "resign" in kinds(ev)
-    assert s.auction is not None and s.auction[1] == 1
+    assert (au := auction_view(s)) is not None and au.square == 1

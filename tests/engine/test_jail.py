@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import RuleViolation
-from games.engine.state import P_END, P_ROLL, State
+from games.engine import P_END, P_ROLL, RuleViolation, State, offers
 
-from .helpers import A, act, force_dice, game, kinds
+from .helpers import A, act, force_dice, game, kinds, setup
 
 
 def jailed(preset: str = "us-2003", **kw: object) -> State:
@@ -86,11 +85,10 @@ def test_third_failure_pays_the_fine_and_moves_by_that_throw() -> None:
 def test_use_a_bought_jail_card() -> None:
     """Rule: buy the card from another player and play it (003 JAIL (3))."""
     s = jailed()
-    s.jail_cards[1] = [0, 1]
-    s.decks[1].remove(3)  # the Community Chest jail card is held by player 1
+    s = setup(s, jail_cards={1: (0, 1)})
     terms = A.Terms(give_cash=40, take_cards=(0, 1))
     s, _ = act(s, A.PROPOSE_TRADE, target=1, terms=terms)
-    s, _ = act(s, A.ACCEPT_TRADE, player=1, target=s.trades[0][0])
+    s, _ = act(s, A.ACCEPT_TRADE, player=1, target=offers(s)[0].id)
     s, _ev = act(s, A.USE_JAIL_CARD, target=1)
     assert not s.in_jail[0] and s.cash[0] == 1460 and len(s.decks[1]) == 16
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from games import engine
+from games.engine import play_game
 from games.engine.rng import GAME_STREAM, keyed_below, keyed_shuffle, secret_key
-from games.engine.sim import play_game
 
 SECRET = "5e" * 32
 OTHER = "a7" * 32

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.sim import simulate
+from games.engine import simulate
 
 
 @pytest.mark.slow

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import IllegalAction, NotEnoughCash, RuleViolation, pending_decisions
-from games.engine.board import ten_percent
+from games.engine import (
+    IllegalAction,
+    NotEnoughCash,
+    RuleViolation,
+    offers,
+    pending_decisions,
+    ten_percent,
+)
 
-from .helpers import A, act, deal, game, kinds
+from .helpers import A, act, deal, game, kinds, setup
 
 
 def test_mortgage_pays_half_the_price() -> None:
@@ -40,26 +46,19 @@ def test_mortgaging_an_improved_group_is_refused() -> None:
 
 def test_lifting_needs_the_cash() -> None:
     """Rule: the owner must pay the bank to lift (003)."""
-    s = game()
-    deal(s, 0, 39)
-    s.mortgaged[39] = True
-    s.cash[0], s.bank_in = 100, s.bank_in + 1400
+    s = setup(game(), owners={39: 0}, mortgaged=[39], cash={0: 100})
     with pytest.raises(IllegalAction):
         act(s, A.UNMORTGAGE, square=39)
 
 
 def trade(s, frm: int, to: int, **terms: object):  # type: ignore[no-untyped-def]
     s, _ = act(s, A.PROPOSE_TRADE, player=frm, target=to, terms=A.Terms(**terms))  # type: ignore[arg-type]
-    return s, s.trades[-1][0]
+    return s, offers(s)[-1].id
 
 
 def test_trade_exchanges_property_cash_and_jail_cards() -> None:
     """Rule: unimproved property, cash and jail cards at any agreed price (003; variants)."""
-    s = game()
-    deal(s, 0, 1)
-    deal(s, 1, 3)
-    s.jail_cards[1] = [1, 0]
-    s.decks[0].remove(7)
+    s = setup(game(), owners={1: 0, 3: 1}, jail_cards={1: (1, 0)})
     s, tid = trade(s, 0, 1, give_props=(1,), give_cash=100, take_props=(3,), take_cards=(1, 0))
     assert any(d.kind == "trade_response" and d.player == 1 for d in pending_decisions(s))
     s, _ev = act(s, A.ACCEPT_TRADE, player=1, target=tid)
@@ -113,8 +112,8 @@ def test_counter_offer_replaces_the_offer_and_withdraw_cancels() -> None:
     s, tid = trade(s, 0, 1, give_props=(1,), take_cash=100)
     counter = A.Terms(give_cash=60, take_props=(1,))
     s, ev = act(s, A.COUNTER_TRADE, player=1, target=tid, terms=counter)
-    assert "trade_rejected" in kinds(ev) and s.trades[0][1] == 1
-    s, ev = act(s, A.WITHDRAW_TRADE, player=1, target=s.trades[0][0])
+    assert "trade_rejected" in kinds(ev) and offers(s)[0].proposer == 1
+    s, ev = act(s, A.WITHDRAW_TRADE, player=1, target=offers(s)[0].id)
     assert not s.trades and "trade_withdrawn" in kinds(ev)
 
 
@@ -145,10 +144,7 @@ def test_new_owner_may_lift_at_once_for_principal_plus_the_ten_percent_already_p
 
 def test_trade_refused_when_the_interest_cannot_be_paid() -> None:
     """Rule: the 10% is due at once (003); the recheck refuses what cannot be paid."""
-    s = game()
-    deal(s, 0, 39)
-    s.mortgaged[39] = True
-    s.cash[1], s.bank_in = 10, s.bank_in + 1490
+    s = setup(game(), owners={39: 0}, mortgaged=[39], cash={1: 10})
     s, tid = trade(s, 0, 1, give_props=(39,), take_cash=0, give_cash=0)
     with pytest.raises(RuleViolation, match="interest"):
         act(s, A.ACCEPT_TRADE, player=1, target=tid)

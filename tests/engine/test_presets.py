@@ -7,7 +7,10 @@ import json
 import pytest
 
 from games.engine import (
+    HOTEL,
+    P_OVER,
     PRESETS,
+    PRICE,
     SYSTEM,
     Event,
     RulesetError,
@@ -16,10 +19,8 @@ from games.engine import (
     ruleset,
     ruleset_from_dict,
 )
-from games.engine.board import PRICE
-from games.engine.state import P_OVER
 
-from .helpers import A, act, force_dice, game, kinds
+from .helpers import A, act, force_dice, game, kinds, setup
 
 
 def test_every_preset_is_valid_and_round_trips_through_json() -> None:
@@ -114,13 +115,12 @@ def test_end_now_is_refused_without_a_time_limit() -> None:
 def test_hotels_valued_including_the_houses_turned_in() -> None:
     """Rule: hotels valued at purchase price including the houses (003 short 5; 001: five houses)."""
     s = game("time-limit")
-    s.owner = [-1] * 40
-    s.cash = [1500, 1500]
-    s.bank_in = s.bank_out = 0
-    for sq in (37, 39):
-        s.owner[sq] = 0
-        s.bld[sq] = 5
-    s.bank_hotels -= 2
-    s.mortgaged[12], s.owner[12] = True, 0
+    s = setup(
+        s,
+        owners={**{sq: -1 for sq in range(40) if s.owner[sq] >= 0}, 37: 0, 39: 0, 12: 0},
+        buildings={37: HOTEL, 39: HOTEL},
+        mortgaged=[12],
+        cash={0: 1500, 1: 1500},
+    )
     s, _ = act(s, A.END_NOW, player=SYSTEM)
     assert s.values[0] == 1500 + 350 + 400 + 2 * 5 * 200 + 75

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from games.engine import HOTEL, State
 from games.engine.cards import CHANCE_DECK, NEAREST_RAILROAD, NEAREST_UTILITY
-from games.engine.state import State
 
-from .helpers import A, act, deal, find, force_dice, game, kinds, top_card
+from .helpers import A, act, deal, find, force_dice, game, kinds, setup, top_card
 
 
 def rent_for(s: State, start: int, dice: tuple[int, int]) -> int:
@@ -55,16 +55,9 @@ def test_no_double_rent_with_a_mortgaged_site_uk() -> None:
 
 def test_house_and_hotel_rent() -> None:
     """Rule: rents with houses and hotels per the Title Deed (003 HOUSES)."""
-    s = auto()
-    deal(s, 0, 37, 39)
-    s.bld[39], s.bld[37] = 3, 3
-    s.bank_houses -= 6
+    s = setup(auto(), owners={37: 0, 39: 0}, buildings={37: 3, 39: 3})
     assert rent_for(s, 33, (3, 3)) == 1400
-    s = auto()
-    deal(s, 0, 37, 39)
-    s.bld[39], s.bld[37] = 5, 4
-    s.bank_houses -= 4
-    s.bank_hotels -= 1
+    s = setup(auto(), owners={37: 0, 39: 0}, buildings={37: 4, 39: HOTEL})
     assert rent_for(s, 33, (3, 3)) == 2000  # more than their cash: a debt
 
 

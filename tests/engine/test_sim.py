@@ -6,12 +6,19 @@ import json
 
 import pytest
 
-from games.engine import PRESETS, SCHEMA_VERSION, ruleset
-from games.engine.bots import HeuristicBot, make_bot
-from games.engine.record import replay_file
-from games.engine.sim import play_game, simulate
+from games.engine import (
+    P_BUY,
+    PRESETS,
+    SCHEMA_VERSION,
+    HeuristicBot,
+    make_bot,
+    play_game,
+    replay_file,
+    ruleset,
+    simulate,
+)
 
-from .helpers import A, act, deal, game
+from .helpers import A, act, deal, game, setup
 
 
 def test_simulate_reports_the_agreed_fields() -> None:
@@ -47,18 +54,15 @@ def test_jail_policies(policy: str) -> None:
 
 
 def test_stay_policy_rolls_in_jail_and_pay_policy_pays() -> None:
-    s = game()
-    s.in_jail[0], s.pos[0] = True, 10
+    s = setup(game(), jail={0: 0})
     assert HeuristicBot("stay").act(s, 0).kind == A.ROLL
     assert HeuristicBot("pay").act(s, 0).kind == A.PAY_JAIL_FINE
 
 
 def test_heuristic_bot_keeps_a_cash_cushion_when_buying() -> None:
-    s = game()
-    s.pending_sq, s.phase = 39, 1
-    s.cash[0], s.bank_in = 500, s.bank_in + 1000
+    s = setup(game(), positions={0: 39}, phase=P_BUY, cash={0: 500})
     assert HeuristicBot().act(s, 0).kind == A.DECLINE
-    s.cash[0] = 600
+    s = setup(s, cash={0: 600})
     assert HeuristicBot().act(s, 0).kind == A.BUY
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import RuleViolation, new_game, ruleset
+from games.engine import P_END, P_ROLL, RuleViolation, new_game, ruleset
 from games.engine.cards import CHEST_DECK, COLLECT_EACH
-from games.engine.state import P_END, P_ROLL
 
 from .helpers import A, act, deal, force_dice, game, kinds, top_card
 

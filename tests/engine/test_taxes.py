@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from games.engine.board import HOTEL
-from games.engine.state import P_TAX, State
+from games.engine import HOTEL, P_TAX, State
 
-from .helpers import A, act, deal, find, force_dice, game, kinds
+from .helpers import A, act, find, force_dice, game, kinds, setup
 
 
 def on_income_tax(preset: str = "us-2003", **kw: object) -> State:
@@ -26,11 +25,7 @@ def test_income_tax_choice_is_asked_before_the_worth_is_shown() -> None:
 def test_ten_percent_of_total_worth_counts_mortgaged_property_at_printed_price() -> None:
     """Rule: worth = cash + printed prices (mortgaged or not) + building cost (003)."""
     s = on_income_tax()
-    deal(s, 0, 37, 39, 12)
-    s.mortgaged[12] = True
-    s.bld[37], s.bld[39] = 4, HOTEL
-    s.bank_houses -= 4
-    s.bank_hotels -= 1
+    s = setup(s, owners={37: 0, 39: 0, 12: 0}, mortgaged=[12], buildings={37: 4, 39: HOTEL})
     s, _ = act(s, A.ROLL)
     s, ev = act(s, A.INCOME_TAX_PERCENT)
     worth = 1500 + 350 + 400 + 150 + 4 * 200 + 5 * 200

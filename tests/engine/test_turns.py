@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from games.engine import Event, IllegalAction, new_game, ruleset
+from games.engine import P_END, P_ROLL, Event, IllegalAction, auction_view, new_game, ruleset
 from games.engine.cards import ADVANCE, CHANCE_DECK, JAIL
-from games.engine.state import P_END, P_ROLL
 
 from .helpers import A, act, find, force_dice, game, kinds, top_card
 
@@ -36,7 +35,7 @@ def test_move_by_the_dice_and_end_turn_passes_to_the_left() -> None:
     assert s.pos[0] == 5 and s.phase != P_ROLL
     s, ev = act(s, A.DECLINE)
     while s.auction is not None:
-        s, _ = act(s, A.PASS_BID, player=next(q for q in range(3) if s.auction[5 + q]))
+        s, _ = act(s, A.PASS_BID, player=auction_view(s).bidders[0])
     s, ev = act(s, A.END_TURN)
     assert s.turn == 1 and s.phase == P_ROLL and "turn_start" in kinds(ev)
 
@@ -66,7 +65,7 @@ def test_third_doubles_sends_to_jail_without_moving() -> None:
     s, _ = act(s, A.ROLL)  # to 14, Virginia Avenue: unowned
     s, _ = act(s, A.DECLINE)
     while s.auction is not None:
-        s, _ = act(s, A.PASS_BID, player=next(q for q in range(2) if s.auction[5 + q]))
+        s, _ = act(s, A.PASS_BID, player=auction_view(s).bidders[0])
     assert s.phase == P_ROLL
     s, ev = act(s, A.ROLL)
     assert "speeding" in kinds(ev) and "move" not in kinds(ev)

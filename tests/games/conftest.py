@@ -69,11 +69,14 @@ def private_duel(alice: User, bob: User) -> Game:
 @pytest.fixture
 def edit_state() -> Callable[..., engine.State]:
     """``edit_state(game, change)``: load the engine state, let ``change``
-    script it (turn, dice, decks, cash...), and save it. Test setup only."""
+    script it (turn, dice...) or return a new one (``engine.setup``), and
+    save it. Test setup only."""
 
     def edit(game: Game, change: Callable[[engine.State], Any]) -> engine.State:
         state = engine.from_dict(game.state)
-        change(state)
+        changed = change(state)
+        if isinstance(changed, engine.State):
+            state = changed
         game.state = engine.to_dict(state)
         game.save(update_fields=["state"])
         return state

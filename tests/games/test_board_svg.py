@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from games import engine
 from games.board_svg import (
     SEAT_COLOURS,
     SEAT_TEXT_COLOURS,
@@ -16,9 +17,7 @@ from games.board_svg import (
     render_board_live,
     square_box,
 )
-from games.engine import new_game, ruleset
-from games.engine.board import NUM_SQUARES, UK_NAMES, US_NAMES
-from games.engine.state import P_OVER, State
+from games.engine import NUM_SQUARES, P_OVER, UK_NAMES, US_NAMES, State, new_game, ruleset
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -118,9 +117,7 @@ def test_us_and_uk_names_and_currency() -> None:
 
 
 def test_owner_marker_in_the_seat_colour() -> None:
-    s = game(players=3)
-    s.owner[39] = 2
-    s.owner[5] = 0
+    s = engine.setup(game(players=3), owners={39: 2, 5: 0})
     root = parse(render_board(s))
     sq = by_id(root, "sq-39")
     assert {"owned", "owner-2"} <= classes(sq)
@@ -159,10 +156,7 @@ def test_houses_and_hotels_on_the_band(level: int, houses: int, hotels: int) -> 
 
 
 def test_mortgaged_property_is_marked() -> None:
-    s = game()
-    for sq in (5, 6, 28):
-        s.owner[sq] = 1
-    s.mortgaged[6] = s.mortgaged[28] = True
+    s = engine.setup(game(), owners={5: 1, 6: 1, 28: 1}, mortgaged=[6, 28])
     root = parse(render_board(s))
     for sq in (6, 28):
         g = by_id(root, f"sq-{sq}")
@@ -239,13 +233,17 @@ def test_dice_pips_match_the_throw() -> None:
 
 
 def test_bank_and_free_parking_pot() -> None:
-    s = game()
-    s.bank_houses, s.bank_hotels = 17, 3
+    # Hotels on the light blues, pinks and oranges; 15 houses on the reds and yellows.
+    hotels = dict.fromkeys((6, 8, 9, 11, 13, 14, 16, 18, 19), engine.HOTEL)
+    houses = {21: 4, 23: 4, 24: 4, 26: 1, 27: 1, 29: 1}
+    s = engine.setup(
+        game(), owners=dict.fromkeys([*hotels, *houses], 0), buildings={**hotels, **houses}
+    )
     root = parse(render_board(s))
     assert all_text(with_class(root, "bank-houses")[0]) == "17 houses"
     assert all_text(with_class(root, "bank-hotels")[0]) == "3 hotels"
     assert not with_class(root, "pot")
-    s.pot = 1250
+    s = engine.setup(s, pot=1250)
     root = parse(render_board(s))
     assert "$1,250" in all_text(with_class(root, "pot")[0])
     assert "$1,250" in all_text(by_id(root, "sq-20"))

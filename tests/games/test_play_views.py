@@ -12,8 +12,6 @@ from django.test import Client
 
 from accounts.models import User
 from games import engine
-from games.engine import actions as A
-from games.engine.testing import card_index
 from games.models import Game, Seat
 
 pytestmark = [
@@ -64,7 +62,7 @@ def kinds_offered(html: str, trades: bool = False) -> set[str]:
     left out unless asked for."""
     actions = region(html, "actions")
     kinds = set(re.findall(r'name="kind" value="([a-z_]+)"', actions))
-    return kinds if trades else kinds - {A.PROPOSE_TRADE, A.COUNTER_TRADE}
+    return kinds if trades else kinds - {engine.PROPOSE_TRADE, engine.COUNTER_TRADE}
 
 
 @pytest.fixture
@@ -117,8 +115,8 @@ def test_it_shows_every_region_with_the_version(game: Game, as_alice: Client) ->
 def test_it_offers_exactly_the_legal_actions(game: Game, as_alice: Client) -> None:
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
     legal = {a.kind for a in engine.legal_actions(state_of(game), 0)} - {"resign"}
-    assert kinds_offered(html) == legal == {A.ROLL}
-    assert A.PROPOSE_TRADE in kinds_offered(html, trades=True)
+    assert kinds_offered(html) == legal == {engine.ROLL}
+    assert engine.PROPOSE_TRADE in kinds_offered(html, trades=True)
 
 
 def test_spectators_and_anonymous_users_see_no_forms(game: Game, charlie: User) -> None:
@@ -132,7 +130,7 @@ def test_spectators_and_anonymous_users_see_no_forms(game: Game, charlie: User) 
 
 def test_a_player_waiting_sees_no_decision(game: Game, as_bob: Client) -> None:
     html = as_bob.get(f"/games/{game.public_id}/").content.decode()
-    assert A.ROLL not in kinds_offered(html)
+    assert engine.ROLL not in kinds_offered(html)
     assert "Nothing for you to decide right now." in html
     assert "alice must roll the dice." in region(html, "pending")
 
@@ -156,7 +154,7 @@ def test_the_log_is_newest_first_with_turn_numbers(
     game: Game, as_alice: Client, edit_state: Callable[..., engine.State]
 ) -> None:
     roll_to(game, edit_state, (1, 2))
-    post(as_alice, game, A.ROLL)
+    post(as_alice, game, engine.ROLL)
     html = client_for(None).get(f"/games/{game.public_id}/").content.decode()
     log = region(html, "log")
     assert log.index("moves to Baltic Avenue") < log.index("rolls 1 and 2")
@@ -169,12 +167,12 @@ def test_the_log_is_newest_first_with_turn_numbers(
 
 def test_roll_then_buy(game: Game, as_alice: Client, edit_state: Any) -> None:
     roll_to(game, edit_state, (1, 2))
-    response = post(as_alice, game, A.ROLL)
+    response = post(as_alice, game, engine.ROLL)
     assert response.status_code == 200
     html = response.content.decode()
     assert "Buy Baltic Avenue for $60" in html
-    assert kinds_offered(html) >= {A.BUY, A.DECLINE}
-    response = post(as_alice, game, A.BUY)
+    assert kinds_offered(html) >= {engine.BUY, engine.DECLINE}
+    response = post(as_alice, game, engine.BUY)
     assert response.status_code == 200
     s = state_of(game)
     assert s.owner[3] == 0 and s.cash[0] == 1440
@@ -184,14 +182,14 @@ def test_decline_bid_and_pass(
     game: Game, as_alice: Client, as_bob: Client, edit_state: Any
 ) -> None:
     roll_to(game, edit_state, (1, 2))
-    post(as_alice, game, A.ROLL)
-    html = post(as_alice, game, A.DECLINE).content.decode()
+    post(as_alice, game, engine.ROLL)
+    html = post(as_alice, game, engine.DECLINE).content.decode()
     assert "Auction for Baltic Avenue" in html
     assert 'min="1"' in html and 'max="1500"' in html
-    assert post(as_alice, game, A.BID, amount="40").status_code == 200
+    assert post(as_alice, game, engine.BID, amount="40").status_code == 200
     bob_html = client_for(game.seats.get(number=1).user).get(f"/games/{game.public_id}/")
     assert 'min="41"' in bob_html.content.decode()
-    assert post(as_bob, game, A.PASS_BID).status_code == 200
+    assert post(as_bob, game, engine.PASS_BID).status_code == 200
     s = state_of(game)
     assert s.owner[3] == 0 and s.cash[0] == 1460 and s.auction is None
 
@@ -199,23 +197,21 @@ def test_decline_bid_and_pass(
 def test_jail_pay_the_fine(game: Game, as_alice: Client, edit_state: Any) -> None:
     script(game, edit_state, in_jail=[True, False], pos=[10, 0])
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
-    assert kinds_offered(html) == {A.ROLL, A.PAY_JAIL_FINE}
+    assert kinds_offered(html) == {engine.ROLL, engine.PAY_JAIL_FINE}
     assert "Roll for doubles" in html
-    assert post(as_alice, game, A.PAY_JAIL_FINE).status_code == 200
+    assert post(as_alice, game, engine.PAY_JAIL_FINE).status_code == 200
     s = state_of(game)
     assert not s.in_jail[0] and s.cash[0] == 1450
 
 
 def test_jail_use_a_card(game: Game, as_alice: Client, edit_state: Any) -> None:
-    def jailed_with_card(s: engine.State) -> None:
-        s.in_jail[0], s.pos[0] = True, 10
-        s.decks[0].remove(card_index(s, 0, "jail_free"))
-        s.jail_cards[0][0] = 1
+    def jailed_with_card(s: engine.State) -> engine.State:
+        return engine.setup(s, jail={0: 0}, jail_cards={0: (1, 0)})
 
     edit_state(game, jailed_with_card)
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
     assert "Use a Get Out of Jail Free card (Chance)" in html
-    assert post(as_alice, game, A.USE_JAIL_CARD, target="0").status_code == 200
+    assert post(as_alice, game, engine.USE_JAIL_CARD, target="0").status_code == 200
     s = state_of(game)
     assert not s.in_jail[0] and s.jail_cards[0] == [0, 0]
 
@@ -223,7 +219,7 @@ def test_jail_use_a_card(game: Game, as_alice: Client, edit_state: Any) -> None:
 def test_jail_roll_for_doubles(game: Game, as_alice: Client, edit_state: Any) -> None:
     script(game, edit_state, in_jail=[True, False], pos=[10, 0])
     roll_to(game, edit_state, (2, 2))
-    assert post(as_alice, game, A.ROLL).status_code == 200
+    assert post(as_alice, game, engine.ROLL).status_code == 200
     s = state_of(game)
     assert not s.in_jail[0] and s.pos[0] == 14
 
@@ -231,11 +227,11 @@ def test_jail_roll_for_doubles(game: Game, as_alice: Client, edit_state: Any) ->
 def test_income_tax_choice_hides_the_worth(game: Game, as_alice: Client, edit_state: Any) -> None:
     edit_state(game, lambda s: s.owner.__setitem__(39, 0))  # worth 1,900: 10% is 190
     roll_to(game, edit_state, (1, 3))
-    html = post(as_alice, game, A.ROLL).content.decode()
+    html = post(as_alice, game, engine.ROLL).content.decode()
     actions = region(html, "actions")
     assert "Pay $200 Income Tax" in actions and "Pay 10% of my total worth" in actions
     assert "1,900" not in html and "$190" not in html
-    html = post(as_alice, game, A.INCOME_TAX_PERCENT).content.decode()
+    html = post(as_alice, game, engine.INCOME_TAX_PERCENT).content.decode()
     assert state_of(game).cash[0] == 1310
     assert "total worth is $1900" in log_of(html)
 
@@ -248,17 +244,16 @@ def test_uk_fine_or_chance(alice: User, bob: User, edit_state: Any) -> None:
     services.start_game(public_id=game.public_id, user=alice)
     game.refresh_from_db()
 
-    def land_on_chest(s: engine.State) -> None:
-        s.turn = 0
-        idx = card_index(s, 1, "fine_or_chance")
-        s.decks[1] = [idx] + [c for c in s.decks[1] if c != idx]
+    def land_on_chest(s: engine.State) -> engine.State:
+        s = engine.setup(s, turn=0, deck_tops={1: [engine.card_index(s, 1, "fine_or_chance")]})
         engine.force_dice(s, (1, 1), (3, 4))  # doubles: card choice, then roll again
+        return s
 
     edit_state(game, land_on_chest)
     as_alice = client_for(alice)
-    html = post(as_alice, game, A.ROLL).content.decode()
+    html = post(as_alice, game, engine.ROLL).content.decode()
     assert "Pay the £10 fine" in html and "Take a Chance" in html
-    assert post(as_alice, game, A.PAY_TEN).status_code == 200
+    assert post(as_alice, game, engine.PAY_TEN).status_code == 200
     assert state_of(game).cash[0] == 1490
 
 
@@ -269,19 +264,18 @@ def test_build_sell_and_sell_group(game: Game, as_alice: Client, edit_state: Any
     edit_state(game, browns)
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
     assert "Manage property" in html and "Build a house ($50)" in html
-    assert post(as_alice, game, A.BUILD, square="1").status_code == 200
+    assert post(as_alice, game, engine.BUILD, square="1").status_code == 200
     assert state_of(game).bld[1] == 1
-    assert post(as_alice, game, A.SELL_BUILDING, square="1").status_code == 200
+    assert post(as_alice, game, engine.SELL_BUILDING, square="1").status_code == 200
     assert state_of(game).bld[1] == 0
 
-    def hotels(s: engine.State) -> None:
-        s.bld[1] = s.bld[3] = 5
-        s.bank_hotels -= 2
+    def hotels(s: engine.State) -> engine.State:
+        return engine.setup(s, buildings={1: engine.HOTEL, 3: engine.HOTEL})
 
     edit_state(game, hotels)
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
     assert "Sell all buildings on the brown group" in html
-    assert post(as_alice, game, A.SELL_GROUP_BUILDINGS, target="0").status_code == 200
+    assert post(as_alice, game, engine.SELL_GROUP_BUILDINGS, target="0").status_code == 200
     s = state_of(game)
     assert s.bld[1] == s.bld[3] == 0 and s.cash[0] == 1500 - 50 + 25 + 2 * 125
 
@@ -290,11 +284,11 @@ def test_mortgage_and_lift(game: Game, as_alice: Client, edit_state: Any) -> Non
     edit_state(game, lambda s: s.owner.__setitem__(39, 0))
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
     assert "Mortgage (+$200)" in html
-    post(as_alice, game, A.MORTGAGE, square="39")
+    post(as_alice, game, engine.MORTGAGE, square="39")
     assert state_of(game).mortgaged[39]
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
     assert "Lift mortgage ($220)" in html
-    post(as_alice, game, A.UNMORTGAGE, square="39")
+    post(as_alice, game, engine.UNMORTGAGE, square="39")
     s = state_of(game)
     assert not s.mortgaged[39] and s.cash[0] == 1500 + 200 - 220
 
@@ -302,20 +296,20 @@ def test_mortgage_and_lift(game: Game, as_alice: Client, edit_state: Any) -> Non
 def test_claim_rent(game: Game, as_alice: Client, as_bob: Client, edit_state: Any) -> None:
     edit_state(game, lambda s: s.owner.__setitem__(3, 1))
     roll_to(game, edit_state, (1, 2))
-    post(as_alice, game, A.ROLL)
+    post(as_alice, game, engine.ROLL)
     html = as_bob.get(f"/games/{game.public_id}/").content.decode()
     assert "Claim $4 rent from alice" in html
-    claim_id = state_of(game).claims[0][0]
-    assert post(as_bob, game, A.CLAIM_RENT, target=str(claim_id)).status_code == 200
+    claim_id = engine.claims(state_of(game))[0].id
+    assert post(as_bob, game, engine.CLAIM_RENT, target=str(claim_id)).status_code == 200
     s = state_of(game)
     assert s.cash == [1496, 1504] and not s.claims
 
 
 def test_end_turn(game: Game, as_alice: Client, edit_state: Any) -> None:
     roll_to(game, edit_state, (1, 3))
-    post(as_alice, game, A.ROLL)
-    post(as_alice, game, A.INCOME_TAX_FLAT)
-    assert post(as_alice, game, A.END_TURN).status_code == 200
+    post(as_alice, game, engine.ROLL)
+    post(as_alice, game, engine.INCOME_TAX_FLAT)
+    assert post(as_alice, game, engine.END_TURN).status_code == 200
     assert state_of(game).turn == 1
 
 
@@ -342,7 +336,7 @@ def test_propose_and_accept(deeds: Game, as_alice: Client, as_bob: Client) -> No
     response = post(
         as_alice,
         deeds,
-        A.PROPOSE_TRADE,
+        engine.PROPOSE_TRADE,
         target="1",
         give_props="1",
         take_props="39",
@@ -351,48 +345,49 @@ def test_propose_and_accept(deeds: Game, as_alice: Client, as_bob: Client) -> No
     assert response.status_code == 200
     html = as_bob.get(f"/games/{deeds.public_id}/").content.decode()
     assert "alice offers you" in html and "Mediterranean Avenue, $100" in html
-    trade_id = state_of(deeds).trades[0][0]
-    assert post(as_bob, deeds, A.ACCEPT_TRADE, target=str(trade_id)).status_code == 200
+    trade_id = engine.offers(state_of(deeds))[0].id
+    assert post(as_bob, deeds, engine.ACCEPT_TRADE, target=str(trade_id)).status_code == 200
     s = state_of(deeds)
     assert s.owner[1] == 1 and s.owner[39] == 0 and s.cash == [1400, 1600]
 
 
 def test_reject(deeds: Game, as_alice: Client, as_bob: Client) -> None:
-    post(as_alice, deeds, A.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
-    trade_id = state_of(deeds).trades[0][0]
-    assert post(as_bob, deeds, A.REJECT_TRADE, target=str(trade_id)).status_code == 200
+    post(as_alice, deeds, engine.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
+    trade_id = engine.offers(state_of(deeds))[0].id
+    assert post(as_bob, deeds, engine.REJECT_TRADE, target=str(trade_id)).status_code == 200
     s = state_of(deeds)
     assert not s.trades and s.owner[39] == 1
 
 
 def test_counter_is_a_prefilled_form(deeds: Game, as_alice: Client, as_bob: Client) -> None:
-    post(as_alice, deeds, A.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
-    trade_id = state_of(deeds).trades[0][0]
+    post(as_alice, deeds, engine.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
+    trade_id = engine.offers(state_of(deeds))[0].id
     html = as_bob.get(f"/games/{deeds.public_id}/").content.decode()
     counter = html[html.index("Make a counter-offer") :]
     assert re.search(r'name="give_props" value="39" checked', counter)
     assert re.search(r'name="take_cash"[^>]*value="317"', counter)
     response = post(
-        as_bob, deeds, A.COUNTER_TRADE, target=str(trade_id), give_props="39", take_cash="350"
+        as_bob, deeds, engine.COUNTER_TRADE, target=str(trade_id), give_props="39", take_cash="350"
     )
     assert response.status_code == 200
-    (new,) = state_of(deeds).trades
-    assert new[1:3] == (1, 0) and new[3].take_cash == 350 and new[3].give_props == (39,)
+    (new,) = engine.offers(state_of(deeds))
+    assert (new.proposer, new.recipient) == (1, 0)
+    assert new.terms.take_cash == 350 and new.terms.give_props == (39,)
 
 
 def test_withdraw(deeds: Game, as_alice: Client) -> None:
-    post(as_alice, deeds, A.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
-    trade_id = state_of(deeds).trades[0][0]
+    post(as_alice, deeds, engine.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
+    trade_id = engine.offers(state_of(deeds))[0].id
     html = as_alice.get(f"/games/{deeds.public_id}/").content.decode()
     assert "Your offer to bob" in html and "Withdraw offer" in html
-    assert post(as_alice, deeds, A.WITHDRAW_TRADE, target=str(trade_id)).status_code == 200
+    assert post(as_alice, deeds, engine.WITHDRAW_TRADE, target=str(trade_id)).status_code == 200
     assert not state_of(deeds).trades
 
 
 def test_trade_offers_are_shown_to_the_two_parties_only(
     deeds: Game, as_alice: Client, charlie: User
 ) -> None:
-    post(as_alice, deeds, A.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
+    post(as_alice, deeds, engine.PROPOSE_TRADE, target="1", take_props="39", give_cash="317")
     html = client_for(charlie).get(f"/games/{deeds.public_id}/").content.decode()
     assert "$317" not in html and "317" not in region(html, "actions")
     assert "bob must answer alice's trade offer" in html.replace("&#x27;", "'")
@@ -400,10 +395,12 @@ def test_trade_offers_are_shown_to_the_two_parties_only(
 
 def test_a_bad_trade_form_is_refused_and_kept(deeds: Game, as_alice: Client) -> None:
     version = deeds.version
-    response = post(as_alice, deeds, A.PROPOSE_TRADE, target="1", take_props="39", give_cash="lots")
+    response = post(
+        as_alice, deeds, engine.PROPOSE_TRADE, target="1", take_props="39", give_cash="lots"
+    )
     assert response.status_code == 422
     assert "The cash you give must be a whole number" in response.content.decode()
-    response = post(as_alice, deeds, A.PROPOSE_TRADE, target="1", give_cash="99999")
+    response = post(as_alice, deeds, engine.PROPOSE_TRADE, target="1", give_cash="99999")
     assert response.status_code == 422
     html = response.content.decode()
     assert "does not have that much cash" in html
@@ -414,7 +411,7 @@ def test_a_bad_trade_form_is_refused_and_kept(deeds: Game, as_alice: Client) -> 
 
 
 def test_an_empty_trade_is_refused(deeds: Game, as_alice: Client) -> None:
-    response = post(as_alice, deeds, A.PROPOSE_TRADE, target="1")
+    response = post(as_alice, deeds, engine.PROPOSE_TRADE, target="1")
     assert response.status_code == 422
     assert "A trade must exchange something." in response.content.decode()
 
@@ -423,33 +420,31 @@ def test_an_empty_trade_is_refused(deeds: Game, as_alice: Client) -> None:
 
 
 def test_raise_funds_then_pay_the_debt(game: Game, as_alice: Client, edit_state: Any) -> None:
-    def broke(s: engine.State) -> None:
-        s.cash[0] = 100
-        s.owner[39] = 0
+    def broke(s: engine.State) -> engine.State:
+        return engine.setup(s, cash={0: 100}, owners={39: 0})
 
     edit_state(game, broke)
     roll_to(game, edit_state, (1, 3))
-    post(as_alice, game, A.ROLL)
-    html = post(as_alice, game, A.INCOME_TAX_FLAT).content.decode()
+    post(as_alice, game, engine.ROLL)
+    html = post(as_alice, game, engine.INCOME_TAX_FLAT).content.decode()
     assert "You owe $200 and have $100" in html
-    assert {A.AUTO_SETTLE, A.DECLARE_BANKRUPTCY, A.MORTGAGE} <= kinds_offered(html)
-    assert A.PAY_DEBT not in kinds_offered(html)
-    post(as_alice, game, A.MORTGAGE, square="39")
-    assert post(as_alice, game, A.PAY_DEBT).status_code == 200
+    assert {engine.AUTO_SETTLE, engine.DECLARE_BANKRUPTCY, engine.MORTGAGE} <= kinds_offered(html)
+    assert engine.PAY_DEBT not in kinds_offered(html)
+    post(as_alice, game, engine.MORTGAGE, square="39")
+    assert post(as_alice, game, engine.PAY_DEBT).status_code == 200
     s = state_of(game)
     assert not s.debts and s.cash[0] == 100
 
 
 def test_auto_settle(game: Game, as_alice: Client, edit_state: Any) -> None:
-    def broke(s: engine.State) -> None:
-        s.cash[0] = 100
-        s.owner[39] = 0
+    def broke(s: engine.State) -> engine.State:
+        return engine.setup(s, cash={0: 100}, owners={39: 0})
 
     edit_state(game, broke)
     roll_to(game, edit_state, (1, 3))
-    post(as_alice, game, A.ROLL)
-    post(as_alice, game, A.INCOME_TAX_FLAT)
-    assert post(as_alice, game, A.AUTO_SETTLE).status_code == 200
+    post(as_alice, game, engine.ROLL)
+    post(as_alice, game, engine.INCOME_TAX_FLAT)
+    assert post(as_alice, game, engine.AUTO_SETTLE).status_code == 200
     s = state_of(game)
     assert not s.debts and s.mortgaged[39]
 
@@ -457,9 +452,9 @@ def test_auto_settle(game: Game, as_alice: Client, edit_state: Any) -> None:
 def test_declare_bankruptcy_ends_the_game(game: Game, as_alice: Client, edit_state: Any) -> None:
     edit_state(game, lambda s: s.cash.__setitem__(0, 10))
     roll_to(game, edit_state, (1, 3))
-    post(as_alice, game, A.ROLL)
-    post(as_alice, game, A.INCOME_TAX_FLAT)
-    response = post(as_alice, game, A.DECLARE_BANKRUPTCY)
+    post(as_alice, game, engine.ROLL)
+    post(as_alice, game, engine.INCOME_TAX_FLAT)
+    response = post(as_alice, game, engine.DECLARE_BANKRUPTCY)
     assert response.status_code == 200
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -493,13 +488,13 @@ def test_resign_needs_a_seat(game: Game, charlie: User) -> None:
 
 
 def test_it_refuses_anonymous_users(game: Game) -> None:
-    response = post(client_for(None), game, A.ROLL)
+    response = post(client_for(None), game, engine.ROLL)
     assert response.status_code == 403
     assert state_of(game).roll_no == 0
 
 
 def test_it_refuses_spectators(game: Game, charlie: User) -> None:
-    response = post(client_for(charlie), game, A.ROLL)
+    response = post(client_for(charlie), game, engine.ROLL)
     assert response.status_code == 403
     assert 'role="alert"' in response.content.decode()
 
@@ -509,13 +504,13 @@ def test_it_refuses_a_player_of_another_game(game: Game, charlie: User, bob: Use
 
     other = services.create_game(host=charlie, max_seats=2, bot_delay_ms=0)
     assert other.seats.filter(user=charlie).exists()
-    response = post(client_for(charlie), game, A.ROLL)
+    response = post(client_for(charlie), game, engine.ROLL)
     assert response.status_code == 403
     assert state_of(game).roll_no == 0
 
 
 def test_it_refuses_when_it_is_not_your_turn(game: Game, as_bob: Client) -> None:
-    response = post(as_bob, game, A.ROLL)
+    response = post(as_bob, game, engine.ROLL)
     assert response.status_code == 422
     assert "It is not your turn." in response.content.decode()
 
@@ -524,25 +519,25 @@ def test_a_stale_version_is_a_conflict_and_changes_nothing(game: Game, as_alice:
     before = game.state
     response = as_alice.post(
         f"/games/{game.public_id}/act",
-        {"kind": A.ROLL, "expected_version": game.version - 1},
+        {"kind": engine.ROLL, "expected_version": game.version - 1},
         **HTMX,
     )
     assert response.status_code == 409
     html = response.content.decode()
     assert "The game moved on" in html and 'role="alert"' in html
-    assert kinds_offered(html) == {A.ROLL}  # the fresh panel
+    assert kinds_offered(html) == {engine.ROLL}  # the fresh panel
     game.refresh_from_db()
     assert game.state == before
 
 
 def test_a_malformed_amount_is_422(game: Game, as_alice: Client, edit_state: Any) -> None:
     roll_to(game, edit_state, (1, 2))
-    post(as_alice, game, A.ROLL)
-    post(as_alice, game, A.DECLINE)
+    post(as_alice, game, engine.ROLL)
+    post(as_alice, game, engine.DECLINE)
     game.refresh_from_db()
     version = game.version
     for amount in ("ten", "-5", "1e3", "", "²"):
-        response = post(as_alice, game, A.BID, amount=amount)
+        response = post(as_alice, game, engine.BID, amount=amount)
         assert response.status_code == 422, amount
         assert "Your bid" in response.content.decode()
     game.refresh_from_db()
@@ -552,7 +547,7 @@ def test_a_malformed_amount_is_422(game: Game, as_alice: Client, edit_state: Any
 def test_an_unknown_kind_or_missing_version_is_422(game: Game, as_alice: Client) -> None:
     assert post(as_alice, game, "teleport").status_code == 422
     assert post(as_alice, game, "end_now").status_code == 422
-    response = as_alice.post(f"/games/{game.public_id}/act", {"kind": A.ROLL}, **HTMX)
+    response = as_alice.post(f"/games/{game.public_id}/act", {"kind": engine.ROLL}, **HTMX)
     assert response.status_code == 422
     assert state_of(game).roll_no == 0
 
@@ -560,7 +555,7 @@ def test_an_unknown_kind_or_missing_version_is_422(game: Game, as_alice: Client)
 def test_a_double_submit_acts_once(game: Game, as_alice: Client, edit_state: Any) -> None:
     roll_to(game, edit_state, (1, 2), (1, 2))
     game.refresh_from_db()
-    form = {"kind": A.ROLL, "expected_version": game.version}
+    form = {"kind": engine.ROLL, "expected_version": game.version}
     url = f"/games/{game.public_id}/act"
     assert as_alice.post(url, form, **HTMX).status_code == 200
     assert as_alice.post(url, form, **HTMX).status_code == 409
@@ -579,7 +574,7 @@ def test_an_htmx_action_answers_with_its_versions_push_and_the_panel_as_target(
     game: Game, as_alice: Client, edit_state: Any
 ) -> None:
     roll_to(game, edit_state, (1, 2))
-    html = post(as_alice, game, A.ROLL).content.decode()
+    html = post(as_alice, game, engine.ROLL).content.decode()
     game.refresh_from_db()
     # Framed as the version's push, so that live.js applies it as one.
     assert html.startswith(f"<!--push {game.version}-->")
@@ -596,13 +591,13 @@ def test_an_htmx_action_answers_with_its_versions_push_and_the_panel_as_target(
 
 
 def test_a_plain_post_redirects_back(game: Game, as_alice: Client) -> None:
-    response = post(as_alice, game, A.ROLL, htmx=False)
+    response = post(as_alice, game, engine.ROLL, htmx=False)
     assert response.status_code == 302 and response["Location"] == f"/games/{game.public_id}/"
     assert state_of(game).roll_no == 1
 
 
 def test_a_refused_plain_post_redirects_with_a_message(game: Game, as_bob: Client) -> None:
-    response = post(as_bob, game, A.ROLL, htmx=False)
+    response = post(as_bob, game, engine.ROLL, htmx=False)
     assert response.status_code == 302
     page = as_bob.get(response["Location"]).content.decode()
     assert "It is not your turn." in page
@@ -614,7 +609,7 @@ def test_regions_resync(game: Game, as_alice: Client) -> None:
     html = as_alice.get(f"{url}?since={game.version - 1}").content.decode()
     for region in REGION_IDS:
         assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', html, re.S), region
-    assert kinds_offered(html) == {A.ROLL}
+    assert kinds_offered(html) == {engine.ROLL}
 
 
 def test_regions_of_a_private_game_are_hidden(private_duel: Game, charlie: User) -> None:

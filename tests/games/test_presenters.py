@@ -12,8 +12,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import action_forms, engine, presenters
-from games.engine import actions as A
-from games.engine.testing import card_index
 from games.models import Game, GameEvent, Seat
 from games.snapshot import Snapshot
 
@@ -58,23 +56,23 @@ def test_square_and_group_names_follow_the_edition() -> None:
 def test_pending_roll_and_jail() -> None:
     s = fresh()
     assert texts(s) == ["Alice must roll the dice."]
-    s.in_jail[0] = True
+    s = engine.setup(s, jail={0: 0})
     assert texts(s) == ["Alice is in Jail: pay the fine, use a card, or roll for doubles."]
 
 
 def test_pending_buy_names_the_square_and_price() -> None:
     s = fresh()
     engine.force_dice(s, (1, 2))
-    s = after(s, engine.Action(A.ROLL, 0))
+    s = after(s, engine.Action(engine.ROLL, 0))
     assert texts(s) == ["Alice must decide whether to buy Baltic Avenue for $60."]
 
 
 def test_pending_auction_is_one_line_with_the_high_bid() -> None:
     s = fresh()
     engine.force_dice(s, (1, 2))
-    s = after(s, engine.Action(A.ROLL, 0), engine.Action(A.DECLINE, 0))
+    s = after(s, engine.Action(engine.ROLL, 0), engine.Action(engine.DECLINE, 0))
     assert texts(s)[0] == "Auction for Baltic Avenue: Alice, Bob and Carol may bid; no bids yet."
-    s = after(s, engine.Action(A.BID, 1, amount=20))
+    s = after(s, engine.Action(engine.BID, 1, amount=20))
     lines = presenters.pending(s, viewer=0)
     assert lines[0]["text"] == (
         "Auction for Baltic Avenue: Alice and Carol may bid; high bid $20 by Bob."
@@ -85,27 +83,25 @@ def test_pending_auction_is_one_line_with_the_high_bid() -> None:
 def test_pending_income_tax_does_not_show_the_worth() -> None:
     s = fresh()
     engine.force_dice(s, (1, 3))
-    s = after(s, engine.Action(A.ROLL, 0))
+    s = after(s, engine.Action(engine.ROLL, 0))
     assert texts(s) == ["Alice must choose how to pay Income Tax: $200 or 10% of total worth."]
 
 
 def test_pending_fine_or_chance_in_the_uk() -> None:
     s = fresh("uk")
-    idx = card_index(s, 1, "fine_or_chance")
-    s.decks[1] = [idx] + [c for c in s.decks[1] if c != idx]
+    s = engine.setup(s, deck_tops={1: [engine.card_index(s, 1, "fine_or_chance")]})
     engine.force_dice(s, (1, 1))
-    s = after(s, engine.Action(A.ROLL, 0))
+    s = after(s, engine.Action(engine.ROLL, 0))
     assert texts(s) == ["Alice must choose: pay a £10 fine or take a Chance."]
 
 
 def test_pending_trade_claim_and_debt() -> None:
-    s = fresh()
-    s.owner[3] = 1
+    s = engine.setup(fresh(), owners={3: 1})
     engine.force_dice(s, (1, 2))
     s = after(
         s,
-        engine.Action(A.ROLL, 0),
-        engine.Action(A.PROPOSE_TRADE, 0, target=2, terms=engine.Terms(give_cash=10)),
+        engine.Action(engine.ROLL, 0),
+        engine.Action(engine.PROPOSE_TRADE, 0, target=2, terms=engine.Terms(give_cash=10)),
     )
     lines = texts(s)
     assert "Carol must answer Alice's trade offer (#2)." in lines
@@ -123,15 +119,17 @@ def test_turn_line() -> None:
 
 
 def test_property_groups_mark_sets_buildings_and_mortgages() -> None:
-    s = fresh()
-    s.owner[1] = s.owner[3] = s.owner[5] = s.owner[39] = 0
-    s.bld[1], s.bld[3] = 2, 5
-    s.mortgaged[5] = True
+    s = engine.setup(
+        fresh(),
+        owners={1: 0, 3: 0, 5: 0, 39: 0},
+        buildings={1: 4, 3: engine.HOTEL},
+        mortgaged=[5],
+    )
     groups = presenters.property_groups(s, 0)
     assert [g["name"] for g in groups] == ["brown", "dark blue", "railroads"]
     brown = groups[0]
-    assert brown["complete"] and brown["properties"][0]["houses"] == 2
-    assert brown["properties"][0]["house_marks"] == "■■"
+    assert brown["complete"] and brown["properties"][0]["houses"] == 4
+    assert brown["properties"][0]["house_marks"] == "■■■■"
     assert brown["properties"][1]["hotel"] and brown["properties"][1]["houses"] == 0
     assert not groups[1]["complete"]
     assert groups[2]["properties"][0]["mortgaged"]
@@ -141,12 +139,8 @@ def test_property_groups_mark_sets_buildings_and_mortgages() -> None:
 def test_players_show_cash_turn_jail_cards_and_links(
     duel: Game, edit_state: Callable[..., engine.State]
 ) -> None:
-    def setup(s: engine.State) -> None:
-        s.turn = 1
-        s.in_jail[1] = True
-        s.decks[0].remove(card_index(s, 0, "jail_free"))
-        s.jail_cards[1][0] = 1
-        s.cash[0] = 1234
+    def setup(s: engine.State) -> engine.State:
+        return engine.setup(s, turn=1, jail={1: 0}, jail_cards={1: (1, 0)}, cash={0: 1234})
 
     s = edit_state(duel, setup)
     alice, bob = presenters.players(Snapshot.of(duel, state=s), viewer=0)
@@ -308,13 +302,12 @@ def test_the_board_falls_back_to_a_list_when_drawing_fails(duel: Game) -> None:
 
 
 def test_the_panel_holds_exactly_the_legal_actions() -> None:
-    s = fresh()
-    s.owner[39] = 0
+    s = engine.setup(fresh(), owners={39: 0})
     panel = action_forms.panel(s, 0)
     kinds = [f.kind for f in panel.decision]
     kinds += [f.kind for row in panel.properties for f in row["forms"]]
     legal = [a.kind for a in engine.legal_actions(s, 0) if a.kind != action_forms.RESIGN]
-    assert sorted(kinds) == sorted(legal) == sorted([A.ROLL, A.MORTGAGE])
+    assert sorted(kinds) == sorted(legal) == sorted([engine.ROLL, engine.MORTGAGE])
     assert [p.partner for p in panel.proposals] == ["Bob", "Carol"]
 
 
@@ -328,35 +321,34 @@ def test_the_panel_is_empty_for_spectators_and_the_bankrupt() -> None:
 def test_one_bid_form_from_just_above_the_high_bid_to_all_cash() -> None:
     s = fresh()
     engine.force_dice(s, (1, 2))
-    s = after(s, engine.Action(A.ROLL, 0), engine.Action(A.DECLINE, 0))
-    s = after(s, engine.Action(A.BID, 0, amount=30))
+    s = after(s, engine.Action(engine.ROLL, 0), engine.Action(engine.DECLINE, 0))
+    s = after(s, engine.Action(engine.BID, 0, amount=30))
     panel = action_forms.panel(s, 1)
-    (bid,) = [f for f in panel.decision if f.kind == A.BID]
+    (bid,) = [f for f in panel.decision if f.kind == engine.BID]
     assert bid.number is not None and (bid.number.min, bid.number.max) == (31, 1500)
-    assert [f.kind for f in panel.decision] == [A.BID, A.PASS_BID]
+    assert [f.kind for f in panel.decision] == [engine.BID, engine.PASS_BID]
 
 
 def test_a_counter_offer_is_prefilled_with_the_terms_turned_round() -> None:
-    s = fresh()
-    s.owner[1], s.owner[39] = 0, 1
+    s = engine.setup(fresh(), owners={1: 0, 39: 1})
     terms = engine.Terms(give_props=(1,), take_props=(39,), give_cash=50)
-    s = after(s, engine.Action(A.PROPOSE_TRADE, 0, target=1, terms=terms))
+    s = after(s, engine.Action(engine.PROPOSE_TRADE, 0, target=1, terms=terms))
     panel = action_forms.panel(s, 1)
     (offer,) = panel.incoming
     assert offer["terms"]["gives"] == ["Mediterranean Avenue", "$50"]
     counter = offer["counter"]
-    assert counter.kind == A.COUNTER_TRADE and counter.target == offer["id"]
+    assert counter.kind == engine.COUNTER_TRADE and counter.target == offer["id"]
     assert [p["square"] for p in counter.give.properties if p["checked"]] == [39]
     assert [p["square"] for p in counter.take.properties if p["checked"]] == [1]
     assert counter.take.cash_value == 50
-    assert [f.kind for f in offer["forms"]] == [A.ACCEPT_TRADE, A.REJECT_TRADE]
-    assert [f.kind for f in action_forms.panel(s, 0).outgoing[0]["forms"]] == [A.WITHDRAW_TRADE]
+    assert [f.kind for f in offer["forms"]] == [engine.ACCEPT_TRADE, engine.REJECT_TRADE]
+    assert [f.kind for f in action_forms.panel(s, 0).outgoing[0]["forms"]] == [
+        engine.WITHDRAW_TRADE
+    ]
 
 
 def test_property_with_buildings_in_its_group_is_not_tradable() -> None:
-    s = fresh()
-    s.owner[1] = s.owner[3] = s.owner[5] = 0
-    s.bld[1] = 1
+    s = engine.setup(fresh(), owners={1: 0, 3: 0, 5: 0}, buildings={1: 1})
     assert action_forms.tradable(s, 0) == [5]
 
 

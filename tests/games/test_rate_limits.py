@@ -11,8 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
-from games.engine import actions as A
+from games import engine, services
 from games.models import Game, Seat
 from monopoly_site.env import env_rates
 
@@ -111,16 +110,16 @@ def test_acting_too_fast_is_refused_in_the_panel_and_changes_nothing(
 ) -> None:
     limit(settings, "action", "1/1m/user,10/1m/ip")
     as_alice = client_for(alice)
-    assert act(as_alice, alice_first, A.ROLL).status_code == 200
+    assert act(as_alice, alice_first, engine.ROLL).status_code == 200
     alice_first.refresh_from_db()
     version = alice_first.version
-    response = act(as_alice, alice_first, A.END_TURN)
+    response = act(as_alice, alice_first, engine.END_TURN)
     assert_limited(response, "You are acting too quickly.")
     assert 'id="actions"' in response.content.decode()  # the panel shows the message
     alice_first.refresh_from_db()
     assert alice_first.version == version
     # Bob has his own allowance: his (illegal) move is judged, not counted out.
-    assert act(client_for(bob), alice_first, A.END_TURN).status_code == 422
+    assert act(client_for(bob), alice_first, engine.END_TURN).status_code == 422
 
 
 def test_acting_too_fast_without_htmx_gets_a_page(
@@ -128,8 +127,8 @@ def test_acting_too_fast_without_htmx_gets_a_page(
 ) -> None:
     limit(settings, "action", "1/1m/user,10/1m/ip")
     as_alice = client_for(alice)
-    act(as_alice, alice_first, A.ROLL, htmx=False)
-    response = act(as_alice, alice_first, A.END_TURN, htmx=False)
+    act(as_alice, alice_first, engine.ROLL, htmx=False)
+    response = act(as_alice, alice_first, engine.END_TURN, htmx=False)
     assert_limited(response, "Nothing was changed.")
     assert "<html" in response.content.decode()
 
@@ -138,10 +137,10 @@ def test_the_action_limit_counts_every_account_behind_an_address(
     settings: Any, alice_first: Game, alice: User, bob: User
 ) -> None:
     limit(settings, "action", "100/1m/user,2/1m/ip")
-    act(client_for(alice), alice_first, A.ROLL)
-    act(client_for(bob), alice_first, A.END_TURN)
-    assert act(client_for(bob), alice_first, A.END_TURN).status_code == 429
-    assert act(client_for(bob, ip="10.0.0.9"), alice_first, A.END_TURN).status_code == 422
+    act(client_for(alice), alice_first, engine.ROLL)
+    act(client_for(bob), alice_first, engine.END_TURN)
+    assert act(client_for(bob), alice_first, engine.END_TURN).status_code == 429
+    assert act(client_for(bob, ip="10.0.0.9"), alice_first, engine.END_TURN).status_code == 422
 
 
 def test_proposing_trades_too_fast_is_refused_and_keeps_the_offer(
@@ -151,19 +150,19 @@ def test_proposing_trades_too_fast_is_refused_and_keeps_the_offer(
     as_alice = client_for(alice)
     offer = {"target": "1", "take_props": "39", "give_cash": "317", "take_cash": ""}
     for _ in range(2):
-        assert act(as_alice, alice_first, A.PROPOSE_TRADE, **offer).status_code == 200
-        trade_id = services_state(alice_first).trades[0][0]
-        act(as_alice, alice_first, A.WITHDRAW_TRADE, target=str(trade_id))
+        assert act(as_alice, alice_first, engine.PROPOSE_TRADE, **offer).status_code == 200
+        trade_id = engine.offers(services_state(alice_first))[0].id
+        act(as_alice, alice_first, engine.WITHDRAW_TRADE, target=str(trade_id))
     alice_first.refresh_from_db()
     version = alice_first.version
-    response = act(as_alice, alice_first, A.PROPOSE_TRADE, **offer)
+    response = act(as_alice, alice_first, engine.PROPOSE_TRADE, **offer)
     assert_limited(response, "You are proposing trades too quickly.")
     # What she typed is kept.
     assert re.search(r'name="give_cash"[^>]*value="317"', response.content.decode())
     alice_first.refresh_from_db()
     assert alice_first.version == version and not services_state(alice_first).trades
     # Other actions are limited separately.
-    assert act(as_alice, alice_first, A.ROLL).status_code == 200
+    assert act(as_alice, alice_first, engine.ROLL).status_code == 200
 
 
 def services_state(game: Game) -> Any:
@@ -193,13 +192,13 @@ def test_services_are_never_limited(settings: Any, alice_first: Game, alice: Use
     limit(settings, "action", "1/1m/user,1/1m/ip")
     as_alice = client_for(alice)
     act(as_alice, alice_first, "no_such_kind")
-    assert act(as_alice, alice_first, A.ROLL).status_code == 429
+    assert act(as_alice, alice_first, engine.ROLL).status_code == 429
     alice_first.refresh_from_db()
     version = alice_first.version
     services.submit_action(
         public_id=alice_first.public_id,
         user=alice,
-        action={"kind": A.ROLL},
+        action={"kind": engine.ROLL},
         expected_version=version,
     )
     alice_first.refresh_from_db()

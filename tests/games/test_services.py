@@ -282,7 +282,7 @@ def test_a_bot_counters_a_low_trade_offer_and_the_log_says_so(alice: User, edit_
     game.refresh_from_db()
     assert services.play_bot_move(game.pk, game.version)
     game.refresh_from_db()
-    ((_, frm, to, terms),) = engine.from_dict(game.state).trades
+    ((_, frm, to, terms),) = engine.offers(engine.from_dict(game.state))
     assert (frm, to) == (1, 0)
     assert terms == engine.Terms(give_props=(19,), take_cash=480)
     kinds = list(game.events.order_by("-seq", "-index").values_list("kind", flat=True)[:2])

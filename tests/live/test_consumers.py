@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.models import User
 from games import broadcast, consumers, services
 from games.models import Game
-from games.play_views import region_context
+from games.regions import region_context
 from games.snapshot import Snapshot
 from live import fanout
 from monopoly_site.asgi import application

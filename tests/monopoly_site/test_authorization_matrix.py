@@ -14,7 +14,7 @@ from django.contrib.messages import get_messages
 from django.http import HttpResponse
 from django.urls import reverse
 
-from games.engine import actions as A
+from games import engine
 from games.models import Game, GameEvent
 from monopoly_site.routing import websocket_urlpatterns
 from tests.monopoly_site.authorization_table import (
@@ -88,18 +88,19 @@ def test_every_route_socket_and_action_kind_has_a_row() -> None:
     problems += [f"Stale row in SOCKETS: {p!r} is no WebSocket route." for p in rows - sockets]
     problems += [
         f"No row for the action kind {kind!r}. Add to ACTIONS in {TABLE}:\n"
-        f"    A.{_constant(kind)}: (*OUTSIDERS, waiting, mover, host, N),\n"
+        f"    engine.{_constant(kind)}: (*OUTSIDERS, waiting, mover, host, N),\n"
         "  and its form's fields to ACTION_FIELDS if it posts any."
-        for kind in sorted(A.ALL_KINDS - set(ACTIONS))
+        for kind in sorted(engine.ACTION_KINDS - set(ACTIONS))
     ]
     problems += [
-        f"Stale row in ACTIONS: {k!r} is no action kind." for k in set(ACTIONS) - A.ALL_KINDS
+        f"Stale row in ACTIONS: {k!r} is no action kind."
+        for k in set(ACTIONS) - engine.ACTION_KINDS
     ]
     assert not problems, "\n".join(problems)
 
 
 def _constant(kind: str) -> str:
-    return next((k for k, v in vars(A).items() if k.isupper() and v == kind), kind.upper())
+    return next((k for k, v in vars(engine).items() if k.isupper() and v == kind), kind.upper())
 
 
 def test_every_row_has_a_cell_per_persona() -> None:
@@ -250,7 +251,7 @@ FORGED = {"player": str(WAITING_SEAT), "seat": str(WAITING_SEAT), "actor": str(W
 def test_a_forged_seat_in_the_post_is_ignored(world: World) -> None:
     game = world.game("running")
     version = game.version
-    response = _act(world, "mover", game, A.ROLL, **FORGED)
+    response = _act(world, "mover", game, engine.ROLL, **FORGED)
     assert response.status_code == 200
     assert _actor_of(game, version + 1) == MOVER_SEAT
 
@@ -259,7 +260,7 @@ def test_a_waiting_player_cannot_move_for_the_seat_to_move(world: World) -> None
     game = world.game("running")
     version = game.version
     forged = {"player": str(MOVER_SEAT), "seat": str(MOVER_SEAT), "actor": str(MOVER_SEAT)}
-    response = _act(world, "waiting", game, A.ROLL, **forged)
+    response = _act(world, "waiting", game, engine.ROLL, **forged)
     assert response.status_code == 422
     assert "It is not your turn." in response.content.decode()
     assert world.game("running").version == version
@@ -269,7 +270,7 @@ def test_an_outsider_naming_the_seat_to_move_is_refused(world: World) -> None:
     game = world.game("running")
     version = game.version
     forged = {"player": str(MOVER_SEAT), "seat": str(MOVER_SEAT), "user": username("mover")}
-    response = _act(world, "stranger", game, A.ROLL, **forged)
+    response = _act(world, "stranger", game, engine.ROLL, **forged)
     assert response.status_code == 403
     assert world.game("running").version == version
 

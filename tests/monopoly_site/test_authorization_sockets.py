@@ -17,7 +17,6 @@ import websockets
 from django.conf import settings
 
 from games import engine
-from games.engine import actions as A
 from games.models import Game
 from monopoly_site.routing import websocket_urlpatterns
 from tests.live.conftest import run
@@ -148,7 +147,7 @@ def _post_roll(port: int, game: Game, cookie: str) -> int:
     token = secrets.token_hex(16)
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{game.get_absolute_url()}act",
-        data=urlencode({"kind": A.ROLL, "expected_version": game.version}).encode(),
+        data=urlencode({"kind": engine.ROLL, "expected_version": game.version}).encode(),
         headers={
             "Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}; csrftoken={token}",
             "X-CSRFToken": token,

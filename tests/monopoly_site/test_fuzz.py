@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from games import engine
 from games.consumers import CLOSE_BAD_FRAME, CLOSE_REFUSED, _parse_frame
-from games.engine import actions as A
 from monopoly_site.routing import websocket_urlpatterns
 from tests.live.conftest import run
 from tests.monopoly_site.authorization_world import World, build_world, site_routes, username
@@ -298,7 +298,7 @@ squares = st.lists(st.one_of(st.integers(-1, 41).map(str), junk), max_size=4)
 @fuzz(100)
 @given(
     persona=st.sampled_from(("mover", "waiting")),
-    kind=st.one_of(st.sampled_from(sorted(A.ALL_KINDS)), junk),
+    kind=st.one_of(st.sampled_from(sorted(engine.ACTION_KINDS)), junk),
     stale=st.booleans(),
     fields=st.dictionaries(st.sampled_from(MOVE_FIELDS), number, max_size=4),
     give_props=squares,

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 from games import engine
-from games.engine import actions as A
 from games.standing_orders import clean, standing_action
 from tests.engine.helpers import game
 
 
 def on_buy(square: int = 39, cash: int = 1500) -> engine.State:
     """Player 0 has landed on the unowned ``square`` and must decide."""
-    s = game()
-    s.pos[0] = square - 6
-    s.cash[0] = cash
+    s = engine.setup(game(), positions={0: square - 6}, cash={0: cash})
     engine.force_dice(s, (2, 4))
-    # engine.apply, not act: the cash was set by hand, so money is not conserved.
-    s, _ = engine.apply(s, engine.Action(A.ROLL, 0))
+    s, _ = engine.apply(s, engine.Action(engine.ROLL, 0))
     return s
 
 
@@ -26,39 +22,38 @@ def test_no_orders_do_nothing() -> None:
 
 def test_auto_buy_keeps_the_cash_floor() -> None:
     s = on_buy(39, cash=1000)  # Boardwalk, $400
-    assert standing_action(s, 0, {"buy_min_cash_left": 600}).kind == A.BUY
+    assert standing_action(s, 0, {"buy_min_cash_left": 600}).kind == engine.BUY
     assert standing_action(s, 0, {"buy_min_cash_left": 601}) is None
 
 
 def auction(cash: int = 1500) -> engine.State:
     s = on_buy(39, cash=cash)
-    s, _ = engine.apply(s, engine.Action(A.DECLINE, 0))
-    assert s.auction is not None
+    s, _ = engine.apply(s, engine.Action(engine.DECLINE, 0))
+    assert engine.auction_view(s) is not None
     return s
 
 
 def test_auction_orders_pass_or_bid_the_least_up_to_a_limit() -> None:
     s = auction()
-    assert standing_action(s, 1, {"auction": "pass"}).kind == A.PASS_BID
+    assert standing_action(s, 1, {"auction": "pass"}).kind == engine.PASS_BID
     bid = standing_action(s, 1, {"auction": "printed"})
-    assert (bid.kind, bid.amount) == (A.BID, 1)
-    s.auction[2] = 400  # the high bid has reached Boardwalk's printed price
-    assert standing_action(s, 1, {"auction": "printed"}).kind == A.PASS_BID
+    assert (bid.kind, bid.amount) == (engine.BID, 1)
+    # The high bid reaches Boardwalk's printed price.
+    s, _ = engine.apply(s, engine.Action(engine.BID, 0, amount=400))
+    assert standing_action(s, 1, {"auction": "printed"}).kind == engine.PASS_BID
     assert standing_action(s, 1, {"auction": "upto", "auction_max": 450}).amount == 401
 
 
 def test_jail_orders_use_a_card_pay_or_roll() -> None:
-    s = game()
-    s.in_jail[0] = True
-    s.pos[0] = 10
-    assert standing_action(s, 0, {"jail": "pay"}).kind == A.PAY_JAIL_FINE
-    assert standing_action(s, 0, {"jail": "roll"}).kind == A.ROLL
+    s = engine.setup(game(), jail={0: 0})
+    assert standing_action(s, 0, {"jail": "pay"}).kind == engine.PAY_JAIL_FINE
+    assert standing_action(s, 0, {"jail": "roll"}).kind == engine.ROLL
     assert standing_action(s, 0, {"jail": "card"}) is None  # no card held
 
 
 def test_auto_roll_only_when_rolling_is_the_only_decision() -> None:
     s = game()
-    assert standing_action(s, 0, {"auto_roll": True}).kind == A.ROLL
+    assert standing_action(s, 0, {"auto_roll": True}).kind == engine.ROLL
     assert standing_action(on_buy(), 0, {"auto_roll": True}) is None
 
 

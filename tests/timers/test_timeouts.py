@@ -106,7 +106,7 @@ def test_a_claim_window_closes_and_the_rent_is_forfeited(
         expected_version=game.version,
     )  # fmt: skip
     s = state_of(game)
-    assert s.claims and s.claims[0][1] == owner
+    assert [c.owner for c in engine.claims(s)] == [owner]
     cash = list(s.cash)
     window = game.deadlines.get(kind="claim_rent")
     assert window.due_at - window.started_at == timedelta(seconds=game.claim_window_seconds)

@@ -1,6 +1,6 @@
 """``manage.py replay FILE``: replay a game record; print the final state JSON.
 
-All logic lives in ``games.engine.record``.
+All logic lives in the engine (``engine.replay_file``).
 """
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine import EngineError
-from games.engine.record import replay_file
+from games.engine import EngineError, replay_file
 
 
 class Command(BaseCommand):

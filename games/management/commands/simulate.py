@@ -1,6 +1,6 @@
 """``manage.py simulate``: play bot games in one process; print one JSON object.
 
-All logic lives in ``games.engine.sim`` so it is testable without Django.
+All logic lives in the engine (``engine.simulate``) so it is testable without Django.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import native
-from games.engine import PRESETS
-from games.engine.sim import simulate
+from games.engine import PRESETS, simulate
 
 
 class Command(BaseCommand):

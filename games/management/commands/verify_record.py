@@ -1,6 +1,6 @@
 """``manage.py verify_record FILE``: check a finished game's fair dice.
 
-All logic lives in ``games.engine.record.verify_record``, which needs only the
+All logic lives in ``engine.verify_record``, which needs only the
 engine (Python's standard library): the same check runs without the site.
 """
 

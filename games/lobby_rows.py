@@ -1,0 +1,53 @@
+"""The lobby's lists: open games, and a person's own games. The lobby page
+renders them, and ``games.broadcast`` pushes them as they change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count
+
+from games import engine
+from games.forms import timer_label
+from games.models import Game, Seat
+from games.switches import PRESET_LABELS
+from games.timer_presenters import next_deadline
+
+
+def your_game_rows(user: Any) -> list[dict[str, Any]]:
+    seats = (
+        Seat.objects.filter(user=user, game__status__in=[Game.Status.LOBBY, Game.Status.ACTIVE])
+        .select_related("game")
+        .order_by("-game__updated_at")[:50]
+    )
+    rows = []
+    for seat in seats:
+        game = seat.game
+        row: dict[str, Any] = {"game": game, "seat": seat, "waiting_on": "", "your_move": False}
+        if game.status == Game.Status.ACTIVE and game.state:
+            state = engine.from_dict(game.state)
+            pending = engine.pending_decisions(state)
+            row["your_move"] = any(p.player == seat.number and p.blocking for p in pending)
+            waiting = sorted({state.names[p.player] for p in pending if p.blocking})
+            row["waiting_on"] = ", ".join(waiting)
+            row["deadline"] = next_deadline(game, seat.number)
+        rows.append(row)
+    return rows
+
+
+def open_game_rows() -> list[dict[str, Any]]:
+    """The lobby's open-games table ."""
+    open_games = (
+        Game.objects.filter(status=Game.Status.LOBBY, is_public=True)
+        .select_related("host")
+        .annotate(taken=Count("seats"))
+        .order_by("-created_at")[:50]
+    )
+    return [
+        {
+            "game": g,
+            "preset_label": PRESET_LABELS.get(g.preset, g.preset),
+            "timer": timer_label(g.turn_seconds),
+        }
+        for g in open_games
+    ]

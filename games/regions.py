@@ -1,0 +1,132 @@
+"""The screen regions of the game page, each declared once.
+
+A region is one element of ``games/game.html`` with a stable id, rendered
+by the template partial of the same name. Its audience says who gets it
+and from which context: a PUBLIC region is alike for every viewer and is
+rendered from ``shared_context`` once per version; a VIEWER region differs
+per viewer (a spectator, or a seat) and a SEAT region is a seat's own, both
+rendered from ``region_context``. The full page, the htmx answer to a move
+or a resync and the WebSocket push all read this declaration; a push sends
+spectators only PUBLIC and VIEWER regions, rendered for no seat.
+
+Adding a region: declare it here, write its partial (with ``id`` equal to
+the name and ``data-version``), and put what it needs in one of the two
+context builders. ``tests/games/test_regions.py`` checks the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.utils.functional import SimpleLazyObject
+
+from games import presenters, timer_presenters
+from games.action_forms import Panel, panel
+from games.models import Game, Seat
+from games.snapshot import Snapshot
+from games.switches import PRESET_LABELS
+
+TEMPLATE: Final = "games/game.html"
+PUBLIC: Final = "public"
+VIEWER: Final = "viewer"
+SEAT: Final = "seat"
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str  # the element id and the partial's name
+    audience: str  # PUBLIC, VIEWER or SEAT
+
+    @property
+    def partial(self) -> str:
+        return f"{TEMPLATE}#{self.name}"
+
+
+# In the order a page and a push carry them.
+REGIONS: Final = (
+    Region("status", PUBLIC),
+    Region("board", PUBLIC),
+    Region("pending", VIEWER),
+    Region("players", VIEWER),
+    Region("log", VIEWER),
+    Region("actions", SEAT),
+)
+
+
+def names(*audiences: str) -> tuple[str, ...]:
+    return tuple(r.name for r in REGIONS if r.audience in audiences)
+
+
+PUBLIC_REGIONS: Final = names(PUBLIC)
+AUDIENCE_REGIONS: Final = names(VIEWER)  # what a spectator gets beside the public ones
+SEAT_REGIONS: Final = names(VIEWER, SEAT)
+# The htmx answer: the action panel is the swap target, the rest out of band.
+OUT_OF_BAND: Final = tuple(r.name for r in REGIONS if r.name != "actions")
+
+
+def urls(game: Game) -> dict[str, str]:
+    base = game.get_absolute_url()
+    return {
+        "page": base,
+        "act": f"{base}act",
+        "resign": f"{base}resign",
+        "regions": f"{base}regions",
+    }
+
+
+def shared_context(snap: Snapshot) -> dict[str, Any]:
+    """The context builder of the PUBLIC regions: what every viewer sees
+    alike. The broadcast renders these once per version."""
+    game, state = snap.game, snap.state
+    assert state is not None
+    return {
+        "snapshot": snap,
+        "game": game,
+        "state": state,
+        "rules": state.rules,
+        "urls": urls(game),
+        "finished": state.finished,
+        "turn_line": presenters.turn_line(state),
+        "preset_label": PRESET_LABELS.get(game.preset, game.preset),
+        "ranking": presenters.ranking(snap),
+        "board_svg": presenters.board_markup(state, game),
+        "dice": state.dice if any(state.dice) else None,
+    }
+
+
+def region_context(
+    snap: Snapshot,
+    seat: Seat | None,
+    *,
+    action_panel: Panel | None = None,
+    error: str = "",
+    focus: bool = False,
+    shared: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The context builder of the VIEWER and SEAT regions, for ``seat`` (None:
+    a spectator), on top of ``shared`` (``shared_context``, if the caller
+    has it)."""
+    if shared is None:
+        shared = shared_context(snap)
+    game, state = snap.game, snap.state
+    assert state is not None
+    viewer = seat.number if seat is not None else None
+    playing = seat is not None and seat.status == Seat.Status.PLAYING
+    if action_panel is None:
+        action_panel = panel(state, viewer if playing else None)
+    return {
+        **shared,
+        "seat": seat,
+        "viewer": viewer,
+        "playing": playing and game.status == Game.Status.ACTIVE,
+        "players": presenters.players(snap, viewer),
+        "pending": presenters.pending(state, viewer),
+        # Worded and grouped only where the whole log is shown: a push
+        # carries only the lines its version added (``log_delta``).
+        "log": SimpleLazyObject(lambda: presenters.log(snap, viewer)),
+        "panel": action_panel,
+        "error": error,
+        "focus": focus,
+        **timer_presenters.timer_context(snap, seat),
+    }
