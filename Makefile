@@ -12,6 +12,7 @@ run: install
 
 test: install chromium nginx
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m monopoly_site.localservices test -- -m "not slow" $(PYTEST_ARGS)
 
 # The long runs (tests marked slow: 20,000 bot games with invariants, the
@@ -40,6 +41,7 @@ $(ENGINE_BUILD): $(STAMP) $(wildcard games/engine/*.py) games/native.py games/bu
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff format --check .
 	DEBUG=true $(VENV)/bin/mypy
 
