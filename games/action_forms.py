@@ -15,6 +15,7 @@ from typing import Any
 from django.http import QueryDict
 
 from games import engine
+from games.decisions import ANSWER_ORDER
 from games.engine import (
     A_HOTEL,
     DECK_NAMES,
@@ -24,13 +25,8 @@ from games.engine import (
     terms_error,
     unmortgage_cost,
 )
-from games.presenters import (
-    GROUP_COLOURS,
-    fine_or_chance_amount,
-    group_name,
-    money,
-    square_name,
-)
+from games.presenters import GROUP_COLOURS, group_name
+from games.wording import fine_or_chance_amount, money, square_name
 
 MAX_AMOUNT = 10_000_000
 
@@ -58,30 +54,6 @@ PLAYER_KINDS = engine.ACTION_KINDS - {engine.END_NOW, RESIGN}
 
 MANAGE_KINDS = frozenset({engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE})
 TRADE_ANSWER_KINDS = frozenset({engine.ACCEPT_TRADE, engine.REJECT_TRADE, engine.WITHDRAW_TRADE})
-
-# The order decisions appear in: what blocks the game first, ending the turn last.
-_DECISION_ORDER = (
-    engine.PAY_DEBT,
-    engine.AUTO_SETTLE,
-    engine.DECLARE_BANKRUPTCY,
-    engine.PLACE_BUILDING,
-    engine.FORFEIT_BUILDING,
-    engine.BID,
-    engine.PASS_BID,
-    # A claim can lapse with the next throw: claim before rolling.
-    engine.CLAIM_RENT,
-    engine.EXPIRE_CLAIM,
-    engine.ROLL,
-    engine.PAY_JAIL_FINE,
-    engine.USE_JAIL_CARD,
-    engine.BUY,
-    engine.DECLINE,
-    engine.INCOME_TAX_FLAT,
-    engine.INCOME_TAX_PERCENT,
-    engine.PAY_TEN,
-    engine.TAKE_CHANCE,
-    engine.END_TURN,
-)
 
 
 class FormError(ValueError):
@@ -202,7 +174,8 @@ def panel(s: engine.State | None, seat: int | None) -> Panel:
                 bid_done = True
         else:
             decisions.append(a)
-    order = {kind: i for i, kind in enumerate(_DECISION_ORDER)}
+    # The order of the decision registry: what blocks the game first.
+    order = {kind: i for i, kind in enumerate(ANSWER_ORDER)}
     decisions.sort(key=lambda a: order.get(a.kind, len(order) - 1))
     out.decision = [_decision_form(s, a) for a in decisions]
     if any(a.kind == engine.PAY_DEBT or a.kind == engine.AUTO_SETTLE for a in decisions):

@@ -1,17 +1,40 @@
-"""One entry per kind of decision a deadline can be for: the words that
-the timers, the notices and the reminders use for it, and how its clock runs.
+"""One entry per kind of decision: everything the site says and does about it.
 
-Adding a decision kind to the engine means adding its entry here
-(``tests/games/test_decisions.py`` fails until it has one).
+Each entry holds the words the timers, the notices and the pending list use
+for it, the actions that answer it (the action panel shows their forms in
+this registry's order), how its clock runs, what the server does when its
+deadline passes, and the standing order that may answer it.
+
+Adding a decision kind: the engine rule (its ``D_*`` kind in
+``engine.DECISION_KINDS`` and its actions), one entry here, and the
+template of any new action form. ``tests/games/test_decisions.py`` fails
+until the entry is there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from games import engine
+from games.standing_orders import DEFAULTS, auction_action, clean, jail_action
+from games.wording import AUCTION_ITEMS, fine_or_chance_amount, money, square_name
 
 TIME_LIMIT = "time_limit"  # not a player's decision: the game's own end
+
+# Pending text: "Alice must roll the dice." (state, the decision).
+Describe = Callable[[engine.State, engine.Pending], str]
+# The default when the deadline passes (state, player, the row's ref).
+Timeout = Callable[[engine.State, int, str], engine.Action]
+# A standing order's answer (state, decision, the cleaned orders, a finder of
+# legal actions by kind and fields), or None.
+Finder = Callable[..., engine.Action | None]
+Standing = Callable[[engine.State, engine.Pending, dict[str, Any], Finder], engine.Action | None]
+
+
+def _engine_default(state: engine.State, player: int, ref: str) -> engine.Action:
+    return engine.timeout_action(state, player)
 
 
 @dataclass(frozen=True)
@@ -19,44 +42,213 @@ class DecisionKind:
     kind: str
     label: str  # the timer's words: "Alice: buy or decline, 3 min left"
     words: str  # a person's notice: "you must <words> by ..."
+    describe: Describe  # the pending list's sentence
+    answers: tuple[str, ...] = ()  # the action kinds that answer it, panel order
     # The clock runs from when it arose, whoever acts meanwhile (a window),
     # rather than from the last move.
     window: bool = False
+    # An action that starts the clock again for everyone (a bid).
+    restarted_by: str | None = None
     # Holds up the game; only these count towards a take-over and send email.
     blocking: bool = True
+    timeout: Timeout = field(default=_engine_default)
+    standing: Standing | None = None
 
 
+# --- what each kind says --------------------------------------------------------
+
+
+def _roll(s: engine.State, d: engine.Pending) -> str:
+    again = " again (doubles)" if s.doubles else ""
+    return f"{s.names[d.player]} must roll the dice{again}."
+
+
+def _jail(s: engine.State, d: engine.Pending) -> str:
+    return f"{s.names[d.player]} is in Jail: pay the fine, use a card, or roll for doubles."
+
+
+def _buy(s: engine.State, d: engine.Pending) -> str:
+    rules = s.rules
+    return (
+        f"{s.names[d.player]} must decide whether to buy {square_name(rules, d.ref)} "
+        f"for {money(rules, engine.PRICE[d.ref])}."
+    )
+
+
+def _bid(s: engine.State, d: engine.Pending) -> str:
+    return f"{s.names[d.player]} may bid or pass in the auction."
+
+
+def _income_tax(s: engine.State, d: engine.Pending) -> str:
+    return (
+        f"{s.names[d.player]} must choose how to pay Income Tax: "
+        f"{money(s.rules, s.rules.income_tax)} or 10% of total worth."
+    )
+
+
+def _fine_or_chance(s: engine.State, d: engine.Pending) -> str:
+    fine = money(s.rules, fine_or_chance_amount(s.rules))
+    return f"{s.names[d.player]} must choose: pay a {fine} fine or take a Chance."
+
+
+def _end_turn(s: engine.State, d: engine.Pending) -> str:
+    return f"{s.names[d.player]} may build, trade or mortgage, then must end the turn."
+
+
+def _place(s: engine.State, d: engine.Pending) -> str:
+    pl = engine.placement(s)
+    item = AUCTION_ITEMS[pl.kind] if pl else "building"
+    return f"{s.names[d.player]} must place the {item} won at auction, or forfeit it."
+
+
+def _trade(s: engine.State, d: engine.Pending) -> str:
+    name = s.names[d.player]
+    for t in engine.offers(s):
+        if t.id == d.ref:
+            return f"{name} must answer {s.names[t.proposer]}'s trade offer (#{t.id})."
+    return f"{name} must answer a trade offer."
+
+
+def _claim(s: engine.State, d: engine.Pending) -> str:
+    name, rules = s.names[d.player], s.rules
+    for c in engine.claims(s):
+        if c.id == d.ref:
+            return (
+                f"{name} may claim {money(rules, c.amount)} rent from {s.names[c.payer]} "
+                f"for {square_name(rules, c.square)}."
+            )
+    return f"{name} may claim rent."
+
+
+def _debt(s: engine.State, d: engine.Pending) -> str:
+    return (
+        f"{s.names[d.player]} owes {money(s.rules, engine.owed(s, d.player))} and must "
+        "raise funds, pay, or declare bankruptcy."
+    )
+
+
+def _time_limit(s: engine.State, d: engine.Pending) -> str:
+    return "The game ends when its time limit is reached."
+
+
+# --- what the server does when the deadline passes -------------------------------
+
+
+def _pass_bid(s: engine.State, player: int, ref: str) -> engine.Action:
+    return engine.Action(engine.PASS_BID, player)
+
+
+def _reject_trade(s: engine.State, player: int, ref: str) -> engine.Action:
+    return engine.Action(engine.REJECT_TRADE, player, target=int(ref))
+
+
+def _expire_claim(s: engine.State, player: int, ref: str) -> engine.Action:
+    return engine.Action(engine.EXPIRE_CLAIM, engine.SYSTEM, target=int(ref))
+
+
+def _end_now(s: engine.State, player: int, ref: str) -> engine.Action:
+    return engine.Action(engine.END_NOW, engine.SYSTEM)
+
+
+# --- the standing orders that answer it ------------------------------------------
+
+
+def _claim_order(
+    s: engine.State, d: engine.Pending, o: dict[str, Any], find: Finder
+) -> engine.Action | None:
+    return find(engine.CLAIM_RENT, target=d.ref) if o["claim_rent"] else None
+
+
+def _buy_order(
+    s: engine.State, d: engine.Pending, o: dict[str, Any], find: Finder
+) -> engine.Action | None:
+    keep = o["buy_min_cash_left"]
+    if keep is None or s.cash[d.player] - engine.PRICE[d.ref] < keep:
+        return None
+    return find(engine.BUY)
+
+
+def _bid_order(
+    s: engine.State, d: engine.Pending, o: dict[str, Any], find: Finder
+) -> engine.Action | None:
+    return auction_action(s, d.player, o, find) if o["auction"] else None
+
+
+def _jail_order(
+    s: engine.State, d: engine.Pending, o: dict[str, Any], find: Finder
+) -> engine.Action | None:
+    return jail_action(o["jail"], find) if o["jail"] else None
+
+
+# In the order the action panel shows their forms: what blocks the game
+# first, ending the turn last.
 _ENTRIES = (
-    DecisionKind("roll", "roll", "roll the dice"),
-    DecisionKind("jail", "get out of Jail", "get out of Jail"),
-    DecisionKind("buy", "buy or decline", "decide on a purchase"),
-    DecisionKind("bid", "bid or pass", "bid or pass in an auction"),
-    DecisionKind("income_tax", "Income Tax", "choose how to pay Income Tax"),
-    DecisionKind("fine_or_chance", "fine or Chance", "choose a fine or a Chance"),
-    DecisionKind("end_turn", "end the turn", "end your turn"),
-    DecisionKind("raise_funds", "raise funds", "raise funds"),
-    DecisionKind("place_building", "place a building", "place a building"),
     DecisionKind(
-        "trade_response", "answer a trade", "answer a trade offer", window=True, blocking=False
+        engine.D_DEBT, "raise funds", "raise funds", _debt,
+        answers=(engine.PAY_DEBT, engine.AUTO_SETTLE, engine.DECLARE_BANKRUPTCY),
     ),
-    DecisionKind("claim_rent", "claim rent", "claim rent", window=True, blocking=False),
     DecisionKind(
-        TIME_LIMIT,
-        "the game ends (time limit)",
-        "see the game end (time limit)",
-        window=True,
-        blocking=False,
+        engine.D_PLACE, "place a building", "place a building", _place,
+        answers=(engine.PLACE_BUILDING, engine.FORFEIT_BUILDING),
     ),
-)
+    DecisionKind(
+        engine.D_BID, "bid or pass", "bid or pass in an auction", _bid,
+        answers=(engine.BID, engine.PASS_BID), restarted_by=engine.BID,
+        timeout=_pass_bid, standing=_bid_order,
+    ),
+    # A claim can lapse with the next throw: claim before rolling.
+    DecisionKind(
+        engine.D_CLAIM, "claim rent", "claim rent", _claim,
+        answers=(engine.CLAIM_RENT, engine.EXPIRE_CLAIM), window=True, blocking=False,
+        timeout=_expire_claim, standing=_claim_order,
+    ),
+    DecisionKind(engine.D_ROLL, "roll", "roll the dice", _roll, answers=(engine.ROLL,)),
+    DecisionKind(
+        engine.D_JAIL, "get out of Jail", "get out of Jail", _jail,
+        answers=(engine.ROLL, engine.PAY_JAIL_FINE, engine.USE_JAIL_CARD), standing=_jail_order,
+    ),
+    DecisionKind(
+        engine.D_BUY, "buy or decline", "decide on a purchase", _buy,
+        answers=(engine.BUY, engine.DECLINE), standing=_buy_order,
+    ),
+    DecisionKind(
+        engine.D_INCOME_TAX, "Income Tax", "choose how to pay Income Tax", _income_tax,
+        answers=(engine.INCOME_TAX_FLAT, engine.INCOME_TAX_PERCENT),
+    ),
+    DecisionKind(
+        engine.D_FINE_OR_CHANCE, "fine or Chance", "choose a fine or a Chance", _fine_or_chance,
+        answers=(engine.PAY_TEN, engine.TAKE_CHANCE),
+    ),
+    DecisionKind(
+        engine.D_TRADE, "answer a trade", "answer a trade offer", _trade,
+        answers=(engine.ACCEPT_TRADE, engine.REJECT_TRADE), window=True, blocking=False,
+        timeout=_reject_trade,
+    ),
+    DecisionKind(
+        engine.D_END_TURN, "end the turn", "end your turn", _end_turn, answers=(engine.END_TURN,)
+    ),
+    DecisionKind(
+        TIME_LIMIT, "the game ends (time limit)", "see the game end (time limit)", _time_limit,
+        window=True, blocking=False, timeout=_end_now,
+    ),
+)  # fmt: skip
 
 KINDS: dict[str, DecisionKind] = {entry.kind: entry for entry in _ENTRIES}
 WINDOW_KINDS = frozenset(k for k, entry in KINDS.items() if entry.window)
 NON_BLOCKING_KINDS = frozenset(k for k, entry in KINDS.items() if not entry.blocking)
+# Every answering action kind, in the order the action panel shows them.
+ANSWER_ORDER = tuple(dict.fromkeys(kind for entry in _ENTRIES for kind in entry.answers))
 
 
 def _of(kind: str) -> DecisionKind:
     # A kind from an older deploy's rows still reads sensibly.
-    return KINDS.get(kind) or DecisionKind(kind, kind.replace("_", " "), kind.replace("_", " "))
+    found = KINDS.get(kind)
+    if found is not None:
+        return found
+    words = kind.replace("_", " ")
+    return DecisionKind(
+        kind, words, words, lambda s, d: f"{s.names[d.player]} must decide ({words})."
+    )
 
 
 def label(kind: str) -> str:
@@ -65,6 +257,51 @@ def label(kind: str) -> str:
 
 def words(kind: str) -> str:
     return _of(kind).words
+
+
+def describe(state: engine.State, pending: engine.Pending) -> str:
+    return _of(pending.kind).describe(state, pending)
+
+
+def keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:
+    """Whether a decision still open after a move keeps its deadline."""
+    entry = _of(kind)
+    if entry.window:
+        return True
+    if entry.restarted_by is not None:
+        return action_kind != entry.restarted_by
+    return player != actor  # a new decision of the player who just acted
+
+
+def timeout_action(state: engine.State, kind: str, player: int, ref: str) -> engine.Action:
+    """The default for this very decision when its deadline passes."""
+    return _of(kind).timeout(state, player, ref)
+
+
+def standing_action(state: engine.State, player: int, orders: Any) -> engine.Action | None:
+    """The action ``player``'s standing orders give for their decisions now."""
+    o = clean(orders)
+    if o == DEFAULTS:
+        return None
+    mine = [p for p in engine.pending_decisions(state) if p.player == player]
+    if not mine:
+        return None
+    legal = engine.legal_actions(state, player)
+
+    def find(kind: str, **match: int) -> engine.Action | None:
+        for a in legal:
+            if a.kind == kind and all(getattr(a, k) == v for k, v in match.items()):
+                return a
+        return None
+
+    for d in mine:
+        order = _of(d.kind).standing
+        answer = order(state, d, o, find) if order is not None else None
+        if answer is not None:
+            return answer
+    if o["auto_roll"] and [d.kind for d in mine] == [engine.D_ROLL]:
+        return find(engine.ROLL)
+    return None
 
 
 def missing_kinds() -> list[str]:

@@ -19,27 +19,15 @@ from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games import board_svg, engine
+from games import board_svg, decisions, engine
 from games.engine import (
     D_BID,
-    D_BUY,
-    D_CLAIM,
-    D_DEBT,
-    D_END_TURN,
-    D_FINE_OR_CHANCE,
-    D_INCOME_TAX,
-    D_JAIL,
-    D_PLACE,
-    D_ROLL,
-    D_TRADE,
     DECK_NAMES,
-    DECKS,
-    FINE_OR_CHANCE,
-    owed,
     owns_group,
 )
 from games.models import Game, GameEvent, Seat
 from games.snapshot import Snapshot
+from games.wording import AUCTION_ITEMS, money, square_name
 from ratings.models import RatingChange
 
 logger = logging.getLogger(__name__)
@@ -49,28 +37,12 @@ LOG_LIMIT = 100
 # The board's colour groups, then railroads and utilities.
 GROUP_COLOURS = (*board_svg.GROUP_COLOURS, "#3B3B3B", "#9AA5B1")
 
-_AUCTION_ITEMS = ("property", "house", "hotel")
-
 
 def seat_colours() -> tuple[str, ...]:
     return board_svg.SEAT_COLOURS
 
 
 seat_text_colour = board_svg.seat_text_colour
-
-
-def money(rules: engine.Ruleset, amount: int) -> str:
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{rules.currency}{abs(amount):,}"
-
-
-def fine_or_chance_amount(rules: engine.Ruleset) -> int:
-    """The fine of the UK "pay a fine or take a Chance" card."""
-    return next((c[1] for c in DECKS[rules.decks][1] if c[0] == FINE_OR_CHANCE), 10)
-
-
-def square_name(rules: engine.Ruleset, sq: int) -> str:
-    return engine.square_name(sq, rules.uk)
 
 
 def group_name(rules: engine.Ruleset, group: int) -> str:
@@ -268,7 +240,7 @@ def pending(s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
         out.append(
             {
                 "players": [d.player],
-                "text": _pending_text(s, d),
+                "text": decisions.describe(s, d),
                 "blocking": d.blocking,
                 "mine": d.player == viewer,
             }
@@ -292,7 +264,7 @@ def _auction_text(s: engine.State, bidders: list[int]) -> str:
     if au.kind == engine.A_PROPERTY:
         what = square_name(s.rules, au.square)
     else:
-        what = f"a {_AUCTION_ITEMS[au.kind]}"
+        what = f"a {AUCTION_ITEMS[au.kind]}"
     who = _join([s.names[p] for p in bidders])
     verb = "may bid" if len(bidders) > 1 else "may bid or pass"
     if au.high_bidder >= 0:
@@ -300,54 +272,6 @@ def _auction_text(s: engine.State, bidders: list[int]) -> str:
     else:
         bid = "no bids yet"
     return f"Auction for {what}: {who} {verb}; {bid}."
-
-
-def _pending_text(s: engine.State, d: engine.Pending) -> str:
-    rules = s.rules
-    name = s.names[d.player]
-    if d.kind == D_ROLL:
-        again = " again (doubles)" if s.doubles else ""
-        return f"{name} must roll the dice{again}."
-    if d.kind == D_JAIL:
-        return f"{name} is in Jail: pay the fine, use a card, or roll for doubles."
-    if d.kind == D_BUY:
-        return (
-            f"{name} must decide whether to buy {square_name(rules, d.ref)} "
-            f"for {money(rules, engine.PRICE[d.ref])}."
-        )
-    if d.kind == D_INCOME_TAX:
-        return (
-            f"{name} must choose how to pay Income Tax: "
-            f"{money(rules, rules.income_tax)} or 10% of total worth."
-        )
-    if d.kind == D_FINE_OR_CHANCE:
-        fine = money(rules, fine_or_chance_amount(rules))
-        return f"{name} must choose: pay a {fine} fine or take a Chance."
-    if d.kind == D_END_TURN:
-        return f"{name} may build, trade or mortgage, then must end the turn."
-    if d.kind == D_PLACE:
-        pl = engine.placement(s)
-        item = _AUCTION_ITEMS[pl.kind] if pl else "building"
-        return f"{name} must place the {item} won at auction, or forfeit it."
-    if d.kind == D_TRADE:
-        for t in engine.offers(s):
-            if t.id == d.ref:
-                return f"{name} must answer {s.names[t.proposer]}'s trade offer (#{t.id})."
-        return f"{name} must answer a trade offer."
-    if d.kind == D_CLAIM:
-        for c in engine.claims(s):
-            if c.id == d.ref:
-                return (
-                    f"{name} may claim {money(rules, c.amount)} rent from {s.names[c.payer]} "
-                    f"for {square_name(rules, c.square)}."
-                )
-        return f"{name} may claim rent."
-    if d.kind == D_DEBT:
-        return (
-            f"{name} owes {money(rules, owed(s, d.player))} and must raise funds, "
-            "pay, or declare bankruptcy."
-        )
-    return f"{name} must decide ({d.kind.replace('_', ' ')})."
 
 
 def _join(words: list[str]) -> str:

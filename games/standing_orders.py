@@ -1,8 +1,10 @@
 """Standing orders: a player's intent stated in advance, as a pure function.
 
-``standing_action(state, player, orders)`` returns the action the orders
-give for the player's pending decisions, or None. The services apply it
-through the same write path as a click and log it "(standing order)".
+The orders are stored per seat (``clean`` says what they may hold); each
+decision kind's entry in ``games.decisions`` says which order answers it,
+and ``decisions.standing_action`` gives the action the orders give now.
+The services apply it through the same write path as a click and log it
+"(standing order)".
 """
 
 from __future__ import annotations
@@ -45,46 +47,7 @@ def any_set(orders: dict[str, Any]) -> bool:
     return clean(orders) != DEFAULTS
 
 
-def standing_action(state: engine.State, player: int, orders: Any) -> engine.Action | None:
-    o = clean(orders)
-    if o == DEFAULTS:
-        return None
-    mine = [p for p in engine.pending_decisions(state) if p.player == player]
-    if not mine:
-        return None
-    legal = engine.legal_actions(state, player)
-
-    def find(kind: str, **match: int) -> engine.Action | None:
-        for a in legal:
-            if a.kind == kind and all(getattr(a, k) == v for k, v in match.items()):
-                return a
-        return None
-
-    for d in mine:
-        if d.kind == "claim_rent" and o["claim_rent"]:
-            a = find(engine.CLAIM_RENT, target=d.ref)
-            if a:
-                return a
-        if d.kind == "buy" and o["buy_min_cash_left"] is not None:
-            price = engine.PRICE[d.ref]
-            if state.cash[player] - price >= o["buy_min_cash_left"]:
-                a = find(engine.BUY)
-                if a:
-                    return a
-        if d.kind == "bid" and o["auction"]:
-            a = _auction_action(state, player, o, find)
-            if a:
-                return a
-        if d.kind == "jail" and o["jail"]:
-            a = _jail_action(o["jail"], find)
-            if a:
-                return a
-    if o["auto_roll"] and [d.kind for d in mine] == ["roll"]:
-        return find(engine.ROLL)
-    return None
-
-
-def _auction_action(
+def auction_action(
     state: engine.State, player: int, o: dict[str, Any], find: Any
 ) -> engine.Action | None:
     if o["auction"] == "pass":
@@ -105,7 +68,7 @@ def _auction_action(
     return passing
 
 
-def _jail_action(choice: str, find: Any) -> engine.Action | None:
+def jail_action(choice: str, find: Any) -> engine.Action | None:
     kinds = {"card": engine.USE_JAIL_CARD, "pay": engine.PAY_JAIL_FINE}
     if choice == "card":
         chosen: engine.Action | None = find(engine.USE_JAIL_CARD, target=0) or find(

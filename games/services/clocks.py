@@ -56,7 +56,7 @@ def sync_deadlines(
     arising: list[tuple[int, str, str]] = []
     for key, player in wanted.items():
         old = existing.get(key)
-        if old is not None and _keeps_clock(key[1], player, actor, action_kind):
+        if old is not None and decisions.keeps_clock(key[1], player, actor, action_kind):
             kept.append(old)
             continue
         if old is not None:
@@ -97,14 +97,6 @@ def sync_deadlines(
     # (``turn_notices_due``) the net.
     if any(d.notice_due for d in created):
         w.turn_notices = True
-
-
-def _keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:
-    if kind in decisions.WINDOW_KINDS:
-        return True
-    if kind == "bid":
-        return action_kind != engine.BID
-    return player != actor
 
 
 def _new_deadline(

@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
+from games import decisions, engine
 from games.models import Game, GameEvent, Seat
 from games.ranking import final_ranking
 from games.services.clocks import charge_time_bank, count_own_move, sync_deadlines
@@ -18,7 +18,6 @@ from games.services.statements import insert_statement
 from games.services.subscribers import announce
 from games.services.write import Write, lock
 from games.standing_orders import describe as describe_order
-from games.standing_orders import standing_action
 
 
 def load_state(game: Game) -> engine.State:
@@ -148,7 +147,7 @@ def _standing_order(w: Write, state: engine.State) -> tuple[int, engine.Action] 
         and s.standing_orders
     ]
     for player, order in orders:
-        action = standing_action(state, player, order)
+        action = decisions.standing_action(state, player, order)
         if action is not None:
             return player, action
     return None

@@ -43,18 +43,10 @@ BOT_GRACE_SECONDS = 1
 
 
 def timeout_for(state: engine.State, deadline: Deadline) -> engine.Action:
-    """The default for this very decision. The engine's ``timeout_action``
-    answers per player, so the windows that name their own claim or trade
-    are built here to close exactly that one."""
-    if deadline.kind == decisions.TIME_LIMIT:
-        return engine.Action(engine.END_NOW, engine.SYSTEM)
-    if deadline.kind == "claim_rent":
-        return engine.Action(engine.EXPIRE_CLAIM, engine.SYSTEM, target=int(deadline.ref))
-    if deadline.kind == "trade_response":
-        return engine.Action(engine.REJECT_TRADE, deadline.player, target=int(deadline.ref))
-    if deadline.kind == "bid":
-        return engine.Action(engine.PASS_BID, deadline.player)
-    return engine.timeout_action(state, deadline.player)
+    """The default for this very decision (its registry entry's): the engine's
+    ``timeout_action`` answers per player, so the windows that name their own
+    claim or trade close exactly that one."""
+    return decisions.timeout_action(state, deadline.kind, deadline.player, deadline.ref)
 
 
 def expire_decision(game_id: int, expected_version: int, now: datetime | None = None) -> bool:

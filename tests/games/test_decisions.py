@@ -3,6 +3,7 @@ each kind of decision and says how its clock runs."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -20,6 +21,51 @@ def test_every_engine_decision_kind_has_an_entry() -> None:
     assert set(engine.DECISION_KINDS) | {decisions.TIME_LIMIT} == set(decisions.KINDS)
 
 
+# Actions that answer no decision: managing property, trading, resigning
+# and the server's own end of a timed game.
+NOT_ANSWERS = {
+    engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE,
+    engine.SELL_GROUP_BUILDINGS, engine.PROPOSE_TRADE, engine.COUNTER_TRADE,
+    engine.WITHDRAW_TRADE, engine.RESIGN, engine.END_NOW,
+}  # fmt: skip
+
+
+def test_every_action_kind_answers_a_decision_or_is_known_not_to() -> None:
+    answers = set(decisions.ANSWER_ORDER)
+    assert answers <= engine.ACTION_KINDS
+    assert sorted(engine.ACTION_KINDS - answers - NOT_ANSWERS) == []
+
+
+def positions(games: int = 12, moves: int = 250) -> list[engine.State]:
+    """Positions from random bot games, every decision kind among them."""
+    out = []
+    for seed in range(games):
+        rules = engine.ruleset("us-2003" if seed % 2 else "uk")
+        s = engine.new_game(rules, ["a", "b", "c"], seed=seed)
+        bot = engine.make_bot("random", seed=seed)
+        for _ in range(moves):
+            if s.finished:
+                break
+            out.append(s)
+            s, _ = engine.apply(s, bot.act(s, engine.next_actor(s)))
+    return out
+
+
+def test_each_entry_words_its_decisions_and_defaults_to_a_legal_action() -> None:
+    seen = set()
+    for s in positions():
+        for d in engine.pending_decisions(s):
+            seen.add(d.kind)
+            text = decisions.describe(s, d)
+            assert s.names[d.player] in text and "must decide (" not in text
+            timeout = decisions.timeout_action(s, d.kind, d.player, str(d.ref))
+            assert engine.is_legal(s, timeout), (d, timeout)
+            if d.kind != engine.D_TRADE:  # answered per offer, beside the panel's decisions
+                kinds = {a.kind for a in engine.legal_actions(s, d.player)}
+                assert kinds & set(decisions.KINDS[d.kind].answers), d
+    assert seen >= {engine.D_ROLL, engine.D_BUY, engine.D_BID, engine.D_END_TURN}
+
+
 def test_windows_are_exactly_the_kinds_that_do_not_hold_up_the_game() -> None:
     assert {"claim_rent", "trade_response", "time_limit"} == decisions.WINDOW_KINDS
     assert decisions.NON_BLOCKING_KINDS == decisions.WINDOW_KINDS
@@ -34,9 +80,8 @@ def test_an_unknown_kind_reads_as_its_own_words() -> None:
 def test_the_timer_row_and_the_notice_use_the_registrys_words(
     duel: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(
-        decisions.KINDS, "roll", decisions.DecisionKind("roll", "throw", "throw the dice now")
-    )
+    throw = dataclasses.replace(decisions.KINDS["roll"], label="throw", words="throw the dice now")
+    monkeypatch.setitem(decisions.KINDS, "roll", throw)
     state = engine.from_dict(duel.state)
     Deadline.objects.filter(game=duel).delete()
     Deadline.objects.create(

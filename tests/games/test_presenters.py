@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import action_forms, engine, presenters
+from games import action_forms, engine, presenters, wording
 from games.models import Game, GameEvent, Seat
 from games.snapshot import Snapshot
 
@@ -39,14 +39,14 @@ def texts(s: engine.State, viewer: int | None = None) -> list[str]:
 
 
 def test_money_uses_the_editions_currency_and_thousands() -> None:
-    assert presenters.money(engine.ruleset("us-2003"), 1500) == "$1,500"
-    assert presenters.money(engine.ruleset("uk"), 60) == "£60"
-    assert presenters.money(engine.ruleset("uk"), -5) == "-£5"
+    assert wording.money(engine.ruleset("us-2003"), 1500) == "$1,500"
+    assert wording.money(engine.ruleset("uk"), 60) == "£60"
+    assert wording.money(engine.ruleset("uk"), -5) == "-£5"
 
 
 def test_square_and_group_names_follow_the_edition() -> None:
-    assert presenters.square_name(engine.ruleset("uk"), 39) == "Mayfair"
-    assert presenters.square_name(engine.ruleset("us-2003"), 39) == "Boardwalk"
+    assert wording.square_name(engine.ruleset("uk"), 39) == "Mayfair"
+    assert wording.square_name(engine.ruleset("us-2003"), 39) == "Boardwalk"
     assert presenters.group_name(engine.ruleset("uk"), 8) == "stations"
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from games import engine
-from games.standing_orders import clean, standing_action
+from games.decisions import standing_action
+from games.standing_orders import clean
 from tests.engine.helpers import game
 
 
