@@ -30,7 +30,7 @@ from tests.timers.conftest import (
 )
 
 # About 15 s of a real worker killed and restarted (make test's soak kills one
-# too): with the long runs (`make test-slow`, which CI runs).
+# too): with the long runs (`make test-long`, which CI runs).
 pytestmark = [pytest.mark.worker, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PREFIX = f"{settings.REDIS_PREFIX}-kill"
 
