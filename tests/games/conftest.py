@@ -12,6 +12,7 @@ import pytest
 from accounts.models import User
 from games import engine, services
 from games.models import Game
+from tests.conftest import setup_writes
 
 
 @pytest.fixture
@@ -75,7 +76,8 @@ def edit_state() -> Callable[..., engine.State]:
         state = engine.from_dict(game.state)
         change(state)
         game.state = engine.to_dict(state)
-        game.save(update_fields=["state"])
+        with setup_writes("a scripted position"):
+            game.save(update_fields=["state"])
         return state
 
     return edit

@@ -15,6 +15,7 @@ from games import action_forms, engine, presenters
 from games.engine import actions as A
 from games.engine.testing import card_index
 from games.models import Game, GameEvent, Seat
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.usefixtures("no_bot_tasks")
 
@@ -174,8 +175,9 @@ def test_ranking_lists_places_and_worths_when_over(duel: Game) -> None:
     assert presenters.ranking(duel, s) == []
     s.phase = 5  # over
     s.alive[1] = False
-    Seat.objects.filter(game=duel, number=0).update(final_rank=1, final_net_worth=2500)
-    Seat.objects.filter(game=duel, number=1).update(final_rank=2, final_net_worth=0)
+    with setup_writes("the final ranks"):
+        Seat.objects.filter(game=duel, number=0).update(final_rank=1, final_net_worth=2500)
+        Seat.objects.filter(game=duel, number=1).update(final_rank=2, final_net_worth=0)
     rows = presenters.ranking(duel, s)
     assert [(r["rank"], r["seat"].name, r["net_worth"], r["out"]) for r in rows] == [
         (1, "alice", "$2,500", False),
@@ -187,14 +189,15 @@ def test_ranking_lists_places_and_worths_when_over(duel: Game) -> None:
 
 
 def event(game: Game, seq: int, index: int, audience: int | None = None, **payload: Any) -> None:
-    GameEvent.objects.create(
-        game=game,
-        seq=seq,
-        index=index,
-        kind=payload["kind"],
-        payload=payload,
-        audience_seat=audience,
-    )
+    with setup_writes("a scripted event"):
+        GameEvent.objects.create(
+            game=game,
+            seq=seq,
+            index=index,
+            kind=payload["kind"],
+            payload=payload,
+            audience_seat=audience,
+        )
 
 
 @pytest.mark.django_db
@@ -282,7 +285,8 @@ def test_the_log_delta_holds_only_the_new_versions_lines_newest_first(duel: Game
 def test_the_log_delta_is_none_when_there_is_nothing_to_add_to(duel: Game) -> None:
     s = presenters.load_state(duel)
     assert s is not None
-    GameEvent.objects.filter(game=duel).delete()
+    with setup_writes("no events yet"):
+        GameEvent.objects.filter(game=duel).delete()
     duel.version += 1
     event(duel, duel.version, 0, kind="dice", player=0, d1=2, d2=3)
     assert presenters.log_delta(duel, s, viewer=None) is None

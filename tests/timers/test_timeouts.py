@@ -16,6 +16,7 @@ from games.services import timers as timer_services
 from games.tasks import expire_decision, sweep_deadlines
 from notifications.models import Notification
 from notifications.tasks import notify_your_turn, send_reminder
+from tests.conftest import setup_writes
 from tests.timers.conftest import (
     due_soon,
     past,
@@ -251,7 +252,8 @@ def test_the_reminder_and_the_email_are_sent_once(
     wait_for(lambda: Notification.objects.filter(user=user, kind="your_turn").exists())
     wait_for(lambda: [m for m in sent_mail(mail_dir) if "Your move in game" in m])
     d = game.deadlines.get(player=mover)
-    Deadline.objects.filter(pk=d.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
+    with setup_writes("the reminder due"):
+        Deadline.objects.filter(pk=d.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
     wait_for(lambda: Notification.objects.filter(user=user, kind="reminder").exists())
     # Late and duplicate reminders after the fact: each runs and sends nothing,
     # and neither does a sweep.
