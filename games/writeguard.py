@@ -56,9 +56,8 @@ class GameWriteOutsideServices(RuntimeError):
 
 @contextmanager
 def writes_allowed(reason: str) -> Iterator[None]:
-    """Let the code inside write the game tables directly; ``reason`` says
-    why it does not go through the services (and shows in a refusal's
-    neighbours when reading the code)."""
+    """Let the code inside write the game tables directly; ``reason`` says,
+    to whoever reads the code, why it does not go through the services."""
     if not reason.strip():
         raise ValueError("say why these writes bypass games.services")
     token = _allowed_reason.set(reason)
