@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 ENGINE_BUILD := games/engine/native.digest
 
-.PHONY: run test test-slow install engine lint format audit chromium nginx bench-engine bench-timers bench-live bench-load soak lock
+.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-timers bench-live bench-load soak lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -18,9 +18,13 @@ test: install chromium nginx
 # The long runs (tests marked slow: 20,000 bot games with invariants, the
 # failed-build check of the engine, the leaderboard at scale, real workers
 # killed and Redis emptied under bot games and timers), apart so that
-# `make test` stays under ten minutes; CI runs both.
-test-slow: install chromium
+# `make test` stays under ten minutes (it plays a short version of the bot
+# games, 1,000 of them). CI runs both; run it before each release.
+test-long: install chromium
 	$(PY) -m monopoly_site.localservices test -- -m slow $(PYTEST_ARGS)
+
+# The former name of test-long.
+test-slow: test-long
 
 install: $(STAMP) $(ENGINE_BUILD)
 

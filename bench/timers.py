@@ -105,6 +105,7 @@ def create_games(n: int, first_due: datetime, spread: float) -> list[int]:
 
     from games import services
     from games.models import Deadline, Game, GameEvent, Seat
+    from games.writeguard import writes_allowed
 
     tag = secrets.token_hex(3)
     users = [
@@ -119,7 +120,8 @@ def create_games(n: int, first_due: datetime, spread: float) -> list[int]:
     deadline = model.deadlines.get()
     turn = deadline.player
     ids: list[int] = []
-    with transaction.atomic():
+    # Copies of one real game, made in bulk: no service makes 10,000 games at once.
+    with transaction.atomic(), writes_allowed("bench-timers copies one game in bulk"):
         for chunk in range(0, n, 1000):
             size = min(1000, n - chunk)
             games = Game.objects.bulk_create(
@@ -202,10 +204,12 @@ def main() -> int:
 
     from games.models import Deadline, Game, GameEvent
     from games.scheduling import schedule_timers
+    from games.writeguard import writes_allowed
 
     call_command("migrate", verbosity=0)
     # Leftovers of an earlier run would be swept too: start clean.
-    Deadline.objects.all().delete()
+    with writes_allowed("bench-timers starts from an empty deadline table"):
+        Deadline.objects.all().delete()
     run = BASE_DIR / ".run"
     run.mkdir(exist_ok=True)
     worker = start(
@@ -319,7 +323,8 @@ def main() -> int:
         },
     }
     # Remove this run's rows so the bench database stays small.
-    Game.objects.filter(pk__in=ids).delete()
+    with writes_allowed("bench-timers removes its own games"):
+        Game.objects.filter(pk__in=ids).delete()
     print(json.dumps(result, indent=2))
     ok = result["unresolved"] == 0 and result["resolved_twice"] == 0 and moved_twice == 0
     return 0 if ok else 1

@@ -236,6 +236,13 @@ DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# Only games.services writes games, seats, events and deadlines
+# (games/writeguard.py): "log" warns of any other writer and lets it write,
+# "raise" refuses it (the tests run so), "off" does not watch.
+GAME_WRITE_GUARD = env_str("GAME_WRITE_GUARD", "log")
+if GAME_WRITE_GUARD not in {"raise", "log", "off"}:
+    raise ImproperlyConfigured("GAME_WRITE_GUARD must be raise, log or off")
+
 # Abuse limits (issue 14), counted in the cache per user and per client
 # address in fixed windows (monopoly_site/ratelimit.py). Only views are
 # limited: bots and timers act through the services and never are.

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,18 @@ from django.conf import settings
 from django.db import connections
 from django.test import override_settings
 
+from games.writeguard import writes_allowed
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Only games.services writes the game tables: refused here, and in the
+    # workers and Daphnes the tests start, which inherit the environment.
+    # Test setup that writes them directly says so with setup_writes().
+    settings.GAME_WRITE_GUARD = "raise"
+    os.environ["GAME_WRITE_GUARD"] = "raise"
     client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
     try:
         client.ping()
@@ -75,6 +83,12 @@ def _clear_site_cache() -> Iterator[None]:
         client.delete(*keys)
     client.close()
     yield
+
+
+def setup_writes(what: str) -> AbstractContextManager[None]:
+    """Test setup writing game rows directly (a position edited, a deadline
+    brought forward): the named way past games.writeguard."""
+    return writes_allowed(f"test setup: {what}")
 
 
 def database_url_for_tests() -> str:

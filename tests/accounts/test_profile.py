@@ -5,6 +5,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -91,8 +92,9 @@ def test_navigation_links_to_lobby_watch_leaderboard(client: Client) -> None:
 def test_profile_shows_share_of_decisions_made_on_time(client: Client, alice: User) -> None:
     from games.models import Game, Seat
 
-    game = Game.objects.create(status=Game.Status.FINISHED)
-    Seat.objects.create(game=game, number=0, user=alice, decisions_total=9, timeouts_total=1)
+    with setup_writes("a finished game with counted decisions"):
+        game = Game.objects.create(status=Game.Status.FINISHED)
+        Seat.objects.create(game=game, number=0, user=alice, decisions_total=9, timeouts_total=1)
     body = client.get("/u/alice/").content.decode()
     assert "90%" in body and "of 10" in body
 
@@ -108,7 +110,8 @@ def test_posted_decisions_are_counted(client: Client, alice: User) -> None:
     state = engine.from_dict(game.state)
     state.turn = seat.number  # test setup: alice to roll
     game.state = engine.to_dict(state)
-    game.save(update_fields=["state"])
+    with setup_writes("alice to roll"):
+        game.save(update_fields=["state"])
     services.submit_action(
         public_id=game.public_id, user=alice, action={"kind": "roll"}, expected_version=game.version
     )

@@ -13,6 +13,7 @@ from games import engine, services
 from games.models import Game
 from live.models import ChatMessage
 from tests.browser.test_play import log_in
+from tests.conftest import setup_writes
 
 
 @pytest.mark.browser
@@ -25,7 +26,8 @@ def test_the_chat_and_the_action_panel_say_why_a_control_character_is_refused(pa
     state = engine.from_dict(game.state)
     state.turn = 0
     game.state = engine.to_dict(state)
-    game.save(update_fields=["state"])
+    with setup_writes("a scripted position"):
+        game.save(update_fields=["state"])
     version = game.version
 
     log_in(page, "ada", "pw-ada-12345")

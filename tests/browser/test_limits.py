@@ -11,6 +11,7 @@ from accounts.models import User
 from games import engine, services
 from monopoly_site.env import env_rates
 from tests.browser.test_play import log_in
+from tests.conftest import setup_writes
 
 
 @pytest.mark.browser
@@ -28,7 +29,8 @@ def test_the_action_panel_shows_the_rate_limit(page: Any, settings: Any) -> None
     state.turn = 0
     engine.force_dice(state, (4, 6))  # to Just Visiting: the turn can end
     game.state = engine.to_dict(state)
-    game.save(update_fields=["state"])
+    with setup_writes("a scripted position"):
+        game.save(update_fields=["state"])
 
     log_in(page, "ada", "pw-ada-12345")
     page.goto(game.get_absolute_url())

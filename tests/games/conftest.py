@@ -12,6 +12,7 @@ import pytest
 from accounts.models import User
 from games import engine, services
 from games.models import Game
+from tests.conftest import setup_writes
 
 
 @pytest.fixture
@@ -78,7 +79,8 @@ def edit_state() -> Callable[..., engine.State]:
         if isinstance(changed, engine.State):
             state = changed
         game.state = engine.to_dict(state)
-        game.save(update_fields=["state"])
+        with setup_writes("a scripted position"):
+            game.save(update_fields=["state"])
         return state
 
     return edit

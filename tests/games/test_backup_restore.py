@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Seat
-from tests.conftest import BASE_DIR
+from tests.conftest import BASE_DIR, setup_writes
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -45,7 +45,8 @@ def finished_game(alice: Any) -> Game:
         if not services.play_bot_move(game.pk, game.version):
             assert services.expire_decision(game.pk, game.version, now=later)
         game.refresh_from_db()
-    Seat.objects.filter(game=game, user=alice).update(taken_over=False)
+    with setup_writes("alice back in her seat to resign"):
+        Seat.objects.filter(game=game, user=alice).update(taken_over=False)
     services.resign(public_id=game.public_id, user=alice, expected_version=game.version)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -120,7 +121,8 @@ def test_verify_games_names_a_game_whose_stored_state_does_not_replay(
     game = finished_game(alice)
     state = dict(game.state)
     state["cash"] = [c + 1 for c in state["cash"]]
-    Game.objects.filter(pk=game.pk).update(state=state)
+    with setup_writes("a stored state that does not replay"):
+        Game.objects.filter(pk=game.pk).update(state=state)
     with pytest.raises(Exception, match="1 of 1 games do not replay"):
         call_command("verify_games")
     assert game.public_id in capsys.readouterr().out

@@ -21,6 +21,7 @@ from django.db import connection, connections
 from accounts.models import User
 from games import engine, services
 from games.models import Game, GameEvent
+from tests.conftest import setup_writes
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -57,7 +58,8 @@ def test_concurrent_submits_at_one_version_apply_exactly_once(no_bot_tasks: Any)
     state = engine.from_dict(game.state)
     state.turn = 0  # test setup: alice to roll
     game.state = engine.to_dict(state)
-    game.save(update_fields=["state"])
+    with setup_writes("alice to roll"):
+        game.save(update_fields=["state"])
 
     outcomes = race(game, alice)
 

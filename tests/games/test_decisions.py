@@ -14,6 +14,7 @@ from games.models import Deadline, Game
 from games.snapshot import Snapshot
 from games.timer_presenters import deadline_rows
 from notifications import decisions as notices
+from tests.conftest import setup_writes
 
 
 def test_every_engine_decision_kind_has_an_entry() -> None:
@@ -83,14 +84,16 @@ def test_the_timer_row_and_the_notice_use_the_registrys_words(
     throw = dataclasses.replace(decisions.KINDS["roll"], label="throw", words="throw the dice now")
     monkeypatch.setitem(decisions.KINDS, "roll", throw)
     state = engine.from_dict(duel.state)
-    Deadline.objects.filter(game=duel).delete()
-    Deadline.objects.create(
-        game=duel, player=state.turn, kind="roll", ref="", version=duel.version,
-        started_at=timezone.now(), due_at=timezone.now() + timedelta(hours=1),
-    )  # fmt: skip
+    with setup_writes("one roll deadline"):
+        Deadline.objects.filter(game=duel).delete()
+        Deadline.objects.create(
+            game=duel, player=state.turn, kind="roll", ref="", version=duel.version,
+            started_at=timezone.now(), due_at=timezone.now() + timedelta(hours=1),
+        )  # fmt: skip
     (row,) = deadline_rows(Snapshot.of(duel, state=state), None)
     assert row["what"] == "throw"
-    Deadline.objects.filter(game=duel).update(notice_due=True)
+    with setup_writes("its notice due"):
+        Deadline.objects.filter(game=duel).update(notice_due=True)
     assert notices.your_turn(duel.pk) == 1
     note = duel.seats.get(number=state.turn).user.notifications.get(kind="your_turn")
     assert "you must throw the dice now by" in note.text

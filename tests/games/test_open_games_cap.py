@@ -11,6 +11,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Seat
 from games.services.lobby import open_games_cap
+from tests.conftest import setup_writes
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_bot_tasks")]
 
@@ -27,7 +28,8 @@ def cap_of_two(settings: Any) -> None:
 def finish_games(user: User, count: int, status: str = Game.Status.FINISHED) -> None:
     for _ in range(count):
         game = services.create_seated_game(humans=[user], bots=["random"])
-        Game.objects.filter(pk=game.pk).update(status=status)
+        with setup_writes("a game over"):
+            Game.objects.filter(pk=game.pk).update(status=status)
 
 
 @pytest.mark.usefixtures("cap_of_two")
@@ -53,7 +55,8 @@ def test_joining_past_the_cap_is_refused(alice: User, bob: User) -> None:
 def test_finished_and_abandoned_games_leave_room(alice: User, bob: User) -> None:
     first = services.create_game(host=alice)
     services.create_game(host=alice)
-    Game.objects.filter(pk=first.pk).update(status=Game.Status.ABANDONED)
+    with setup_writes("a game abandoned"):
+        Game.objects.filter(pk=first.pk).update(status=Game.Status.ABANDONED)
     services.create_game(host=alice)
     assert Seat.objects.filter(user=alice).count() == 3
 

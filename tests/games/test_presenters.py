@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from games import action_forms, engine, presenters, wording
 from games.models import Game, GameEvent, Seat
 from games.snapshot import Snapshot
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.usefixtures("no_bot_tasks")
 
@@ -169,8 +170,9 @@ def test_ranking_lists_places_and_worths_when_over(duel: Game) -> None:
     assert presenters.ranking(Snapshot.of(duel, state=s)) == []
     s.phase = 5  # over
     s.alive[1] = False
-    Seat.objects.filter(game=duel, number=0).update(final_rank=1, final_net_worth=2500)
-    Seat.objects.filter(game=duel, number=1).update(final_rank=2, final_net_worth=0)
+    with setup_writes("the final ranks"):
+        Seat.objects.filter(game=duel, number=0).update(final_rank=1, final_net_worth=2500)
+        Seat.objects.filter(game=duel, number=1).update(final_rank=2, final_net_worth=0)
     rows = presenters.ranking(Snapshot.of(duel, state=s))
     assert [(r["rank"], r["seat"].name, r["net_worth"], r["out"]) for r in rows] == [
         (1, "alice", "$2,500", False),
@@ -182,14 +184,15 @@ def test_ranking_lists_places_and_worths_when_over(duel: Game) -> None:
 
 
 def event(game: Game, seq: int, index: int, audience: int | None = None, **payload: Any) -> None:
-    GameEvent.objects.create(
-        game=game,
-        seq=seq,
-        index=index,
-        kind=payload["kind"],
-        payload=payload,
-        audience_seat=audience,
-    )
+    with setup_writes("a scripted event"):
+        GameEvent.objects.create(
+            game=game,
+            seq=seq,
+            index=index,
+            kind=payload["kind"],
+            payload=payload,
+            audience_seat=audience,
+        )
 
 
 @pytest.mark.django_db
@@ -280,7 +283,8 @@ def test_the_log_delta_holds_only_the_new_versions_lines_newest_first(duel: Game
 def test_the_log_delta_is_none_when_there_is_nothing_to_add_to(duel: Game) -> None:
     s = presenters.load_state(duel)
     assert s is not None
-    GameEvent.objects.filter(game=duel).delete()
+    with setup_writes("no events yet"):
+        GameEvent.objects.filter(game=duel).delete()
     duel.version += 1
     event(duel, duel.version, 0, kind="dice", player=0, d1=2, d2=3)
     assert presenters.log_delta(Snapshot.of(duel, state=s), viewer=None) is None

@@ -13,6 +13,7 @@ from django.test import Client
 from accounts.models import User
 from games import services
 from games.models import Game
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -202,14 +203,16 @@ def test_rotating_needs_a_post(alice: User) -> None:
 
 def test_a_finished_games_link_cannot_be_rotated(alice: User) -> None:
     game = services.create_game(host=alice, is_public=False)
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    with setup_writes("a game over"):
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     with pytest.raises(services.InvalidRequest):
         services.do_rotate_invite(public_id=game.public_id, user=alice)
 
 
 def test_an_older_short_invite_token_still_works(alice: User, charlie: User) -> None:
     game = services.create_game(host=alice, is_public=False)
-    Game.objects.filter(pk=game.pk).update(invite_token="short-old-token-1234567")
+    with setup_writes("an invite token of the older, shorter kind"):
+        Game.objects.filter(pk=game.pk).update(invite_token="short-old-token-1234567")
     guest = signed_in(charlie)
     assert guest.get("/join/short-old-token-1234567/").status_code == 302
     assert guest.get(game.get_absolute_url()).status_code == 200

@@ -17,6 +17,7 @@ from accounts.models import User
 from games import engine, services
 from games.models import Game, GameEvent
 from games.replay import landing_counts, load_replay
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -106,10 +107,11 @@ def test_landing_counts_match_the_move_events(no_bot_tasks: Any) -> None:
 
 def test_spectators_never_see_seat_private_events(client: Client, no_bot_tasks: Any) -> None:
     game, _ = bot_game(10)
-    GameEvent.objects.create(
-        game=game, seq=game.version, index=99, kind="worth", audience_seat=0,
-        payload={"kind": "worth", "player": 0, "worth": 987654},
-    )  # fmt: skip
+    with setup_writes("an event for seat 0 only"):
+        GameEvent.objects.create(
+            game=game, seq=game.version, index=99, kind="worth", audience_seat=0,
+            payload={"kind": "worth", "player": 0, "worth": 987654},
+        )  # fmt: skip
     body = client.get(f"/games/{game.public_id}/replay/").content.decode()
     assert "987,654" not in body and "987654" not in body
 

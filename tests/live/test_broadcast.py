@@ -10,6 +10,7 @@ import pytest
 from games import broadcast
 from games.models import Game
 from live.presence import Summary
+from tests.conftest import setup_writes
 from tests.live.conftest import pushes_of
 
 
@@ -50,7 +51,8 @@ def test_at_the_end_the_players_get_the_spectators_room(duel: Game, charlie: obj
     from live.models import ChatMessage
 
     ChatMessage.objects.create(game=duel, room="spectators", author=charlie, body="gg both")
-    Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
+    with setup_writes("the game over"):
+        Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
     duel.refresh_from_db()
     with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)):
         [_, last] = list(pushes_of(duel))
@@ -125,7 +127,8 @@ def test_who_listens_is_not_read_again_when_the_subscriber_read_it(duel: Game) -
 
 
 def test_at_the_end_spectators_get_their_idle_action_card(duel: Game) -> None:
-    Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
+    with setup_writes("the game over"):
+        Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
     duel.refresh_from_db()
     with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 1)):
         [first, _] = list(pushes_of(duel))

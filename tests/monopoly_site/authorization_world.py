@@ -19,6 +19,7 @@ from accounts.models import User
 from games import engine, services
 from games.models import Game, Seat
 from live.models import ChatMessage
+from tests.conftest import setup_writes
 from tests.live.servers import session_cookie
 from tests.monopoly_site.authorization_table import PERSONAS
 
@@ -79,12 +80,13 @@ class World:
 
     def remove(self) -> None:
         people = list(self.users.values())
-        Game.objects.filter(
-            Q(pk__in=[g.pk for g in self.games.values()])
-            | Q(host__in=people)
-            | Q(seats__user__in=people)
-        ).distinct().delete()
-        User.objects.filter(pk__in=[u.pk for u in people]).delete()
+        with setup_writes("the world's games and people removed"):
+            Game.objects.filter(
+                Q(pk__in=[g.pk for g in self.games.values()])
+                | Q(host__in=people)
+                | Q(seats__user__in=people)
+            ).distinct().delete()
+            User.objects.filter(pk__in=[u.pk for u in people]).delete()
 
 
 def build_world() -> World:
@@ -129,9 +131,10 @@ def running_game(users: dict[str, User], private: bool = False, taken_over: bool
     state = engine.from_dict(game.state)
     state.turn = MOVER_SEAT
     game.state = engine.to_dict(state)
-    game.save(update_fields=["state"])
-    if taken_over:
-        game.seats.filter(number=WAITING_SEAT).update(taken_over=True)
+    with setup_writes("the mover to roll, the waiting seat taken over"):
+        game.save(update_fields=["state"])
+        if taken_over:
+            game.seats.filter(number=WAITING_SEAT).update(taken_over=True)
     return game
 
 

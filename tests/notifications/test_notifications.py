@@ -15,6 +15,7 @@ from games.models import Game
 from games.services import submit_action
 from notifications import decisions, services
 from notifications.models import Notification
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -222,6 +223,7 @@ def test_a_notice_of_a_game_that_ended_is_dropped_not_queued_again(
 ) -> None:
     from games.services import timers
 
-    Game.objects.filter(pk=duel.pk).update(status=Game.Status.ABANDONED)
+    with setup_writes("a game that ended"):
+        Game.objects.filter(pk=duel.pk).update(status=Game.Status.ABANDONED)
     assert decisions.your_turn(duel.pk) == 0
     assert timers.turn_notices_due() == []

@@ -10,7 +10,7 @@ from accounts.models import User
 from ratings.leaderboard import own_rank, ranked
 from ratings.models import PlayerRating, Pool
 
-# Builds a large table (about 20 s): with the long runs (`make test-slow`, which CI runs).
+# Builds a large table (about 20 s): with the long runs (`make test-long`, which CI runs).
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 

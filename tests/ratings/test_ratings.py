@@ -16,6 +16,7 @@ from games.models import Game, Seat
 from ratings.leaderboard import own_rank
 from ratings.models import PlayerRating, Pool, RatingChange
 from ratings.services import rate_game
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +27,13 @@ def make_user(name: str) -> User:
 
 def finished_game(ranks: dict[User | str, int], preset: str = "us-2003") -> Game:
     """A finished game with the given final ranks (setup only; services finish real games)."""
-    game = Game.objects.create(preset=preset, status=Game.Status.FINISHED, max_seats=len(ranks))
-    for number, (who, rank) in enumerate(ranks.items()):
-        if isinstance(who, str):
-            Seat.objects.create(game=game, number=number, bot_kind=who, final_rank=rank)
-        else:
-            Seat.objects.create(game=game, number=number, user=who, final_rank=rank)
+    with setup_writes("a finished game with these ranks"):
+        game = Game.objects.create(preset=preset, status=Game.Status.FINISHED, max_seats=len(ranks))
+        for number, (who, rank) in enumerate(ranks.items()):
+            if isinstance(who, str):
+                Seat.objects.create(game=game, number=number, bot_kind=who, final_rank=rank)
+            else:
+                Seat.objects.create(game=game, number=number, user=who, final_rank=rank)
     return game
 
 
@@ -167,7 +169,8 @@ def test_games_rated_with_bots_count_bots_as_fixed_opponents() -> None:
     a, b = make_user("a"), make_user("b")
     game = finished_game({a: 1, "heuristic": 2, b: 3})
     game.rated_with_bots = True
-    game.save(update_fields=["rated_with_bots"])
+    with setup_writes("a game rated with bots"):
+        game.save(update_fields=["rated_with_bots"])
     changes = rate_game(game)
     assert {c.user_id for c in changes} == {a.pk, b.pk}
     assert rating(a).ordinal > rating(b).ordinal
@@ -179,7 +182,8 @@ def test_one_person_against_bots_is_rated_only_when_asked() -> None:
     assert rate_game(finished_game({a: 1, "random": 2})) == []
     game = finished_game({a: 1, "random": 2})
     game.rated_with_bots = True
-    game.save(update_fields=["rated_with_bots"])
+    with setup_writes("a game rated with bots"):
+        game.save(update_fields=["rated_with_bots"])
     assert len(rate_game(game)) == 1
     assert rating(a).mu > 25
 

@@ -19,7 +19,13 @@ from django.utils import timezone
 
 from games import services
 from games.models import Deadline, Game, GameEvent
-from tests.conftest import BASE_DIR, database_url_for_tests, mail_dir_for_tests, timer_test_env
+from tests.conftest import (
+    BASE_DIR,
+    database_url_for_tests,
+    mail_dir_for_tests,
+    setup_writes,
+    timer_test_env,
+)
 from tests.games.conftest import alice, bob, charlie, duel, edit_state, no_bot_tasks  # noqa: F401
 
 
@@ -107,7 +113,8 @@ def due_soon(game: Game, seconds: float = 1.0, **match: Any) -> Deadline:
     now = timezone.now()
     d.started_at = now - timedelta(seconds=60)
     d.due_at = now + timedelta(seconds=seconds)
-    d.save(update_fields=["started_at", "due_at"])
+    with setup_writes("a deadline brought forward"):
+        d.save(update_fields=["started_at", "due_at"])
     return d
 
 
@@ -146,7 +153,8 @@ def version(game: Game) -> int:
 def timed_duel(alice: Any, bob: Any) -> Game:  # noqa: F811
     """Alice against Bob, one-minute moves, a take-over after two timeouts."""
     game = services.create_game(host=alice, max_seats=2, turn_seconds=60, bot_delay_ms=0)
-    Game.objects.filter(pk=game.pk).update(takeover_after=2)
+    with setup_writes("a take-over after two timeouts"):
+        Game.objects.filter(pk=game.pk).update(takeover_after=2)
     services.join_game(public_id=game.public_id, user=bob)
     services.start_game(public_id=game.public_id, user=alice)
     game.refresh_from_db()

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game
 from games.services.timers import BOT_GRACE_SECONDS, overdue_games
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,8 @@ def test_a_bot_move_not_yet_due_is_left_alone(no_bot_tasks: Any) -> None:
 
 def test_a_due_row_with_no_bot_to_move_is_cleared(duel: Game, no_bot_tasks: Any) -> None:
     # As left by a take-over the player has since reclaimed, say.
-    Game.objects.filter(pk=duel.pk).update(auto_move_at=timezone.now() - timedelta(seconds=5))
+    with setup_writes("a bot move due with no bot to move"):
+        Game.objects.filter(pk=duel.pk).update(auto_move_at=timezone.now() - timedelta(seconds=5))
     assert not services.expire_decision(duel.pk, duel.version)
     after = Game.objects.get(pk=duel.pk)
     assert after.auto_move_at is None and after.version == duel.version
@@ -93,7 +95,8 @@ def test_reclaiming_a_seat_from_the_bot_ends_its_due_row(
     from games.models import Seat
 
     # Alice (seat 0, to roll) timed out into a take-over: her move is due.
-    Seat.objects.filter(game=duel, number=0).update(taken_over=True)
-    Game.objects.filter(pk=duel.pk).update(auto_move_at=timezone.now())
+    with setup_writes("seat 0 taken over, its move due"):
+        Seat.objects.filter(game=duel, number=0).update(taken_over=True)
+        Game.objects.filter(pk=duel.pk).update(auto_move_at=timezone.now())
     services.reclaim_seat(public_id=duel.public_id, user=alice)
     assert Game.objects.get(pk=duel.pk).auto_move_at is None

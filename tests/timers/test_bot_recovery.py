@@ -21,7 +21,7 @@ from games import services
 from games.models import Game
 from tests.timers.conftest import process_env, start_celery, stop, wait_for
 
-# About a minute of real workers and beat: with the long runs (`make test-slow`, which CI runs).
+# About a minute of real workers and beat: with the long runs (`make test-long`, which CI runs).
 pytestmark = [pytest.mark.worker, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PREFIX = f"{settings.REDIS_PREFIX}-bots"
 WORKER = ["worker", "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip"]

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import Deadline, Game
+from tests.conftest import setup_writes
 from tests.games.conftest import _started
 
 
@@ -22,7 +23,8 @@ def test_the_slot_task_resolves_one_batch_itself_and_queues_the_rest_marked(
     alice: Any, bob: Any, no_bot_tasks: Any
 ) -> None:
     games = [_started(alice, bob) for _ in range(3)]
-    Deadline.objects.filter(game__in=games).update(due_at=timezone.now() - timedelta(seconds=1))
+    with setup_writes("deadlines overdue"):
+        Deadline.objects.filter(game__in=games).update(due_at=timezone.now() - timedelta(seconds=1))
     queued: list[list[tuple[int, int]]] = []
     with (
         mock.patch.object(tasks, "batches", lambda pairs: [[p] for p in pairs]),
@@ -49,9 +51,10 @@ def test_a_batch_pushes_after_its_commits_only_to_games_someone_watches(
     from live import presence
 
     watched, alone = _started(alice, bob), _started(alice, bob)
-    Deadline.objects.filter(game__in=[watched, alone]).update(
-        due_at=timezone.now() - timedelta(seconds=1)
-    )
+    with setup_writes("deadlines overdue"):
+        Deadline.objects.filter(game__in=[watched, alone]).update(
+            due_at=timezone.now() - timedelta(seconds=1)
+        )
     client = redis.Redis.from_url(settings.REDIS_URL)
     key = presence._key(watched.pk)
     client.zadd(key, {presence.member("a1", None, "chan-1"): time.time() + 60})

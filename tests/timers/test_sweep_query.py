@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.models import Deadline, Game
 from games.services.timers import overdue_games, overdue_query
+from tests.conftest import setup_writes
 
 
 @pytest.mark.django_db
@@ -20,21 +21,22 @@ from games.services.timers import overdue_games, overdue_query
     reason="reads PostgreSQL's EXPLAIN",
 )
 def test_the_sweep_query_uses_the_due_at_index(alice: Any) -> None:
-    game = Game.objects.create(host=alice, status=Game.Status.ACTIVE)
-    now = timezone.now()
-    # Many future deadlines and a few overdue ones, as in a live site.
-    Deadline.objects.bulk_create(
-        Deadline(
-            game=game,
-            player=i % 8,
-            kind="roll",
-            ref=str(i),
-            version=1,
-            started_at=now,
-            due_at=now + timedelta(seconds=(i - 20) if i < 20 else 60 + i),
+    with setup_writes("a game and 20,000 deadlines"):
+        game = Game.objects.create(host=alice, status=Game.Status.ACTIVE)
+        now = timezone.now()
+        # Many future deadlines and a few overdue ones, as in a live site.
+        Deadline.objects.bulk_create(
+            Deadline(
+                game=game,
+                player=i % 8,
+                kind="roll",
+                ref=str(i),
+                version=1,
+                started_at=now,
+                due_at=now + timedelta(seconds=(i - 20) if i < 20 else 60 + i),
+            )
+            for i in range(20_000)
         )
-        for i in range(20_000)
-    )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE games_deadline")
     sql, params = overdue_query(now, 2000).query.sql_with_params()

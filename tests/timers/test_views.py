@@ -11,6 +11,7 @@ from django.test import Client
 from games import engine
 from games.models import Game, Seat
 from notifications.models import Notification
+from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +88,8 @@ def test_standing_orders_require_a_seat(client: Client, duel: Game, charlie: Any
 def test_a_player_reclaims_a_taken_over_seat(
     client: Client, duel: Game, alice: Any, no_bot_tasks: Any
 ) -> None:
-    Seat.objects.filter(game=duel, user=alice).update(taken_over=True, timeouts_in_row=3)
+    with setup_writes("alice's seat taken over"):
+        Seat.objects.filter(game=duel, user=alice).update(taken_over=True, timeouts_in_row=3)
     body = login(client, alice).get(duel.get_absolute_url()).content.decode()
     assert "Reclaim my seat" in body
     response = client.post(f"{duel.get_absolute_url()}reclaim")
@@ -157,7 +159,8 @@ def test_the_create_form_stores_the_timer_settings(client: Client, alice: Any) -
 
 
 def test_the_profile_counts_timeouts_and_takeovers(client: Client, duel: Game, alice: Any) -> None:
-    Seat.objects.filter(game=duel, user=alice).update(timeouts_total=4, takeovers_total=1)
+    with setup_writes("alice's timeouts and take-overs"):
+        Seat.objects.filter(game=duel, user=alice).update(timeouts_total=4, takeovers_total=1)
     body = client.get(f"/u/{alice.username}/").content.decode()
     assert "<dt>Timeouts</dt><dd>4</dd>" in body
     assert "<dt>Seats taken over by a bot</dt><dd>1</dd>" in body

@@ -7,8 +7,9 @@ session worker cannot pick up the task meant for the worker we kill."""
 from __future__ import annotations
 
 import os
+import re
 import signal
-import time
+import subprocess
 from collections.abc import Iterator
 from typing import Any
 from unittest import mock
@@ -30,9 +31,11 @@ from tests.timers.conftest import (
 )
 
 # About 15 s of a real worker killed and restarted (make test's soak kills one
-# too): with the long runs (`make test-slow`, which CI runs).
+# too): with the long runs (`make test-long`, which CI runs).
 pytestmark = [pytest.mark.worker, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PREFIX = f"{settings.REDIS_PREFIX}-kill"
+# The worker's INFO line for each task it finished.
+SWEEP_DONE = re.compile(r"Task games\.tasks\.sweep_deadlines\[[^\]]+\] succeeded")
 
 
 @pytest.fixture
@@ -44,6 +47,12 @@ def kill_env(django_db_blocker: Any) -> Iterator[dict[str, str]]:
     if keys:
         client.delete(*keys)
     client.close()
+
+
+def sweeps_done(worker: subprocess.Popen[bytes]) -> int:
+    """How many of beat's sweeps ``worker`` has finished, from its log."""
+    log = worker.log_path.read_text(errors="replace")  # type: ignore[attr-defined]
+    return len(SWEEP_DONE.findall(log))
 
 
 def waiting_for_a_lock() -> int:
@@ -88,8 +97,12 @@ def test_a_worker_killed_mid_run_loses_no_deadline_and_applies_nothing_twice(
                 kill_env, "kill-worker-2", *worker_args, f"--hostname=k2-{os.getpid()}@%h"
             )
             wait_for(lambda: version(game) > v, timeout=60)
-            # Let more sweeps run: still exactly one outcome.
-            time.sleep(5)
+            # More sweeps, each of which could resolve the deadline again:
+            # beat queues one a second and the one worker runs its queue in
+            # order, so by the third sweep done from now one has started
+            # after the outcome was written and what it queued has run.
+            done = sweeps_done(second)
+            wait_for(lambda: sweeps_done(second) >= done + 3, timeout=60)
         assert len(timeout_notes(game)) == 1
         assert version(game) == v + 1
     finally:

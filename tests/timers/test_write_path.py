@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Deadline, Game, GameEvent, Seat
 from games.services import timers, write
+from tests.conftest import setup_writes
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
@@ -80,7 +81,8 @@ def test_a_seat_taken_over_on_a_timeout_gets_no_reminders_while_another_seat_goe
     from games import services
 
     game = services.create_game(host=alice, max_seats=3, turn_seconds=3600, bot_delay_ms=0)
-    Game.objects.filter(pk=game.pk).update(takeover_after=1)
+    with setup_writes("a take-over after one timeout"):
+        Game.objects.filter(pk=game.pk).update(takeover_after=1)
     services.join_game(public_id=game.public_id, user=bob)
     services.join_game(public_id=game.public_id, user=charlie)
     services.start_game(public_id=game.public_id, user=alice)
@@ -90,8 +92,9 @@ def test_a_seat_taken_over_on_a_timeout_gets_no_reminders_while_another_seat_goe
     out = (late + 1) % 3
     # Test setup: a player out of the game whose seat still says playing, so
     # that the timeout's move marks it bankrupt before writing the deadlines.
-    state.alive[out] = False
-    Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
+    with setup_writes("a player out whose seat says playing"):
+        state.alive[out] = False
+        Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
     assert timers.expire_decision(game.pk, game.version, now=timezone.now() + timedelta(days=9))
     seats = {s.number: s for s in Seat.objects.filter(game=game)}
     assert seats[late].taken_over and seats[late].timeouts_in_row == 1
@@ -113,7 +116,8 @@ def test_a_bot_move_reads_its_seats_and_deadlines_with_the_lock(
     bot = Seat.objects.get(game=game, user=None).number
     state = engine.from_dict(game.state)
     state.turn = bot  # test setup: the bot is to roll
-    Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
+    with setup_writes("the bot to roll"):
+        Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
     with CaptureQueriesContext(connection) as queries:
         assert services.play_bot_move(game.pk, game.version)
     sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
@@ -130,7 +134,8 @@ def test_a_players_move_takes_two_round_trips_and_counts_on_their_seat(
 
     mover = engine.next_actor(engine.from_dict(duel.state))
     seat = duel.seats.select_related("user").get(number=mover)
-    Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=2, decisions_total=5)
+    with setup_writes("a seat with timeouts in a row"):
+        Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=2, decisions_total=5)
     with CaptureQueriesContext(connection) as queries:
         services.submit_action(
             public_id=duel.public_id,
