@@ -27,7 +27,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             return redirect("settings")
     else:
         form = SettingsForm(instance=request.user)
-    from games.timer_presenters import vacation_context
+    from games.web.timer_presenters import vacation_context
 
     context = {"form": form, **vacation_context(request.user)}
     return render(request, "accounts/settings.html", context)

@@ -665,7 +665,7 @@ def replay_problem(game: Any) -> str:
     """What is wrong with a game's record, or ""."""
     from games import engine
     from games.models import GameEvent
-    from games.replay import load_replay
+    from games.web.replay import load_replay
 
     seqs = list(
         GameEvent.objects.filter(game=game, kind="action")

@@ -24,7 +24,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from twisted.internet.tcp import Server as _TCP_SERVER
 
-from games import access, broadcast
+from games import access
+from games.web import broadcast
 from live import fanout, presence, sessions
 from monopoly_site import redis_health
 from notifications import live as unread
@@ -506,7 +507,7 @@ async def _unread_closed(user: Any) -> None:
 
 def _seat_rows(game_pk: int) -> list[dict[str, Any]]:
     from games.models import Seat
-    from games.presenters import seat_colours
+    from games.web.presenters import seat_colours
 
     colours = seat_colours()
     return [

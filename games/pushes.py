@@ -16,10 +16,11 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from games import broadcast, missed_pushes
+from games import missed_pushes
 from games.models import Game
 from games.services.subscribers import Subscriber
 from games.services.write import Committed
+from games.web import broadcast
 from live import presence
 from monopoly_site import redis_health
 

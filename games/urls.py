@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import play_views, replay_views, timer_views, views
+from games.web import play_views, replay_views, timer_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),

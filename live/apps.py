@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class LiveConfig(AppConfig):
     """Chat and presence around a game; the pushes themselves live in
-    ``games.broadcast`` and ``games.consumers``."""
+    ``games.web.broadcast`` and ``games.consumers``."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "live"

@@ -64,7 +64,7 @@ def check_body(raw: str) -> str:
 
 
 def room_group(game: Game, room: str) -> str:
-    from games import broadcast
+    from games.web import broadcast
 
     if room == Room.PLAYERS:
         return broadcast.players_group(game.pk)
@@ -87,7 +87,7 @@ def do_post_message(
 
 
 def push_message(game: Game, message: ChatMessage) -> None:
-    from games import broadcast
+    from games.web import broadcast
 
     html = render_to_string("live/chat_append.html", {"message": message, "room": message.room})
     try:

@@ -67,7 +67,7 @@ def push_unread(user_pk: int) -> bool:
     """Send the person's open pages their new unread count; False if none is
     open. Never raises: a lost push is corrected by the next page load."""
     from accounts.models import User
-    from games import broadcast
+    from games.web import broadcast
 
     try:
         if not cache.get(_open_key(user_pk)):

@@ -13,8 +13,9 @@ import pytest
 from django.conf import settings
 
 from accounts.models import User
-from games import broadcast, engine, services
+from games import engine, services
 from games.models import Game
+from games.web import broadcast
 from tests.browser.test_play import click_a_decision
 from tests.live.servers import Daphne, daphne_servers, daphnes, session_cookie
 

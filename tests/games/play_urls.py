@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from games import play_views
+from games.web import play_views
 
 urlpatterns = [
     path("games/<str:public_id>/", play_views.game_page, name="test_game_page"),

@@ -9,7 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from games import engine
-from games.board_svg import (
+from games.engine import NUM_SQUARES, P_OVER, UK_NAMES, US_NAMES, State, new_game, ruleset
+from games.web.board_svg import (
     SEAT_COLOURS,
     SEAT_TEXT_COLOURS,
     render_board,
@@ -17,7 +18,6 @@ from games.board_svg import (
     render_board_live,
     square_box,
 )
-from games.engine import NUM_SQUARES, P_OVER, UK_NAMES, US_NAMES, State, new_game, ruleset
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from games import decisions, engine
 from games.models import Deadline, Game
-from games.snapshot import Snapshot
-from games.timer_presenters import deadline_rows
+from games.web.snapshot import Snapshot
+from games.web.timer_presenters import deadline_rows
 from notifications import decisions as notices
 from tests.conftest import setup_writes
 

@@ -10,10 +10,10 @@ import pytest
 from django.template import Context, Template
 from django.utils.safestring import mark_safe
 
-from games import presenters
 from games.models import Game
-from games.snapshot import Snapshot
 from games.templatetags import memo
+from games.web import presenters
+from games.web.snapshot import Snapshot
 
 PLAYER = "games/play/player.html"
 

@@ -11,9 +11,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import action_forms, engine, presenters, wording
+from games import engine, wording
 from games.models import Game, GameEvent, Seat
-from games.snapshot import Snapshot
+from games.web import action_forms, presenters
+from games.web.snapshot import Snapshot
 from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.usefixtures("no_bot_tasks")
@@ -297,7 +298,7 @@ def test_the_log_delta_is_none_when_there_is_nothing_to_add_to(duel: Game) -> No
 def test_the_board_falls_back_to_a_list_when_drawing_fails(duel: Game) -> None:
     s = presenters.load_state(duel)
     assert s is not None
-    with mock.patch("games.board_svg.render_board_live", side_effect=RuntimeError("boom")):
+    with mock.patch("games.web.board_svg.render_board_live", side_effect=RuntimeError("boom")):
         html = presenters.board_markup(s, duel)
     assert "board-placeholder" in html and "is on GO" in html
 

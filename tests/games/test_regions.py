@@ -1,4 +1,4 @@
-"""The region registry (``games.regions``) is the one declaration the page,
+"""The region registry (``games.web.regions``) is the one declaration the page,
 the htmx answer and the push read."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
-from games import broadcast, regions
 from games.models import Game
-from games.snapshot import Snapshot
+from games.web import broadcast, regions
+from games.web.snapshot import Snapshot
 
 
 @pytest.mark.django_db

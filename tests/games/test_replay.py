@@ -16,7 +16,7 @@ from django.utils.html import escape
 from accounts.models import User
 from games import engine, services
 from games.models import Game, GameEvent
-from games.replay import landing_counts, load_replay
+from games.web.replay import landing_counts, load_replay
 from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db

@@ -132,7 +132,7 @@ def live_db(transactional_db: None) -> None:
 def pushes_of(game: Game, **announced: Any) -> list[list[tuple[str, dict[str, Any]]]]:
     """The batches the broadcast sends for ``game``'s current version, with
     what a write would have announced (``Committed``'s other fields)."""
-    from games import broadcast
     from games.services.write import Committed
+    from games.web import broadcast
 
     return list(broadcast.game_pushes(Committed(game, game.version, **announced)))

@@ -7,8 +7,8 @@ from unittest import mock
 
 import pytest
 
-from games import broadcast
 from games.models import Game
+from games.web import broadcast
 from live.presence import Summary
 from tests.conftest import setup_writes
 from tests.live.conftest import pushes_of
@@ -190,7 +190,7 @@ def test_another_games_broadcast_leaves_the_answer_alone(duel: Game) -> None:
 
 
 def test_the_players_are_worked_out_once_for_every_audience(duel: Game) -> None:
-    from games import presenters
+    from games.web import presenters
 
     with (
         mock.patch("live.presence.listening", return_value=None),
@@ -202,7 +202,7 @@ def test_the_players_are_worked_out_once_for_every_audience(duel: Game) -> None:
 
 
 def test_a_push_does_not_group_the_whole_log(duel: Game) -> None:
-    from games import presenters
+    from games.web import presenters
     from tests.live.conftest import move
 
     move(duel)

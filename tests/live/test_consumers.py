@@ -10,10 +10,11 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from games import broadcast, consumers, services
+from games import consumers, services
 from games.models import Game
-from games.regions import region_context
-from games.snapshot import Snapshot
+from games.web import broadcast
+from games.web.regions import region_context
+from games.web.snapshot import Snapshot
 from live import fanout
 from monopoly_site.asgi import application
 from tests.live.conftest import collect, communicator, frames, move, roll, run

@@ -12,8 +12,8 @@ from unittest import mock
 import pytest
 from django.db import connection, transaction
 
-from games import broadcast, presenters
 from games.models import Game
+from games.web import broadcast, presenters
 from live.presence import Summary
 from tests.live.conftest import move, pushes_of
 

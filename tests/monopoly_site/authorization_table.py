@@ -370,7 +370,7 @@ ACTIONS: dict[str, tuple[Expect, ...]] = {
 }
 # fmt: on
 
-# The fields each kind's form posts besides kind and version (see games/action_forms.py).
+# The fields each kind's form posts besides kind and version (see games/web/action_forms.py).
 ACTION_FIELDS: dict[str, dict[str, str]] = {
     engine.USE_JAIL_CARD: {"target": "0"},
     engine.BID: {"amount": "10"},

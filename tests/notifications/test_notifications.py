@@ -183,7 +183,7 @@ def test_a_new_notice_pushes_the_unread_count_to_open_pages_only(
 
     from notifications import live
 
-    with mock.patch("games.broadcast.send") as send:
+    with mock.patch("games.web.broadcast.send") as send:
         with django_capture_on_commit_callbacks(execute=True):
             services.notify(alice.pk, None, "reminder", "no page open")
         send.assert_not_called()  # nobody to tell: no query, no render, no send

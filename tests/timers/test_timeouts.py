@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import engine, presenters, services
+from games import engine, services
 from games.models import Deadline, Game, GameEvent, Seat
 from games.services import timers as timer_services
-from games.snapshot import Snapshot
 from games.tasks import expire_decision, sweep_deadlines
+from games.web import presenters
+from games.web.snapshot import Snapshot
 from notifications.models import Notification
 from notifications.tasks import notify_your_turn, send_reminder
 from tests.conftest import setup_writes

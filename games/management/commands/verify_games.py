@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import engine
 from games.models import Game
-from games.replay import load_replay
+from games.web.replay import load_replay
 
 
 def check_game(game: Game) -> list[str]:

@@ -8,10 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games import presenters, services
-from games.forms import StandingOrdersForm
+from games import services
 from games.models import Game
 from games.standing_orders import clean
+from games.web import presenters
+from games.web.forms import StandingOrdersForm
 from monopoly_site import ratelimit
 
 ORDERS_TEMPLATE = "games/play/standing_orders.html"

@@ -1,5 +1,5 @@
 """The lobby's lists: open games, and a person's own games. The lobby page
-renders them, and ``games.broadcast`` pushes them as they change."""
+renders them, and ``games.web.broadcast`` pushes them as they change."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 from django.db.models import Count
 
 from games import engine
-from games.forms import timer_label
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
-from games.timer_presenters import next_deadline
+from games.web.forms import timer_label
+from games.web.timer_presenters import next_deadline
 
 
 def your_game_rows(user: Any) -> list[dict[str, Any]]:

@@ -19,14 +19,15 @@ from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games import board_svg, decisions, engine
+from games import decisions, engine
 from games.engine import (
     D_BID,
     DECK_NAMES,
     owns_group,
 )
 from games.models import Game, GameEvent, Seat
-from games.snapshot import Snapshot
+from games.web import board_svg
+from games.web.snapshot import Snapshot
 from games.wording import AUCTION_ITEMS, money, square_name
 from ratings.models import RatingChange
 
@@ -515,12 +516,12 @@ def _turn_of(payload: dict[str, Any]) -> int:
 
 
 def board_markup(s: engine.State, game: Game) -> SafeString:
-    """The SVG board, or a plain list of positions until games.board_svg lands.
+    """The SVG board, or a plain list of positions until games.web.board_svg lands.
 
     Tokens keep the board's default labels (seat numbers), which match the
     numbered tokens of the players region."""
     try:
-        from games.board_svg import render_board_live
+        from games.web.board_svg import render_board_live
     except ImportError:
         return _placeholder_board(s)
     try:

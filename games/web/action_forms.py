@@ -25,7 +25,7 @@ from games.engine import (
     terms_error,
     unmortgage_cost,
 )
-from games.presenters import GROUP_COLOURS, group_name
+from games.web.presenters import GROUP_COLOURS, group_name
 from games.wording import fine_or_chance_amount, money, square_name
 
 MAX_AMOUNT = 10_000_000

@@ -21,11 +21,11 @@ from typing import Any, Final
 
 from django.utils.functional import SimpleLazyObject
 
-from games import presenters, timer_presenters
-from games.action_forms import Panel, panel
 from games.models import Game, Seat
-from games.snapshot import Snapshot
 from games.switches import PRESET_LABELS
+from games.web import presenters, timer_presenters
+from games.web.action_forms import Panel, panel
+from games.web.snapshot import Snapshot
 
 TEMPLATE: Final = "games/game.html"
 PUBLIC: Final = "public"

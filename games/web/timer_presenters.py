@@ -10,8 +10,8 @@ from django.utils import timezone
 from games import deadlines as dl
 from games import decisions
 from games.models import Deadline, Game, Seat
-from games.snapshot import Snapshot
 from games.standing_orders import clean
+from games.web.snapshot import Snapshot
 
 
 def deadline_rows(snap: Snapshot, viewer: int | None) -> list[dict[str, Any]]:
@@ -62,7 +62,7 @@ def timer_context(snap: Snapshot, seat: Seat | None) -> dict[str, Any]:
         and seat.status == Seat.Status.PLAYING
         and game.status == Game.Status.ACTIVE
     )
-    from games.forms import StandingOrdersForm
+    from games.web.forms import StandingOrdersForm
 
     orders = clean(seat.standing_orders) if playing and seat is not None else None
     return {

@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import access, engine, services
-from games.forms import CreateGameForm, timer_label
-from games.lobby_rows import open_game_rows, your_game_rows
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
-from games.watch import SORTS, watch_rows
+from games.web.forms import CreateGameForm, timer_label
+from games.web.lobby_rows import open_game_rows, your_game_rows
+from games.web.watch import SORTS, watch_rows
 from monopoly_site import ratelimit
 
 
@@ -88,7 +88,7 @@ def _create_refused(
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     game = access.access_game_for_viewer(request, public_id).game
     if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
-        from games import play_views
+        from games.web import play_views
 
         return play_views.game_page(request, public_id)
     seats = list(game.seats.select_related("user").order_by("number"))

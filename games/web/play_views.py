@@ -19,11 +19,12 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from games import access, broadcast, engine, presenters, regions, services
-from games.action_forms import FormError, Panel, parse_action, parse_version, trade_form
+from games import access, engine, services
 from games.models import Game, Seat
-from games.regions import TEMPLATE, region_context
-from games.snapshot import Snapshot
+from games.web import broadcast, presenters, regions
+from games.web.action_forms import FormError, Panel, parse_action, parse_version, trade_form
+from games.web.regions import TEMPLATE, region_context
+from games.web.snapshot import Snapshot
 from monopoly_site import ratelimit
 
 # Regions in the order they are sent; ``actions`` is the htmx target itself.
@@ -57,7 +58,7 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
     if game.status == Game.Status.FINISHED:
         # Drawn once on the full page: a finished game no longer changes.
-        from games.replay_views import game_charts
+        from games.web.replay_views import game_charts
 
         context["game_charts"] = game_charts(game)
     return render(request, TEMPLATE, context)

@@ -39,9 +39,11 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.template.loader import render_to_string
 
-from games import missed_pushes, presenters
+from games import missed_pushes
 from games.models import Game, Seat
-from games.regions import (
+from games.services.write import Committed
+from games.web import presenters
+from games.web.regions import (
     AUDIENCE_REGIONS,
     PUBLIC_REGIONS,
     SEAT_REGIONS,
@@ -49,8 +51,7 @@ from games.regions import (
     region_context,
     shared_context,
 )
-from games.services.write import Committed
-from games.snapshot import Snapshot
+from games.web.snapshot import Snapshot
 from live import fanout, presence
 
 logger = logging.getLogger(__name__)
@@ -467,7 +468,7 @@ def _chat_unveiled(game: Game) -> list[tuple[str, dict[str, Any]]]:
 
 
 def lobby_html() -> str:
-    from games.lobby_rows import open_game_rows
+    from games.web.lobby_rows import open_game_rows
 
     return render_to_string(
         "games/lobby.html#open_games", {"open_games": open_game_rows(), **NO_CSRF}
@@ -475,7 +476,7 @@ def lobby_html() -> str:
 
 
 def watch_html() -> str:
-    from games.watch import watch_rows
+    from games.web.watch import watch_rows
 
     # Pushes carry the default order (recent activity); a reload re-sorts.
     return render_to_string("games/watch.html#watch_games", {"rows": watch_rows(), **NO_CSRF})
@@ -486,7 +487,7 @@ def user_games_group(user_pk: int) -> str:
 
 
 def your_games_html(user: Any) -> str:
-    from games.lobby_rows import your_game_rows
+    from games.web.lobby_rows import your_game_rows
 
     return render_to_string(
         "games/lobby.html#your_games", {"your_games": your_game_rows(user), **NO_CSRF}

@@ -14,9 +14,9 @@ from html import escape
 from typing import Any
 
 from games import engine
-from games.board_svg import SEAT_COLOURS, square_box
 from games.engine import NUM_SQUARES, square_name, total_worth
 from games.models import Game, GameEvent
+from games.web.board_svg import SEAT_COLOURS, square_box
 
 JAIL_KEY = 40  # heat-map slot for "in jail", beside the 40 squares
 
