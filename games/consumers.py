@@ -15,7 +15,7 @@ import json
 import logging
 import random
 import time
-from typing import Any
+from typing import Any, Literal
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from games import access, broadcast
 from live import fanout, presence, sessions
 from monopoly_site import redis_health
+from monopoly_site.patches import twisted_writes
 from notifications import live as unread
 
 logger = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     heartbeat: asyncio.Task[None] | None = None
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
+    wire: twisted_writes.Wire | Literal[False] | None = None  # False: not under Daphne
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -305,8 +307,12 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         if event["version"] <= self.versions.get(part, -1):
             return True  # already in the snapshot, or a duplicate
         self.versions[part] = event["version"]
-        await self.send(text_data=event["html"])
-        return False  # in Twisted's buffer until the event loop polls the socket
+        if self.wire is None:
+            self.wire = twisted_writes.Wire.under(self.base_send) or False
+        sent = self.wire.send(event["html"]) if self.wire else twisted_writes.Sent.REFUSED
+        if sent is twisted_writes.Sent.REFUSED:
+            await self.send(text_data=event["html"])
+        return sent is twisted_writes.Sent.WRITTEN
 
     # --- presence -------------------------------------------------------------
 
