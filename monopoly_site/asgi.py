@@ -6,11 +6,12 @@ import gc
 import os
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import django
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
+
+from monopoly_site.patches.django_asgi import OneHopASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "monopoly_site.settings")
 
@@ -71,15 +72,14 @@ def _drain(queue: asyncio.Queue[ThreadPoolExecutor]) -> list[ThreadPoolExecutor]
     return out
 
 
-class RequestThreadsASGIHandler(ASGIHandler):
-    """Django's ASGI handler, each request's sync code run on one of a few
-    long-lived threads (``request_threads``). Daphne hands a request over
-    only once its whole body is in, so the thread is not held while a
-    client is still sending."""
+class RequestThreadsASGIHandler(OneHopASGIHandler):
+    """Each request's sync code runs on one of a few long-lived threads
+    (``request_threads``), once its body is in."""
 
-    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
+    @contextlib.asynccontextmanager
+    async def request_context(self) -> AsyncIterator[None]:
         async with request_threads.lend() as executor, ThreadSensitiveContext(executor=executor):
-            await super().handle(scope, receive, send)
+            yield
 
 
 request_threads = RequestThreads()

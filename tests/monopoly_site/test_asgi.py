@@ -1,6 +1,6 @@
-"""The ASGI handler runs each request's ``request_started``, middleware and
-view on the one thread it lends that request, and sends the signal once per
-request as Django does, on every path."""
+"""The ASGI handler runs ``request_started``, the middleware and the view in
+one hop to the thread it lends the request, and still sends the signal once
+per request as Django does, on every path."""
 
 from __future__ import annotations
 

@@ -169,3 +169,44 @@ def test_the_send_daphne_and_channels_hand_a_consumer_leads_to_its_protocol(
     assert wire_.send("<p>push</p>") is Sent.WRITTEN
     peer.setblocking(False)
     assert peer.recv(100) == twisted_writes.prepared("<p>push</p>").payloadHybi
+
+
+# --- monopoly_site/patches/django_asgi.py ----------------------------------------
+
+
+def test_djangos_asgi_handler_is_the_code_the_one_hop_handler_was_copied_from() -> None:
+    import hashlib
+    import inspect
+
+    from django.core.handlers.asgi import ASGIHandler
+    from django.core.handlers.base import BaseHandler
+
+    from monopoly_site.patches import django_asgi
+
+    def digest(function: Any) -> str:
+        return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()
+
+    installed = {name: version(name) for name in django_asgi.TESTED}
+    changed = (
+        "Django changed what monopoly_site/patches/django_asgi.py copies or replaces: "
+        "compare its handle with Django's, check that _middleware_chain is still what "
+        "get_response_async awaits, run make bench-live with and without the patch "
+        "(docs/patches.md), then update TESTED and the digests."
+    )
+    assert installed == django_asgi.TESTED, changed
+    assert digest(ASGIHandler.handle) == django_asgi.HANDLE_SHA256, changed
+    assert digest(BaseHandler.load_middleware) == django_asgi.LOAD_MIDDLEWARE_SHA256, changed
+
+
+def test_the_one_hop_chain_is_what_django_awaits_for_a_response() -> None:
+    import inspect
+
+    from django.core.handlers.base import BaseHandler
+
+    from monopoly_site.patches.django_asgi import OneHopASGIHandler
+
+    handler: Any = OneHopASGIHandler()
+    assert asyncio.iscoroutinefunction(handler._middleware_chain)
+    assert "await self._middleware_chain(request)" in inspect.getsource(
+        BaseHandler.get_response_async
+    )
