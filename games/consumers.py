@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import enum
-import functools
 import json
 import logging
 import random
@@ -22,12 +20,12 @@ from typing import Any, Literal
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
-from twisted.internet.tcp import Server as _TCP_SERVER
 
 from games import access
 from games.web import broadcast
 from live import fanout, presence, sessions
 from monopoly_site import redis_health
+from monopoly_site.patches import twisted_writes
 from notifications import live as unread
 
 logger = logging.getLogger(__name__)
@@ -43,115 +41,6 @@ CLOSE_BAD_FRAME = 4400
 CLOSE_TRY_AGAIN_LATER = 4503
 UNAVAILABLE = "Live updates are unavailable for a moment; reconnecting."
 RESYNC_INTERVAL = 1.0  # seconds
-# Group messages that are only forwarded to the socket. Channels' dispatch
-# closes stale database connections (a hop to a worker thread) before every
-# handler; these never touch the database, and skipping that hop saves a
-# thread round trip per socket on every push.
-FORWARDED = frozenset({"game.push", "live.push"})
-
-
-class _Wire:
-    """A socket's Daphne (autobahn) protocol, under Channels' ``send``.
-
-    A game push goes to many sockets at once. Through ``send`` each socket
-    costs Channels' session wrapper, Daphne's reply dispatch, a UTF-8 encode
-    and autobahn's framing, about 0.1 ms of the event loop per socket; here
-    the push is framed once (autobahn's ``PreparedMessage``, which exists for
-    broadcasts) and the same bytes are written to each socket's transport.
-    Found only where Daphne is the server (not under test communicators); a
-    socket that is not open goes through ``send`` as before."""
-
-    def __init__(self, server: Any, protocol: Any) -> None:
-        self.server = server
-        self.protocol = protocol
-
-    @classmethod
-    def under(cls, send: Any) -> _Wire | None:
-        # Channels' SessionMiddleware wraps Daphne's send: a bound method of
-        # its wrapper, whose ``real_send`` is partial(server.handle_reply, protocol).
-        real = getattr(getattr(send, "__self__", None), "real_send", send)
-        if not isinstance(real, functools.partial) or len(real.args) != 1:
-            return None
-        server, protocol = getattr(real.func, "__self__", None), real.args[0]
-        if not hasattr(server, "connections") or not hasattr(protocol, "sendPreparedMessage"):
-            return None
-        return cls(server, protocol)
-
-    def send(self, html: str) -> Sent:
-        """Write ``html`` as one text frame if the socket is open: WRITTEN
-        if it is on the wire already, QUEUED if it waits for the event loop
-        to poll the socket, and REFUSED if it must go through ``send``."""
-        protocol = self.protocol
-        connection = self.server.connections.get(protocol)
-        if connection is None or connection.get("disconnected"):
-            return Sent.WRITTEN  # gone: Daphne's send would drop it too
-        if protocol.state != protocol.STATE_OPEN:
-            return Sent.REFUSED
-        frame = _prepared(html)
-        if _write_now(protocol, frame.payloadHybi):
-            return Sent.WRITTEN
-        protocol.sendPreparedMessage(frame)
-        return Sent.QUEUED
-
-
-class Sent(enum.Enum):
-    WRITTEN = "written"
-    QUEUED = "queued"
-    REFUSED = "refused"
-
-
-def _write_now(protocol: Any, data: bytes) -> bool:
-    """Send ``data`` on the socket at once, as Twisted would on its next
-    poll, when nothing is waiting to go out before it; False (nothing
-    written) where Twisted must do it.
-
-    Twisted's ``write`` only buffers: the bytes leave when the event loop
-    next polls the socket, so in a delivery every socket waited for the
-    loop to come round (and registering and unregistering each socket with
-    epoll cost two system calls). Only plain TCP qualifies (TLS wraps its
-    own transport); what the kernel does not take is handed to Twisted,
-    after which the socket's buffer holds data and this steps aside until
-    Twisted has written it."""
-    transport = protocol.transport
-    if (
-        type(transport) is not _TCP_SERVER
-        or protocol.send_queue
-        or protocol._perMessageCompress is not None
-        or not transport.connected
-        or transport.disconnecting
-        or transport._writeDisconnected
-        or transport._tempDataBuffer
-        or len(transport.dataBuffer) > transport.offset
-    ):
-        return False
-    try:
-        sent = transport.socket.send(data)
-    except (BlockingIOError, InterruptedError):
-        sent = 0
-    except OSError:
-        return False  # Twisted's own write meets the error and closes the socket
-    if sent < len(data):
-        rest: Any = transport.write  # Twisted's, untyped
-        rest(data[sent:])
-    protocol.trafficStats.outgoingOctetsWireLevel += len(data)
-    return True
-
-
-# The last push framed, by the identity of its text: every socket of one
-# delivery is handed the same string, so it is framed once.
-_last_prepared: tuple[str, Any] | None = None
-
-
-def _prepared(html: str) -> Any:
-    global _last_prepared
-    if _last_prepared is None or _last_prepared[0] is not html:
-        from autobahn.websocket.protocol import PreparedMessage
-
-        # Server frames are not masked; never compressed (Daphne does not
-        # offer compression, and an uncompressed frame is valid regardless).
-        frame = PreparedMessage(html.encode("utf-8"), False, False, True)
-        _last_prepared = (html, frame)
-    return _last_prepared[1]
 
 
 class ForwardingMixin:
@@ -171,13 +60,6 @@ class ForwardingMixin:
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        if message.get("type") in FORWARDED:
-            if not self.ended:
-                await getattr(self, message["type"].replace(".", "_"))(message)
-            return
-        await super().dispatch(message)  # type: ignore[misc]
-
     async def session_end(self, message: dict[str, Any]) -> None:
         """The session (or every session of the user) this socket was
         opened with has ended (``live.sessions``)."""
@@ -190,6 +72,10 @@ class ForwardingMixin:
     async def end(self, code: int) -> None:
         self.ended = True
         await self.close(code=code)  # type: ignore[attr-defined]
+
+    async def live_push(self, event: dict[str, Any]) -> None:
+        if not self.ended:
+            await self.send(text_data=event["html"])  # type: ignore[attr-defined]
 
 
 async def _try_again_later(consumer: Any) -> None:
@@ -256,7 +142,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     heartbeat: asyncio.Task[None] | None = None
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
-    wire: _Wire | Literal[False] | None = None  # False: not under Daphne
+    wire: twisted_writes.Wire | Literal[False] | None = None  # False: not under Daphne
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -413,6 +299,8 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
 
     async def game_push(self, event: dict[str, Any]) -> bool:
         part = event["part"]
+        if self.ended:
+            return True
         if not self.accepted:
             # Joined, not accepted yet (a socket cannot be written before):
             # the snapshot, read after the accept, shows this version.
@@ -421,14 +309,11 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             return True  # already in the snapshot, or a duplicate
         self.versions[part] = event["version"]
         if self.wire is None:
-            self.wire = _Wire.under(self.base_send) or False
-        sent = self.wire.send(event["html"]) if self.wire else Sent.REFUSED
-        if sent is Sent.REFUSED:
+            self.wire = twisted_writes.Wire.under(self.base_send) or False
+        sent = self.wire.send(event["html"]) if self.wire else twisted_writes.Sent.REFUSED
+        if sent is twisted_writes.Sent.REFUSED:
             await self.send(text_data=event["html"])
-        return sent is Sent.WRITTEN
-
-    async def live_push(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
+        return sent is twisted_writes.Sent.WRITTEN
 
     # --- presence -------------------------------------------------------------
 
@@ -566,9 +451,6 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
         if _parse_frame(text_data, bytes_data) is None:
             await self.close(code=CLOSE_BAD_FRAME)
 
-    async def live_push(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
-
 
 class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]
     """``/ws/games/<public_id>/waiting/``: tells a game's waiting page to
@@ -606,6 +488,3 @@ class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if _parse_frame(text_data, bytes_data) is None:
             await self.close(code=CLOSE_BAD_FRAME)
-
-    async def live_push(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])

@@ -6,14 +6,12 @@ import gc
 import os
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import django
-from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core import signals
-from django.core.exceptions import RequestAborted
-from django.core.handlers.asgi import ASGIHandler, get_script_prefix
-from django.urls import set_script_prefix
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
+
+from monopoly_site.patches.django_asgi import OneHopASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "monopoly_site.settings")
 
@@ -74,88 +72,14 @@ def _drain(queue: asyncio.Queue[ThreadPoolExecutor]) -> list[ThreadPoolExecutor]
     return out
 
 
-class OneHopASGIHandler(ASGIHandler):
-    """Django's ASGI handler, with ``request_started``, the middleware and
-    the view run in one hop to the request's sync thread. Every middleware
-    and view here is sync; Django's async chain still enters the thread for
-    the middleware, comes back to the event loop for its inner handler and
-    enters the thread again for the view, and before that it enters the
-    thread once more for ``request_started``'s sync receivers (which close
-    stale database connections). Each hop is a wait for the other side:
-    about half a millisecond of a move's time on a busy two-core machine.
-    This is WSGI's sync chain (which adapts any async view or middleware
-    itself), run as one thread-sensitive call that first sends the signal."""
+class RequestThreadsASGIHandler(OneHopASGIHandler):
+    """Each request's sync code runs on one of a few long-lived threads
+    (``request_threads``), once its body is in."""
 
-    def load_middleware(self, is_async: bool = False) -> None:
-        super().load_middleware(is_async=False)
-        handler: Any = self  # Django's attribute, which its type stubs leave out
-        chain = handler._middleware_chain
-        sender = type(self)
-
-        def started_then_chain(request: Any) -> Any:
-            signals.request_started.send(sender=sender, scope=request.scope)
-            return chain(request)
-
-        handler._middleware_chain = sync_to_async(started_then_chain, thread_sensitive=True)
-
-    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
-        """Django 5.2's ``handle``, except that ``request_started`` is sent
-        by the middleware chain's hop (above); only a request that fails
-        before reaching the chain sends it from here, as Django does. Once
-        its body is in, the request's sync code runs on one of a few
-        long-lived threads (``request_threads``)."""
-        try:
-            body_file = await self.read_body(receive)
-        except RequestAborted:
-            return
+    @contextlib.asynccontextmanager
+    async def request_context(self) -> AsyncIterator[None]:
         async with request_threads.lend() as executor, ThreadSensitiveContext(executor=executor):
-            await self._handle(scope, receive, send, body_file)
-
-    async def _handle(self, scope: Any, receive: Any, send: Any, body_file: Any) -> None:
-        set_script_prefix(get_script_prefix(scope))
-        request, error_response = self.create_request(scope, body_file)
-        if request is None or error_response is not None:
-            assert error_response is not None
-            await signals.request_started.asend(sender=self.__class__, scope=scope)
-            body_file.close()
-            await self.send_response(error_response, send)
-            await sync_to_async(error_response.close)()
-            return
-
-        async def process_request(request: Any, send: Any) -> Any:
-            response = await self.run_get_response(request)
-            # The client may go away while the response is sent.
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.send_response(response, send)
-            return response
-
-        # As Django: the disconnect listener first, so that its errors cannot
-        # keep the request from being cancelled.
-        tasks = [
-            asyncio.create_task(self.listen_for_disconnect(receive)),
-            asyncio.create_task(process_request(request, send)),
-        ]
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in tasks:
-            if task.done():
-                try:
-                    task.result()
-                except RequestAborted:
-                    pass
-                except AssertionError:
-                    body_file.close()
-                    raise
-            else:
-                task.cancel()  # views may handle the cancellation
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        try:
-            response = tasks[1].result()
-        except asyncio.CancelledError:
-            await signals.request_finished.asend(sender=self.__class__)
-        else:
-            await sync_to_async(response.close)()
-        body_file.close()
+            yield
 
 
 request_threads = RequestThreads()
@@ -163,7 +87,7 @@ request_threads = RequestThreads()
 
 def get_asgi_application() -> ASGIHandler:
     django.setup(set_prefix=False)
-    return OneHopASGIHandler()
+    return RequestThreadsASGIHandler()
 
 
 # This server process pools its database connections (settings.py says why);
@@ -195,21 +119,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-
-
-def skip_twisted_form_parsing() -> None:
-    """Twisted parses a POST's form body into ``request.args`` before Daphne
-    sees it (through the email package's header parser, about 0.1 ms of
-    every move here, and an upload's whole body a second time); Daphne
-    never reads ``args``, it passes the body on to Django. Twisted's
-    ``_parsePOSTFormSubmission`` switch is there for servers that do not
-    want that."""
-    from daphne.http_protocol import WebRequest
-
-    WebRequest._parsePOSTFormSubmission = False
-
-
-skip_twisted_form_parsing()
 
 
 def warm_up() -> None:

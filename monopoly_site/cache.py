@@ -1,11 +1,13 @@
-"""Django's Redis cache with one client, and so one connection pool, per process.
+"""Django's Redis cache with one connection pool per process, failing soft.
 
 Under ASGI Django keeps its cache objects per request context, and each stock
 ``RedisCache`` builds a connection pool of its own, so every request opened a
 fresh connection to Redis (a TCP handshake, then redis-py's ``CLIENT SETINFO``
 round trips) before its first cache read: about 3 ms on the session read of
-every signed-in request. The client is thread-safe and redis-py's pools
-reconnect after a fork (Celery's workers), so one per process is enough.
+every signed-in request. Django's ``pool_class`` option names the pool class
+its client asks for a pool; ``ProcessConnectionPool`` hands back the one this
+process already has for that address and options. redis-py's pools reconnect
+after a fork (Celery's workers).
 
 It also counts rate-limit windows in one round trip (``count_windows``).
 
@@ -20,27 +22,27 @@ outlives the outage.
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
-from django.core.cache.backends.redis import RedisCacheClient
-from django.utils.functional import cached_property
+from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
 from monopoly_site import redis_health
 
 logger = logging.getLogger(__name__)
 
-_clients: dict[tuple[tuple[str, ...], str], Any] = {}
+_pools: dict[tuple[str, str], redis.ConnectionPool] = {}
+_lost: dict[str, LostWrites] = {}
 _lock = threading.Lock()
 
-# KEYS: counters; ARGV[1]: "1" to count or "0" to read; ARGV[i + 1]: the
-# seconds of KEYS[i]'s window. Returns each counter's value and seconds left.
-# A counter without an expiry (never expected) is given one, so no count
-# can outlive its window.
 _COUNT_WINDOWS = """
 local out = {}
 for i, key in ipairs(KEYS) do
@@ -65,94 +67,128 @@ return out
 STALE_KEPT = 100_000  # keys remembered per process: an outage can be long and busy
 
 
-class _SoftClient(RedisCacheClient):
-    """Django's client, failing soft while Redis does not answer."""
+class ProcessConnectionPool(redis.ConnectionPool):
+    """redis-py's pool, made once per process for each address and options."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Keys whose write or delete could not reach Redis, to delete once
-        # it answers again.
-        self.stale: set[str] = set()
-        self.stale_lock = threading.Lock()
-        redis_health.on_recovery(self.forget_stale)
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> Any:
+        key = (url, repr(sorted(kwargs.items())))
+        with _lock:
+            pool = _pools.get(key)
+            if pool is None:
+                pool = _pools[key] = super().from_url(url, **kwargs)
+        return pool
 
-    def forget_stale(self) -> None:
-        with self.stale_lock:
-            keys = list(self.stale)
+
+class LostWrites:
+    """Keys of one Redis whose write or delete could not reach it, deleted
+    once it answers again."""
+
+    def __init__(self, connect: Callable[[], redis.Redis]) -> None:
+        self.connect = connect
+        self.keys: set[str] = set()
+        self.lock = threading.Lock()
+        redis_health.on_recovery(self.forget)
+
+    def add(self, keys: list[str]) -> None:
+        with self.lock:
+            if len(self.keys) + len(keys) <= STALE_KEPT:
+                self.keys.update(keys)
+            elif keys:
+                logger.error("Too many cache writes lost to remember; stale keys may stay")
+
+    def forget(self) -> None:
+        with self.lock:
+            keys = list(self.keys)
         for start in range(0, len(keys), 1000):
             batch = keys[start : start + 1000]
             try:
-                self.get_client(write=True).delete(*batch)
+                self.connect().delete(*batch)
             except RedisError:
                 logger.warning("Could not delete %d stale cache keys yet", len(keys) - start)
                 return
-            with self.stale_lock:
-                self.stale.difference_update(batch)
-
-    def _soft(self, fn: Callable[..., Any], fallback: Any, keys: Iterable[str], *args: Any) -> Any:
-        try:
-            return redis_health.call(fn, *args)
-        except RedisError:
-            lost = list(keys)
-            with self.stale_lock:
-                if len(self.stale) + len(lost) <= STALE_KEPT:
-                    self.stale.update(lost)
-                elif lost:
-                    logger.error("Too many cache writes lost to remember; stale keys may stay")
-            return fallback
-
-    def add(self, key: Any, value: Any, timeout: Any) -> Any:
-        return self._soft(super().add, True, [key], key, value, timeout)
-
-    def get(self, key: Any, default: Any) -> Any:
-        return self._soft(super().get, default, [], key, default)
-
-    def set(self, key: Any, value: Any, timeout: Any) -> None:
-        self._soft(super().set, None, [key], key, value, timeout)
-
-    def touch(self, key: Any, timeout: Any) -> Any:
-        return self._soft(super().touch, False, [], key, timeout)
-
-    def delete(self, key: Any) -> Any:
-        return self._soft(super().delete, False, [key], key)
-
-    def get_many(self, keys: Any) -> Any:
-        return self._soft(super().get_many, {}, [], keys)
-
-    def has_key(self, key: Any) -> Any:
-        return self._soft(super().has_key, False, [], key)
-
-    def incr(self, key: Any, delta: Any) -> Any:
-        # A counter cannot be made up: callers catch the error.
-        return redis_health.call(super().incr, key, delta)
-
-    def set_many(self, data: Any, timeout: Any) -> Any:
-        return self._soft(super().set_many, [], list(data), data, timeout)
-
-    def delete_many(self, keys: Any) -> Any:
-        keys = list(keys)
-        return self._soft(super().delete_many, None, keys, keys)
+            with self.lock:
+                self.keys.difference_update(batch)
 
 
 class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        stock: Any = self
-        stock._class = _SoftClient
         # Never wait long on a Redis that does not answer: the site goes on
         # without it; a dead pooled connection is tried again on a fresh one
         # (monopoly_site/redis_health.py).
-        stock._options = {**redis_health.client_options(asynchronous=False), **stock._options}
-
-    @cached_property
-    def _cache(self) -> Any:
-        stock: Any = self  # Django's own attributes, which its type stubs leave out
-        key = (tuple(stock._servers), repr(sorted(stock._options.items())))
+        options = {
+            "pool_class": ProcessConnectionPool,
+            **redis_health.client_options(asynchronous=False),
+            **params.get("OPTIONS", {}),
+        }
+        super().__init__(server, {**params, "OPTIONS": options})
+        self.write_url = re.split("[;,]", server)[0] if isinstance(server, str) else server[0]
+        # As Django's client builds its pools' options, so that ``redis()``
+        # shares the cache's own pool.
+        parser_class = options.get("parser_class") or redis.connection.DefaultParser
+        self.pool_options = {
+            **{k: v for k, v in options.items() if k not in ("pool_class", "serializer")},
+            "parser_class": import_string(parser_class)
+            if isinstance(parser_class, str)
+            else parser_class,
+        }
         with _lock:
-            client = _clients.get(key)
-            if client is None:
-                client = _clients[key] = stock._class(stock._servers, **stock._options)
-        return client
+            lost = _lost.get(self.write_url)
+            if lost is None:
+                lost = _lost[self.write_url] = LostWrites(self.redis)
+        self.lost = lost
+
+    def redis(self) -> redis.Redis:
+        """A client of the Redis the cache writes to (for what Django's cache
+        API does not offer)."""
+        pool = ProcessConnectionPool.from_url(self.write_url, **self.pool_options)
+        return redis.Redis(connection_pool=pool)
+
+    def _soft(
+        self, call: Callable[[], Any], fallback: Any, keys: Iterable[Any] = (), version: Any = None
+    ) -> Any:
+        try:
+            return redis_health.call(call)
+        except RedisError:
+            self.lost.add([self.make_and_validate_key(key, version=version) for key in keys])
+            return fallback
+
+    def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
+        call = functools.partial(super().add, key, value, timeout, version)
+        return self._soft(call, True, [key], version)
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        return self._soft(functools.partial(super().get, key, default, version), default)
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> None:
+        call = functools.partial(super().set, key, value, timeout, version)
+        self._soft(call, None, [key], version)
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
+        return self._soft(functools.partial(super().touch, key, timeout, version), False)
+
+    def delete(self, key: Any, version: Any = None) -> Any:
+        return self._soft(functools.partial(super().delete, key, version), False, [key], version)
+
+    def get_many(self, keys: Any, version: Any = None) -> Any:
+        return self._soft(functools.partial(super().get_many, keys, version), {})
+
+    def has_key(self, key: Any, version: Any = None) -> Any:
+        return self._soft(functools.partial(super().has_key, key, version), False)
+
+    def incr(self, key: Any, delta: int = 1, version: Any = None) -> Any:
+        # A counter cannot be made up: callers catch the error.
+        return redis_health.call(super().incr, key, delta, version)
+
+    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
+        call = functools.partial(super().set_many, data, timeout, version)
+        return self._soft(call, [], list(data), version)
+
+    def delete_many(self, keys: Any, version: Any = None) -> None:
+        keys = list(keys)
+        self._soft(functools.partial(super().delete_many, keys, version), None, keys, version)
 
     def count_windows(
         self, windows: Sequence[tuple[str, int]], *, count: bool = True
@@ -165,8 +201,7 @@ class RedisCache(DjangoRedisCache):
         if not windows:
             return []
         keys = [self.make_and_validate_key(key) for key, _ in windows]
-        client = self._cache.get_client(keys[0], write=True)
-        script = client.register_script(_COUNT_WINDOWS)
+        script = self.redis().register_script(_COUNT_WINDOWS)
         args = ["1" if count else "0", *(s for _, s in windows)]
         flat = redis_health.call(script, keys=keys, args=args)
         return [(int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2)]

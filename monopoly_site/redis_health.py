@@ -155,9 +155,9 @@ def available() -> bool:
     cache's client tries a dead pooled connection again on a fresh one)."""
     from django.core.cache import cache
 
-    client: Any = cache
+    client: Any = cache  # monopoly_site.cache.RedisCache
     try:
-        call(lambda: client._cache.get_client(write=True).ping())
+        call(lambda: client.redis().ping())
     except RedisError:
         return False
     return True

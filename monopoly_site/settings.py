@@ -111,9 +111,9 @@ DATABASES = {
 # instead; other processes keep persistent connections.
 if env_bool("DATABASE_POOL", False) and "postgresql" in DATABASES["default"]["ENGINE"]:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
-    # The pool checks a connection before lending it, but not with a round
-    # trip per request as psycopg_pool would (monopoly_site/dbpool.py).
-    DATABASES["default"]["ENGINE"] = "monopoly_site.pooled_postgresql"
+    # CONN_HEALTH_CHECKS (env.py) has Django give the pool psycopg_pool's
+    # check: a round trip before each lend, which finds a connection
+    # PostgreSQL has closed (a restart, a terminate) before a request gets it.
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
         "max_size": env_int("DATABASE_POOL_SIZE", 10),

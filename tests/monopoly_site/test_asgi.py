@@ -1,6 +1,6 @@
 """The ASGI handler runs ``request_started``, the middleware and the view in
-one hop to the request's thread, and still sends the signal once per request
-as Django does, on every path."""
+one hop to the thread it lends the request, and still sends the signal once
+per request as Django does, on every path."""
 
 from __future__ import annotations
 
@@ -88,14 +88,6 @@ def test_a_request_refused_before_the_middleware_still_sends_it(started: list[An
     response = get("/record", query=b"\xff")  # not UTF-8: Django answers 400 itself
     assert response["status"] == 400
     assert [name for name, _ in started] == ["started"]
-
-
-def test_daphne_leaves_the_form_body_to_django() -> None:
-    """Twisted would parse every POST's form body for Daphne, which never
-    reads it (Django parses the body it is passed)."""
-    from daphne.http_protocol import WebRequest
-
-    assert WebRequest._parsePOSTFormSubmission is False
 
 
 def test_requests_share_a_few_long_lived_threads(

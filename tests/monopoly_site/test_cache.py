@@ -1,4 +1,4 @@
-"""The Redis cache keeps one client (one connection pool) per process."""
+"""The Redis cache keeps one connection pool per process."""
 
 from __future__ import annotations
 
@@ -6,16 +6,25 @@ import threading
 
 from django.core.cache import caches
 
+from monopoly_site import cache as cache_module
 
-def test_every_request_context_shares_one_redis_client() -> None:
+
+def test_every_request_context_uses_the_process_connection_pool() -> None:
     # Django makes a cache object per thread or request context; each used to
     # open its own connections to Redis.
     here = caches["default"]
+    here.set("shared-pool-check", 1, timeout=5)
+    pools = list(cache_module._pools.values())
     elsewhere: list[object] = []
-    thread = threading.Thread(target=lambda: elsewhere.append(caches["default"]))
+
+    def other_context() -> None:
+        there = caches["default"]
+        elsewhere.append(there)
+        elsewhere.append(there.get("shared-pool-check"))
+
+    thread = threading.Thread(target=other_context)
     thread.start()
     thread.join()
     assert elsewhere[0] is not here
-    assert elsewhere[0]._cache is here._cache  # type: ignore[attr-defined]
-    here.set("shared-client-check", 1, timeout=5)
-    assert elsewhere[0].get("shared-client-check") == 1  # type: ignore[attr-defined]
+    assert elsewhere[1] == 1
+    assert list(cache_module._pools.values()) == pools  # no pool of its own
