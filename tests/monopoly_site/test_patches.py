@@ -19,6 +19,7 @@ from twisted.internet import tcp
 
 from monopoly_site.patches import twisted_writes
 from monopoly_site.patches.twisted_writes import Sent, Wire, write_now
+from tests.live.conftest import run
 
 
 def test_the_patched_libraries_are_the_versions_the_patches_were_tested_with() -> None:
@@ -160,7 +161,7 @@ def test_the_send_daphne_and_channels_hand_a_consumer_leads_to_its_protocol(
         await asyncio.sleep(0)  # the application instance runs
 
     server.application = application
-    asyncio.run(scenario())
+    run(scenario)  # a loop of its own: make test's browser tests keep one running
     session = InstanceSessionWrapper({"type": "websocket", "cookies": {}}, handed[0])
     wire_ = Wire.under(session.send)
     assert wire_ is not None
