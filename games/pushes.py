@@ -83,14 +83,20 @@ def push_if_heard(record: Committed, here: Any) -> None:
 
 
 def push(record: Committed, here: Any) -> None:
-    try:
+    with _failures_logged(record.game_id, record.version):
         broadcast.push_committed(record, here)
+
+
+@contextmanager
+def _failures_logged(game_id: int, version: int) -> Iterator[None]:
+    """The write has committed; a failed push must not turn it into an error
+    page. Clients resync on their next reconnect or gap."""
+    try:
+        yield
     except Exception as exc:
-        # The write has committed; a failed push must not turn it into an
-        # error page. Clients resync on their next reconnect or gap.
         if isinstance(exc, redis_health.ERRORS) and not isinstance(exc, redis_health.RedisDown):
             redis_health.failed(exc)
-        logger.exception("Could not push game %s at version %s", record.game_id, record.version)
+        logger.exception("Could not push game %s at version %s", game_id, version)
 
 
 @contextmanager
@@ -119,8 +125,6 @@ def push_missed(now: datetime | None = None) -> int:
     found = missed_pushes.missed(now)
     for game_id, version in found:
         logger.info("Game %s at version %s was not pushed: pushing it now", game_id, version)
-        try:
+        with _failures_logged(game_id, version):
             broadcast.broadcast_game(game_id, version)  # nothing if it has moved on since
-        except Exception:
-            logger.exception("Could not push game %s at version %s", game_id, version)
     return len(found)

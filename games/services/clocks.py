@@ -173,13 +173,6 @@ def count_timeout(w: Write, player: int) -> bool:
 def count_own_move(w: Write, seat: Seat) -> None:
     """A move by the player themself: one more decision of theirs, and the
     end of their run of timeouts."""
-    table = reader(Seat).table
     seat.decisions_total += 1
     seat.timeouts_in_row = 0
-    w.statements.append(
-        (
-            f"UPDATE {table} SET decisions_total = decisions_total + 1, timeouts_in_row = 0"
-            " WHERE id = %s",
-            [seat.pk],
-        )
-    )
+    w.update(seat, ["decisions_total", "timeouts_in_row"])

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import access, services
 from games.models import Game
 from games.standing_orders import clean
 from games.web import presenters
@@ -19,12 +19,9 @@ ORDERS_TEMPLATE = "games/play/standing_orders.html"
 
 
 def _game(request: HttpRequest, public_id: str) -> Game:
-    """The game, as the play page finds it: a private game is not found by
-    those without a seat in it."""
-    game = Game.objects.filter(public_id=public_id).first()
-    if game is None or (not game.is_public and presenters.viewer_seat(game, request.user) is None):
-        raise Http404("There is no such game.")
-    return game
+    """The game, by the one rule of ``games.access``; the services then check
+    that the viewer has a seat in it."""
+    return access.access_game_for_viewer(request, public_id).game
 
 
 @login_required
