@@ -60,7 +60,3 @@ class SiteLoginForm(LoginForm):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.fields["login"].label = "Username or email"
         self.fields["login"].widget.attrs["placeholder"] = "Username or email"
-
-
-class VacationForm(forms.Form):
-    days = forms.IntegerField(label="Days of vacation", min_value=1, max_value=366, initial=7)

@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.http import HttpRequest
 
 from accounts.models import User
-from monopoly_site import ratelimit
+from common import ratelimit
 
 SCOPE = "login_failed"
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import connections
 
-from monopoly_site.rows import reader
+from common.rows import reader
 
 
 class UserManager(DjangoUserManager[Any]):

@@ -7,9 +7,9 @@ from typing import Any
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
+from common.charts import line_chart
 from games import engine
 from games.models import Game, Seat
-from monopoly_site.charts import line_chart
 from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 
 POOL_COLOURS: dict[str, str] = {Pool.REGULAR: "#0072B2", Pool.SHORT: "#E69F00"}

@@ -6,7 +6,7 @@ Redis instead and still writes every change to the database, which remains the
 copy that counts. While Redis is unreachable a session is read from the
 database alone instead of failing the request (Redis going away delays pushes
 and timers, it should not log anyone out or stop them playing): the site's
-cache misses then (``monopoly_site.cache``), and this store reads the database
+cache misses then (``common.cache``), and this store reads the database
 even if some other error escapes it. A session deleted or changed meanwhile
 (a logout) has its cached copy deleted as soon as Redis answers again, so an
 old copy cannot bring it back.

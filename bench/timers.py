@@ -104,9 +104,10 @@ def create_games(n: int, first_due: datetime, spread: float) -> list[int]:
     from django.core.cache import cache
     from django.db import transaction
 
-    from games import missed_pushes, services
+    from games import services
     from games.models import Deadline, Game, GameEvent, Seat
     from games.writeguard import writes_allowed
+    from live import missed_pushes
 
     tag = secrets.token_hex(3)
     users = [
@@ -168,7 +169,7 @@ def create_games(n: int, first_due: datetime, spread: float) -> list[int]:
             Deadline.objects.bulk_create(rows)
     # Made behind the write path's back, the copies were never pushed: say
     # they need none (nobody watches them), or beat's missed-push sweep
-    # (games.missed_pushes) re-pushes all 10,000 while the timeouts are due.
+    # (live.missed_pushes) re-pushes all 10,000 while the timeouts are due.
     cache.set_many(
         {missed_pushes.key(pk): model.version for pk in ids},
         timeout=2 * missed_pushes.RECENT_SECONDS,

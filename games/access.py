@@ -25,8 +25,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.http import Http404
 
+from common import redis_health
 from games.models import Game, Seat
-from monopoly_site import redis_health
 
 logger = logging.getLogger(__name__)
 

@@ -12,9 +12,7 @@ class GamesConfig(AppConfig):
 
         connection_created.connect(writeguard.install, dispatch_uid="games.writeguard")
 
-        from games import pushes, scheduling
+        from games import scheduling
         from games.services.subscribers import subscribe
 
-        # The pushes first: watchers wait on them; scheduling costs broker round trips.
-        subscribe(pushes.SUBSCRIBER)
         subscribe(scheduling.SUBSCRIBER)

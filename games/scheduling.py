@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from django.core.cache import cache
 from django.utils import timezone
 
+from common import redis_health
 from games.models import Game
 from games.services.subscribers import Subscriber
 from games.services.timers import near_deadlines
@@ -26,7 +27,6 @@ from games.tasks import (
     queued_key,
     slot_key,
 )
-from monopoly_site import redis_health
 
 logger = logging.getLogger(__name__)
 

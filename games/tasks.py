@@ -7,12 +7,10 @@ import time
 from collections.abc import Iterable, Sequence
 
 from celery import shared_task
-from django.conf import settings
 from django.core.cache import cache
 
 from games import services
-from games.pushes import pushes_deferred
-from games.services import timers
+from games.services import subscribers, timers
 
 
 @shared_task(ignore_result=True)
@@ -87,7 +85,7 @@ def expire_batch(pairs: list[tuple[int, int]]) -> int:
     # version moved and does nothing).
     cache.delete_many([queued_key(g, v) for g, v in pairs])
     done = 0
-    with pushes_deferred():
+    with subscribers.batched():
         for game_id, version in pairs:
             done += timers.expire_one(game_id, version)
     return done
@@ -134,25 +132,6 @@ def expire_due() -> int:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat's sweep: enqueue the overdue decisions (``dispatch_overdue``),
-    the due reminders and the turn notices not yet sent."""
-    from notifications.tasks import notify_your_turn, send_reminder
-
-    ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
-    queued = dispatch_overdue(take_eta=False)
-    for deadline_id in timers.reminders_due():
-        if cache.add(f"timers:remind:{deadline_id}", 1, timeout=ttl):
-            send_reminder.delay(deadline_id)
-    for game_id in timers.turn_notices_due():
-        if cache.add(f"timers:notice:{game_id}", 1, timeout=ttl):
-            notify_your_turn.delay(game_id)
-    return queued
-
-
-@shared_task(ignore_result=True)
-def push_missed() -> int:
-    """Beat's: push again each game version that a dying process committed
-    and never pushed (``games.missed_pushes``)."""
-    from games import pushes
-
-    return pushes.push_missed()
+    """Beat's sweep: enqueue the overdue decisions (``dispatch_overdue``).
+    (The due reminders and turn notices: ``notifications.tasks.sweep_notices``.)"""
+    return dispatch_overdue(take_eta=False)

@@ -6,7 +6,6 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/create", views.create_game, name="create_game"),
     path("lobby/switches", views.lobby_switches, name="lobby_switches"),
-    path("watch/", views.watch, name="watch"),
     path("join/<str:token>/", views.game_invite, name="game_invite"),
     path("games/<str:public_id>/", views.game_detail, name="game_detail"),
     path("games/<str:public_id>/join", views.join, name="game_join"),

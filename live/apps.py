@@ -2,13 +2,15 @@ from django.apps import AppConfig
 
 
 class LiveConfig(AppConfig):
-    """Chat and presence around a game; the pushes themselves live in
-    ``games.web.broadcast`` and ``games.consumers``."""
+    """The sockets: pushes of every change (``live.pushes`` subscribes to the
+    write path), presence and chat."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "live"
 
     def ready(self) -> None:
-        from live import sessions
+        from games.services.subscribers import subscribe
+        from live import pushes, sessions
 
         sessions.connect_signals()
+        subscribe(pushes.SUBSCRIBER)

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 
 from games.models import Game, Seat
+from live import groups
 from live.models import MAX_LENGTH, ChatMessage
 
 logger = logging.getLogger(__name__)
@@ -64,14 +65,12 @@ def check_body(raw: str) -> str:
 
 
 def room_group(game: Game, room: str) -> str:
-    from games.web import broadcast
-
     if room == Room.PLAYERS:
-        return broadcast.players_group(game.pk)
+        return groups.players_group(game.pk)
     # Once the game is over the players may read the spectators' room too.
     if is_finished(game):
-        return broadcast.game_group(game.pk)
-    return broadcast.spectators_group(game.pk)
+        return groups.game_group(game.pk)
+    return groups.spectators_group(game.pk)
 
 
 def do_post_message(
@@ -87,11 +86,9 @@ def do_post_message(
 
 
 def push_message(game: Game, message: ChatMessage) -> None:
-    from games.web import broadcast
-
     html = render_to_string("live/chat_append.html", {"message": message, "room": message.room})
     try:
-        broadcast.send([(room_group(game, message.room), broadcast.live_message(html))])
+        groups.send([(room_group(game, message.room), groups.live_message(html))])
     except Exception:
         # Stored already (the view checked Redis just before): readers get
         # it with their next snapshot or page.

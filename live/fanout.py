@@ -70,7 +70,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from monopoly_site import redis_health
+from common import redis_health
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ RESYNC: dict[str, Any] = {"type": "game.resync"}
 # each). Each yield costs a poll. On the 2-core VM's bench-live (50 sockets)
 # any of every 1, 3, 5 or 10 beat yielding only at the end by several ms at
 # the median; 5 was slightly ahead, within the noise. Daphne's sockets are
-# usually written at once (``games.consumers``) and need no yield.
+# usually written at once (``live.consumers``) and need no yield.
 FLUSH_EVERY = 5
 _TOKEN = secrets.token_hex(8)
 

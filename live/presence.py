@@ -18,8 +18,9 @@ from typing import Any, cast
 
 import redis.asyncio as aioredis
 from django.conf import settings
+from django.core.cache import cache
 
-from monopoly_site import redis_health
+from common import redis_health
 
 HEARTBEAT_SECONDS = 20
 TTL_SECONDS = 3 * HEARTBEAT_SECONDS  # survives two lost heartbeats
@@ -238,3 +239,40 @@ def in_lobby(user_pks: list[int]) -> set[int] | None:
     except redis.RedisError:
         return None
     return {pk for pk, count in zip(user_pks, counts, strict=True) if count and int(count) > 0}
+
+
+# --- a person's open sockets ---------------------------------------------------
+# Whether someone has any page with a socket open (game, lobby, watch), for
+# pushes addressed to the person rather than a game (their unread count): a
+# counter in the cache, raised on connect and lowered on disconnect, expiring
+# on its own if a server dies without lowering it.
+
+SOCKETS_TTL = 24 * 3600  # seconds a count of open sockets outlives its last change
+
+
+def _sockets_key(user_pk: int) -> str:
+    return f"live:sockets:{user_pk}"
+
+
+def person_connected(user_pk: int) -> None:
+    key = _sockets_key(user_pk)
+    if cache.add(key, 1, SOCKETS_TTL):
+        return
+    try:
+        cache.incr(key)
+        cache.touch(key, SOCKETS_TTL)
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, SOCKETS_TTL)
+
+
+def person_disconnected(user_pk: int) -> None:
+    key = _sockets_key(user_pk)
+    try:
+        if cache.decr(key) <= 0:
+            cache.delete(key)
+    except ValueError:  # already gone (expired): nothing is open
+        pass
+
+
+def person_online(user_pk: int) -> bool:
+    return bool(cache.get(_sockets_key(user_pk)))

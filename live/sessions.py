@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.utils.crypto import salted_hmac
 
-from monopoly_site import redis_health
+from common import redis_health
 
 logger = logging.getLogger(__name__)
 

@@ -1,16 +1,19 @@
-"""Posting to a game's chat. Reading happens through the page and the socket."""
+"""Posting to a game's chat (reading happens through the page and the socket),
+and the /watch/ list of live games."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.views.decorators.http import require_POST
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
 
+from common import ratelimit, redis_health
+from common.unavailable import unavailable_response
 from games.access import access_game_for_viewer
 from live.chat import ChatError, do_post_message
-from monopoly_site import ratelimit, redis_health
-from monopoly_site.unavailable import unavailable_response
+from live.watch import SORTS, watch_rows
 
 # Chat is pushed through Redis: without it a message would be stored and
 # seen by nobody until they reload, so it is refused instead (issue 15).
@@ -50,3 +53,12 @@ def post_message(request: HttpRequest, public_id: str, room: str) -> HttpRespons
     if not request.htmx:  # type: ignore[attr-defined]
         return HttpResponseRedirect(game.get_absolute_url())
     return HttpResponse("")
+
+
+@require_GET
+def watch(request: HttpRequest) -> HttpResponse:
+    sort = request.GET.get("sort", "recent")
+    if sort not in SORTS:
+        sort = "recent"
+    context = {"rows": watch_rows(sort), "sort": sort, "sorts": SORTS}
+    return render(request, "games/watch.html", context)

@@ -11,7 +11,7 @@ import django
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
 
-from monopoly_site.patches.django_asgi import OneHopASGIHandler
+from common.patches.django_asgi import OneHopASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "monopoly_site.settings")
 

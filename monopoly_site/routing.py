@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from django.urls import re_path
 
-from games.routing import websocket_urlpatterns as game_routes
+from live.routing import websocket_urlpatterns as game_routes
 from monopoly_site.badinput import refuse_socket
 
 websocket_urlpatterns: list[Any] = [*game_routes]

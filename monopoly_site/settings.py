@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from monopoly_site.env import (
+from common.env import (
     check_redis_url,
     env_bool,
     env_int,
@@ -75,7 +75,7 @@ MIDDLEWARE = [
     # Last, so that its 400 page renders like any other (monopoly_site/badinput.py).
     "monopoly_site.badinput.RefuseControlCharactersMiddleware",
     # A view's lost database or Redis connection is a 503, not a 500.
-    "monopoly_site.unavailable.ServiceUnavailableMiddleware",
+    "common.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "monopoly_site.urls"
@@ -138,11 +138,11 @@ REDIS_PREFIX = env_str("REDIS_PREFIX", "monopoly")
 
 CACHES = {
     "default": {
-        "BACKEND": "monopoly_site.cache.RedisCache",  # one pool per process
+        "BACKEND": "common.cache.RedisCache",  # one pool per process
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": REDIS_PREFIX,
         # Short connect and read timeouts are the backend's own defaults
-        # (monopoly_site/cache.py): the site goes on without Redis.
+        # (common/cache.py): the site goes on without Redis.
     }
 }
 
@@ -244,7 +244,7 @@ if GAME_WRITE_GUARD not in {"raise", "log", "off"}:
     raise ImproperlyConfigured("GAME_WRITE_GUARD must be raise, log or off")
 
 # Abuse limits (issue 14), counted in the cache per user and per client
-# address in fixed windows (monopoly_site/ratelimit.py). Only views are
+# address in fixed windows (common/ratelimit.py). Only views are
 # limited: bots and timers act through the services and never are.
 _PER = {"user", "ip"}
 RATE_LIMITS = {
@@ -275,10 +275,15 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": float(TIMER_SWEEP_SECONDS),
     },
+    "sweep-notices": {
+        "task": "notifications.tasks.sweep_notices",
+        "schedule": float(TIMER_SWEEP_SECONDS),
+        "options": {"expires": float(TIMER_SWEEP_SECONDS)},
+    },
     # A version committed by a process that died before pushing it. Queued
     # sweeps left behind by an outage would all find the same: they expire.
     "push-missed": {
-        "task": "games.tasks.push_missed",
+        "task": "live.tasks.push_missed",
         "schedule": float(TIMER_SWEEP_SECONDS),
         "options": {"expires": float(TIMER_SWEEP_SECONDS)},
     },

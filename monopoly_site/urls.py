@@ -8,7 +8,7 @@ from monopoly_site import views
 from ratings import views as rating_views
 
 # A lost database or Redis connection anywhere in a request is a 503.
-handler500 = "monopoly_site.unavailable.server_error"
+handler500 = "common.unavailable.server_error"
 
 # The admin's login counts failures with the site's (accounts/login_limits.py).
 admin.site.login_form = AdminLoginForm

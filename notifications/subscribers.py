@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import logging
 
+from common import redis_health
 from games.services.subscribers import Subscriber
 from games.services.write import Committed
-from monopoly_site import redis_health
 from notifications import services
 from notifications.tasks import notify_your_turn
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
 
+from games.services import timers
 from notifications import decisions
 
 
@@ -32,3 +35,21 @@ def send_digests() -> int:
     zones = decisions.digest_due_zones(now, settings.DIGEST_HOUR)
     users = User.objects.filter(notify_digest=True, is_active=True, time_zone__in=zones)
     return sum(decisions.digest(u, now) for u in users.iterator())
+
+
+@shared_task(ignore_result=True)
+def sweep_notices() -> int:
+    """Beat's sweep beside the timers' one: enqueue the due reminders and the
+    turn notices not yet sent (each marked in the cache for a few sweeps, so
+    a slow task is not queued again). Returns how many it queued."""
+    ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
+    queued = 0
+    for deadline_id in timers.reminders_due():
+        if cache.add(f"timers:remind:{deadline_id}", 1, timeout=ttl):
+            send_reminder.delay(deadline_id)
+            queued += 1
+    for game_id in timers.turn_notices_due():
+        if cache.add(f"timers:notice:{game_id}", 1, timeout=ttl):
+            notify_your_turn.delay(game_id)
+            queued += 1
+    return queued

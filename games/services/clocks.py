@@ -12,12 +12,12 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from common.rows import reader
 from games import deadlines as dl
 from games import decisions, engine
 from games.models import Deadline, Game, Seat
 from games.services.statements import insert_statement
 from games.services.write import Write
-from monopoly_site.rows import reader
 
 
 def sync_deadlines(

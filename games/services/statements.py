@@ -74,7 +74,7 @@ def update_statement(obj: Model, fields: Sequence[str]) -> Statement:
 def insert_statement(objs: Sequence[Model], *, returning: bool = False) -> Statement:
     """A multi-row insert of ``objs`` (all of one model; ``auto_now_add`` set),
     returning, if asked, their rows in order, every column as
-    ``monopoly_site.rows`` reads them (``reader(model).build``)."""
+    ``common.rows`` reads them (``reader(model).build``)."""
     connection = transaction.get_connection()
     qn = connection.ops.quote_name
     meta = objs[0]._meta

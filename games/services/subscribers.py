@@ -1,8 +1,8 @@
 """Services announce; the rest of the site listens.
 
 A write ends by announcing a ``Committed`` record. Each subscriber registers
-once, in its app's ``AppConfig.ready`` (live pushes and scheduling in
-``games``, notices in ``notifications``, ratings in ``ratings``), so that
+once, in its app's ``AppConfig.ready`` (scheduling in ``games``, the pushes
+in ``live``, notices in ``notifications``, ratings in ``ratings``), so that
 the write path imports nothing above it. Three moments:
 
 - ``in_transaction``: inside the write's transaction, so that its work
@@ -13,17 +13,24 @@ the write path imports nothing above it. Three moments:
   that must still wait for the commit (rendering a push). It may not fail
   the write.
 - ``on_commit``: through Django's ``transaction.on_commit``, so nobody hears
-  of a change that rolled back. Subscribers run in registration order, the
-  pushes first, since watchers wait on them and notices cost a broker round
-  trip. A failure is logged and does not stop the others: the write has
-  committed, and whatever must still happen has a due row that beat's sweep
-  finds.
+  of a change that rolled back. The ``urgent`` subscribers run first (the
+  pushes: watchers wait on them, while scheduling and notices cost broker
+  round trips), then the others in registration order. A failure is logged
+  and does not stop the others: the write has committed, and whatever must
+  still happen has a due row that beat's sweep finds.
+
+Inside ``batched()`` (the timer sweep's batch of timeouts) a subscriber with
+``on_commit_batch`` hears of the block's commits together as it ends, instead
+of each as it commits (the pushes read who listens to all those games in one
+round trip), and gets no ``before_commit``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -33,6 +40,7 @@ from games.services.write import Committed
 logger = logging.getLogger(__name__)
 
 Hook = Callable[[Committed], None]
+BatchHook = Callable[[list[Committed]], None]
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,8 @@ class Subscriber:
     on_commit: Hook | None = None
     before_commit: Hook | None = None
     in_transaction: Hook | None = None
+    on_commit_batch: BatchHook | None = None
+    urgent: bool = False
 
 
 _subscribers: dict[str, Subscriber] = {}
@@ -52,7 +62,38 @@ def subscribe(subscriber: Subscriber) -> None:
 
 
 def subscribers() -> list[Subscriber]:
-    return list(_subscribers.values())
+    ordered = list(_subscribers.values())
+    return [s for s in ordered if s.urgent] + [s for s in ordered if not s.urgent]
+
+
+# The commits of the open ``batched`` block, per thread (None: no block).
+_batch = threading.local()
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Hold the block's commits for the subscribers with ``on_commit_batch``
+    until it ends (nested blocks join the outer one)."""
+    if _held() is not None:
+        yield
+        return
+    _batch.records = []
+    try:
+        yield
+    finally:
+        records, _batch.records = _batch.records, None
+        if records:
+            for s in subscribers():
+                if s.on_commit_batch is not None:
+                    try:
+                        s.on_commit_batch(records)
+                    except Exception:
+                        logger.exception("%s failed on a batch of %s", s.name, len(records))
+
+
+def _held() -> list[Committed] | None:
+    held: list[Committed] | None = getattr(_batch, "records", None)
+    return held
 
 
 def announce(record: Committed) -> None:
@@ -62,8 +103,9 @@ def announce(record: Committed) -> None:
             s.in_transaction(record)
     connection = transaction.get_connection()
     if record.last_write and connection.in_atomic_block:
+        batching = _held() is not None
         for s in subscribers():
-            if s.before_commit is not None:
+            if s.before_commit is not None and not (batching and s.on_commit_batch):
                 try:
                     s.before_commit(record)
                 except Exception:
@@ -72,8 +114,11 @@ def announce(record: Committed) -> None:
 
 
 def deliver(record: Committed) -> None:
+    held = _held()
+    if held is not None:
+        held.append(record)
     for s in subscribers():
-        if s.on_commit is None:
+        if s.on_commit is None or (held is not None and s.on_commit_batch is not None):
             continue
         try:
             s.on_commit(record)

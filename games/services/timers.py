@@ -16,10 +16,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.rows import reader
 from games import deadlines as dl
 from games import decisions, engine
 from games.models import Deadline, Game, Seat
@@ -29,7 +31,6 @@ from games.services.locking import access_seat
 from games.services.play import apply_system_action, load_state, play_bot, set_auto_move
 from games.services.subscribers import announce
 from games.services.write import Notice, Write, lock
-from monopoly_site.rows import reader
 
 logger = logging.getLogger(__name__)
 
@@ -272,10 +273,8 @@ def _user_deadlines(user: Any) -> Any:
 def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> datetime:
     """Pause the user's deadlines in every game for ``days`` days. Only their
     own clocks move, so an opponent's time is never shortened."""
-    from accounts.models import User
-
     now = now or timezone.now()
-    user = User.objects.select_for_update().get(pk=user.pk)
+    user = get_user_model().objects.select_for_update().get(pk=user.pk)
     if user.vacation_until and user.vacation_until > now:
         raise InvalidRequest("You are already on vacation.")
     if days < 1:
@@ -296,10 +295,8 @@ def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> date
 @transaction.atomic
 def end_vacation(*, user: Any, now: datetime | None = None) -> None:
     """Come back early: the unused whole days are returned."""
-    from accounts.models import User
-
     now = now or timezone.now()
-    user = User.objects.select_for_update().get(pk=user.pk)
+    user = get_user_model().objects.select_for_update().get(pk=user.pk)
     until = user.vacation_until
     if until is None or until <= now:
         raise InvalidRequest("You are not on vacation.")

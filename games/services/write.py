@@ -20,11 +20,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Model
 
+from common.rows import reader
 from games import engine
 from games.models import Deadline, Game, GameEvent, Seat
 from games.services.errors import GameNotFound
 from games.services.statements import Statement, run_together, update_statement
-from monopoly_site.rows import reader
 
 
 @dataclass(frozen=True)

@@ -225,3 +225,7 @@ class StandingOrdersForm(forms.Form):
             "jail": data["jail"],
             "auto_roll": data["auto_roll"],
         }
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label="Days of vacation", min_value=1, max_value=366, initial=7)

@@ -1,5 +1,5 @@
 """The lobby's lists: open games, and a person's own games. The lobby page
-renders them, and ``games.web.broadcast`` pushes them as they change."""
+renders them, and ``live.broadcast`` pushes them as they change."""
 
 from __future__ import annotations
 

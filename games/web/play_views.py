@@ -5,7 +5,7 @@ forms module reads the post, ``services`` does the work, and the regions are
 rendered from the named partials of ``games/game.html``. Domain errors come
 back as a message in the action panel with their status (409, 422, 403);
 without htmx, as a ``messages`` error after a redirect. Posting too fast
-(``monopoly_site.ratelimit``) gets a 429 in the panel, or a 429 page.
+(``common.ratelimit``) gets a 429 in the panel, or a 429 page.
 """
 
 from __future__ import annotations
@@ -19,13 +19,14 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
+from common import ratelimit
 from games import access, engine, services
 from games.models import Game, Seat
-from games.web import broadcast, presenters, regions
+from games.web import presenters, regions
 from games.web.action_forms import FormError, Panel, parse_action, parse_version, trade_form
+from games.web.answer import answer_html, answering
 from games.web.regions import TEMPLATE, region_context
 from games.web.snapshot import Snapshot
-from monopoly_site import ratelimit
 
 # Regions in the order they are sent; ``actions`` is the htmx target itself.
 STALE_MESSAGE = "The game moved on before your action arrived, so nothing was done. Here is the current position."
@@ -92,10 +93,10 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         action = parse_action(request.POST)
         if action["kind"] in (engine.PROPOSE_TRADE, engine.COUNTER_TRADE):
             ratelimit.hit(request, "trade")
-        # The broadcast of this move's commit renders the player's answer
-        # along with their seat's push (``broadcast.answer_html``).
+        # The push of this move's commit renders the player's answer along
+        # with their seat's push (``games.web.answer``).
         answerer = request.user.pk if request.htmx else None  # type: ignore[attr-defined]
-        with broadcast.answering(public_id, answerer) as answer:
+        with answering(public_id, answerer) as answer:
             services.submit_action(
                 public_id=public_id, user=request.user, action=action, expected_version=version
             )
@@ -124,7 +125,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     seat = snap.seat_of(request.user)
     if seat is None:
         return _done(request, played, fresh=True)
-    return HttpResponse(broadcast.answer_html(snap, seat))
+    return HttpResponse(answer_html(snap, seat))
 
 
 @require_POST

@@ -29,7 +29,6 @@ from games.models import Game, GameEvent, Seat
 from games.web import board_svg
 from games.web.snapshot import Snapshot
 from games.wording import AUCTION_ITEMS, money, square_name
-from ratings.models import RatingChange
 
 logger = logging.getLogger(__name__)
 
@@ -199,7 +198,8 @@ def ranking(snap: Snapshot) -> list[dict[str, Any]]:
     rows = [seat for seat in seat_views(snap.seats) if seat.final_rank is not None]
     rows.sort(key=lambda seat: seat.final_rank or 0)
     by_seat = {seat.number: seat.user_id for seat in snap.seats if seat.user_id is not None}
-    deltas = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
+    # Declared by ratings (which sits above games): read through its relation.
+    deltas = {change.user_id: change for change in game.rating_changes.all()}
     return [
         {
             "rank": seat.final_rank,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
 
 from games.models import Game, Seat
@@ -130,3 +131,27 @@ def region_context(
         "focus": focus,
         **timer_presenters.timer_context(snap, seat),
     }
+
+
+# Rendered without a request (pushes, answers): the forms' CSRF token rides in
+# the page's hx-headers instead, so tell {% csrf_token %} not to look for one.
+NO_CSRF: Final = {"csrf_token": "NOTPROVIDED", "oob": True}
+
+
+def render(names: tuple[str, ...], context: dict[str, Any]) -> str:
+    """The named regions' partials, in order."""
+    return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in names)
+
+
+def render_push(names: tuple[str, ...], context: dict[str, Any]) -> str:
+    """As ``render``, but the log as only what this version added to it
+    when there was a log to add to (a few hundred bytes instead of the whole)."""
+    seat = context["seat"]
+    delta = None
+    if "log" in names:
+        viewer = seat.number if seat is not None else None
+        delta = presenters.log_delta(context["snapshot"], viewer)
+    if delta is None:
+        return render(names, context)
+    html = render(tuple(n for n in names if n != "log"), context)
+    return html + render_to_string(f"{TEMPLATE}#log_delta", {**context, "log_delta": delta})

@@ -9,12 +9,12 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from common.charts import line_chart
 from games import access, engine
 from games.models import Game
 from games.web.board_svg import render_board
 from games.web.presenters import event_text
 from games.web.replay import heat_map_svg, landing_counts, load_replay, seat_colour
-from monopoly_site.charts import line_chart
 
 logger = logging.getLogger(__name__)
 

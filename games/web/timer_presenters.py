@@ -91,8 +91,8 @@ def next_deadline(game: Game, number: int) -> Any:
 def vacation_context(user: Any) -> dict[str, Any]:
     from django.conf import settings
 
-    from accounts.forms import VacationForm
     from games.services.timers import vacation_days_left
+    from games.web.forms import VacationForm
 
     now = timezone.now()
     until = user.vacation_until if user.vacation_until and user.vacation_until > now else None

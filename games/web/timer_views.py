@@ -8,12 +8,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from common import ratelimit
 from games import access, services
 from games.models import Game
 from games.standing_orders import clean
 from games.web import presenters
 from games.web.forms import StandingOrdersForm
-from monopoly_site import ratelimit
 
 ORDERS_TEMPLATE = "games/play/standing_orders.html"
 
@@ -90,7 +90,7 @@ def _errors(form: StandingOrdersForm) -> str:
 @login_required
 @require_POST
 def vacation(request: HttpRequest) -> HttpResponse:
-    from accounts.forms import VacationForm
+    from games.web.forms import VacationForm
 
     try:
         if request.POST.get("action") == "end":

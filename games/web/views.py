@@ -11,13 +11,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from common import ratelimit
 from games import access, engine, services
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.web.forms import CreateGameForm, timer_label
 from games.web.lobby_rows import open_game_rows, your_game_rows
-from games.web.watch import SORTS, watch_rows
-from monopoly_site import ratelimit
 
 
 def _create_form_context(form: CreateGameForm, preset: str) -> dict[str, Any]:
@@ -228,12 +227,3 @@ def start(request: HttpRequest, public_id: str) -> HttpResponse:
         lambda: services.start_game(public_id=public_id, user=request.user),
         "The game has started.",
     )  # fmt: skip
-
-
-@require_GET
-def watch(request: HttpRequest) -> HttpResponse:
-    sort = request.GET.get("sort", "recent")
-    if sort not in SORTS:
-        sort = "recent"
-    context = {"rows": watch_rows(sort), "sort": sort, "sorts": SORTS}
-    return render(request, "games/watch.html", context)

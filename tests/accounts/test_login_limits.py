@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from monopoly_site.env import env_rates
+from common.env import env_rates
 from tests.accounts.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

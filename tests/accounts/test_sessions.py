@@ -60,7 +60,7 @@ def test_logging_out_ends_the_cached_session_too(alice: User) -> None:
 
 @pytest.fixture
 def _redis_health_reset(monkeypatch: pytest.MonkeyPatch) -> Any:
-    from monopoly_site import redis_health
+    from common import redis_health
 
     # Two failures at once take Redis for down here (not only after a while).
     monkeypatch.setattr(redis_health, "FAILING_SECONDS", 0.0)

@@ -8,8 +8,8 @@ from unittest import mock
 import pytest
 
 from accounts.models import User
+from common.env import env_rates
 from games import engine, services
-from monopoly_site.env import env_rates
 from tests.browser.test_play import log_in
 from tests.conftest import setup_writes
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from accounts.models import User
 from games import engine, services
 from games.models import Game
-from games.web import broadcast
+from live import groups
 from tests.browser.test_play import click_a_decision
 from tests.live.servers import Daphne, daphne_servers, daphnes, session_cookie
 
@@ -173,10 +173,10 @@ def test_the_page_reconnects_after_the_server_goes_away_and_catches_up(
 
 def fake_push(game: Game, version: int, text: str) -> None:
     """A push as the broadcast would frame it, straight onto the layer."""
-    broadcast.send(
+    groups.send(
         [
             (
-                broadcast.spectators_group(game.pk),
+                groups.spectators_group(game.pk),
                 {
                     "type": "game.push",
                     "part": "public",
@@ -293,7 +293,7 @@ def chatter(game: Game, stop: threading.Event) -> None:
     layer = get_channel_layer()
     while not stop.wait(0.3):
         async_to_sync(layer.group_send)(
-            broadcast.game_group(game.pk), {"type": "live.push", "html": "<!--live-->"}
+            groups.game_group(game.pk), {"type": "live.push", "html": "<!--live-->"}
         )
 
 

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from common.env import env_rates
 from games import engine, services
 from games.models import Game, Seat
-from monopoly_site.env import env_rates
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_bot_tasks")]
 

@@ -9,8 +9,9 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.models import Game
-from games.web import broadcast, regions
+from games.web import regions
 from games.web.snapshot import Snapshot
+from live import broadcast
 
 
 @pytest.mark.django_db

@@ -36,7 +36,7 @@ def test_watch_lists_live_public_games_with_players_ratings_and_turn(
 def test_watch_sorts_by_spectators(client: Client, no_bot_tasks: Any) -> None:
     quiet = services.create_seated_game(humans=[], bots=["heuristic"] * 2, start=True)
     busy = services.create_seated_game(humans=[], bots=["heuristic"] * 2, start=True)
-    with mock.patch("games.web.watch.watching_counts", return_value={busy.pk: 7, quiet.pk: 1}):
+    with mock.patch("live.watch.watching_counts", return_value={busy.pk: 7, quiet.pk: 1}):
         by_spectators = client.get("/watch/?sort=spectators").content.decode()
     assert by_spectators.index(busy.public_id) < by_spectators.index(quiet.public_id)
     recent = client.get("/watch/?sort=nonsense").content.decode()

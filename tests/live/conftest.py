@@ -133,6 +133,6 @@ def pushes_of(game: Game, **announced: Any) -> list[list[tuple[str, dict[str, An
     """The batches the broadcast sends for ``game``'s current version, with
     what a write would have announced (``Committed``'s other fields)."""
     from games.services.write import Committed
-    from games.web import broadcast
+    from live import broadcast
 
     return list(broadcast.game_pushes(Committed(game, game.version, **announced)))

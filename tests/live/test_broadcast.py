@@ -8,34 +8,35 @@ from unittest import mock
 import pytest
 
 from games.models import Game
-from games.web import broadcast
+from games.web.answer import answering
+from live import broadcast, groups
 from live.presence import Summary
 from tests.conftest import setup_writes
 from tests.live.conftest import pushes_of
 
 
-def groups(game: Game) -> list[list[str]]:
+def pushed_to(game: Game) -> list[list[str]]:
     return [[group for group, _ in batch] for batch in pushes_of(game)]
 
 
 def test_it_renders_nothing_private_when_nobody_is_listening(duel: Game) -> None:
     with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)):
-        assert groups(duel) == [[broadcast.players_group(duel.pk)], []]
+        assert pushed_to(duel) == [[groups.players_group(duel.pk)], []]
 
 
 def test_it_renders_for_spectators_and_for_present_seats_only(duel: Game) -> None:
     with mock.patch("live.presence.listening", return_value=Summary(frozenset({1}), 3)):
-        assert groups(duel) == [
-            [broadcast.spectators_group(duel.pk), broadcast.players_group(duel.pk)],
-            [broadcast.seat_group(duel.pk, 1)],
+        assert pushed_to(duel) == [
+            [groups.spectators_group(duel.pk), groups.players_group(duel.pk)],
+            [groups.seat_group(duel.pk, 1)],
         ]
 
 
 def test_it_renders_for_everyone_when_presence_is_unknown(duel: Game) -> None:
     with mock.patch("live.presence.listening", return_value=None):
-        assert groups(duel)[1] == [
-            broadcast.seat_group(duel.pk, 0),
-            broadcast.seat_group(duel.pk, 1),
+        assert pushed_to(duel)[1] == [
+            groups.seat_group(duel.pk, 0),
+            groups.seat_group(duel.pk, 1),
         ]
 
 
@@ -57,7 +58,7 @@ def test_at_the_end_the_players_get_the_spectators_room(duel: Game, charlie: obj
     with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)):
         [_, last] = list(pushes_of(duel))
     [(group, message)] = last
-    assert group == broadcast.players_group(duel.pk)
+    assert group == groups.players_group(duel.pk)
     assert "gg both" in message["html"]
     assert "Spectators&#x27; chat" in message["html"] or "Spectators' chat" in message["html"]
 
@@ -87,8 +88,8 @@ def test_the_push_goes_before_the_writes_notices(duel: Game) -> None:
 
     order: list[str] = []
     with (
-        mock.patch("games.pushes.heard", return_value=True),
-        mock.patch("games.pushes.push", side_effect=lambda *a: order.append("push")),
+        mock.patch("live.pushes.heard", return_value=True),
+        mock.patch("live.pushes.push", side_effect=lambda *a: order.append("push")),
         mock.patch(
             "notifications.services.notify", side_effect=lambda *a, **k: order.append("notice")
         ),
@@ -123,7 +124,7 @@ def test_who_listens_is_not_read_again_when_the_subscriber_read_it(duel: Game) -
     record = Committed(duel, duel.version)
     with mock.patch("live.presence.listening", side_effect=AssertionError("read again")):
         pushes = list(broadcast.game_pushes(record, Summary(frozenset(), 0)))
-    assert [[g for g, _ in batch] for batch in pushes] == [[broadcast.players_group(duel.pk)], []]
+    assert [[g for g, _ in batch] for batch in pushes] == [[groups.players_group(duel.pk)], []]
 
 
 def test_at_the_end_spectators_get_their_idle_action_card(duel: Game) -> None:
@@ -132,7 +133,7 @@ def test_at_the_end_spectators_get_their_idle_action_card(duel: Game) -> None:
     duel.refresh_from_db()
     with mock.patch("live.presence.listening", return_value=Summary(frozenset(), 1)):
         [first, _] = list(pushes_of(duel))
-    [spectators] = [m for g, m in first if g == broadcast.spectators_group(duel.pk)]
+    [spectators] = [m for g, m in first if g == groups.spectators_group(duel.pk)]
     assert 'id="actions"' in spectators["html"]
     assert "expected_version" not in spectators["html"]  # no forms: nothing of a seat's
 
@@ -142,7 +143,7 @@ def test_your_games_is_rendered_only_for_players_looking_at_the_lobby(duel: Game
     broadcast._SHOWN.pop(duel.pk, None)
     with mock.patch("live.presence.in_lobby", return_value={alice_pk}):
         pushes = broadcast.your_games_pushes(duel)
-    assert [group for group, _ in pushes] == [broadcast.user_games_group(alice_pk)]
+    assert [group for group, _ in pushes] == [groups.user_games_group(alice_pk)]
     # Nothing changed in the row since: nothing is rendered again.
     with mock.patch("live.presence.in_lobby", return_value=None):
         assert broadcast.your_games_pushes(duel) == []
@@ -152,7 +153,7 @@ def _answered(duel: Game, here: Summary) -> tuple[str | None, list[list[tuple[st
     alice_pk = duel.seats.get(number=0).user_id
     with (
         mock.patch("live.presence.listening", return_value=here),
-        broadcast.answering(duel.public_id, alice_pk) as answer,
+        answering(duel.public_id, alice_pk) as answer,
     ):
         pushes = list(pushes_of(duel))
     return answer.html, pushes
@@ -162,8 +163,8 @@ def test_the_movers_answer_carries_what_their_seats_push_carried(duel: Game) -> 
     answer, [first, seats] = _answered(duel, Summary(frozenset({0}), 0))
     assert answer is not None
     frame = f"<!--push {duel.version}-->"
-    [public] = [m["html"] for g, m in first if g == broadcast.players_group(duel.pk)]
-    [own] = [m["html"] for g, m in seats if g == broadcast.seat_group(duel.pk, 0)]
+    [public] = [m["html"] for g, m in first if g == groups.players_group(duel.pk)]
+    [own] = [m["html"] for g, m in seats if g == groups.seat_group(duel.pk, 0)]
     own_regions, own_panel = own.removeprefix(frame).split('<section id="actions"')
     assert answer.startswith(frame + '\n<section id="actions"')
     assert answer.endswith(public.removeprefix(frame) + own_regions.removesuffix("\n"))
@@ -183,7 +184,7 @@ def test_a_mover_without_a_socket_is_answered_and_their_seat_not_pushed(duel: Ga
 def test_another_games_broadcast_leaves_the_answer_alone(duel: Game) -> None:
     with (
         mock.patch("live.presence.listening", return_value=None),
-        broadcast.answering("another", duel.seats.get(number=0).user_id) as answer,
+        answering("another", duel.seats.get(number=0).user_id) as answer,
     ):
         list(pushes_of(duel))
     assert answer.html is None

@@ -10,10 +10,10 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from accounts.models import User
+from common.env import env_rates
 from games.models import Game
 from live.chat import readable_rooms
 from live.models import MAX_LENGTH, ChatMessage
-from monopoly_site.env import env_rates
 from tests.live.conftest import collect, communicator, run
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -10,12 +10,12 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from games import consumers, services
+from games import services
 from games.models import Game
-from games.web import broadcast
+from games.web import regions
 from games.web.regions import region_context
 from games.web.snapshot import Snapshot
-from live import fanout
+from live import consumers, fanout, groups
 from monopoly_site.asgi import application
 from tests.live.conftest import collect, communicator, frames, move, roll, run
 
@@ -130,7 +130,7 @@ def test_a_player_never_receives_another_seats_panel(duel: Game, alice: User, bo
         def panel(user: User) -> str:
             game = Game.objects.get(pk=duel.pk)
             context = region_context(Snapshot.of(game), game.seats.get(user=user), shared=None)
-            return broadcast._render(("actions",), {**context, **broadcast.NO_CSRF})
+            return regions.render(("actions",), {**context, **regions.NO_CSRF})
 
         alices_panel = await database_sync_to_async(panel)(alice)
         bobs_panel = await database_sync_to_async(panel)(bob)
@@ -285,7 +285,7 @@ def test_a_socket_told_its_pushes_were_interrupted_gets_a_snapshot(duel: Game) -
         # What live.fanout hands the members of an audience whose Redis
         # subscription was lost and is back.
         hub = fanout._hubs[asyncio.get_running_loop()]
-        hub.spawn([(broadcast.spectators_group(duel.pk), fanout.RESYNC)])
+        hub.spawn([(groups.spectators_group(duel.pk), fanout.RESYNC)])
         assert [v for v, _ in frames(await collect(comm), "snapshot")] == [duel.version]
         await comm.disconnect()
 
@@ -299,7 +299,7 @@ def test_a_socket_told_to_resync_after_redis_came_back_empty_hears_the_next_move
 
     from live import presence
 
-    group_key = f"{settings.REDIS_PREFIX}:asgi:group:{broadcast.game_group(duel.pk)}"
+    group_key = f"{settings.REDIS_PREFIX}:asgi:group:{groups.game_group(duel.pk)}"
 
     async def scenario() -> None:
         comm = communicator(game_path(duel))
@@ -311,7 +311,7 @@ def test_a_socket_told_to_resync_after_redis_came_back_empty_hears_the_next_move
         redis = presence._redis()
         assert await redis.delete(presence._key(duel.pk), group_key) == 2
         hub = fanout._hubs[asyncio.get_running_loop()]
-        hub.spawn([(broadcast.spectators_group(duel.pk), fanout.RESYNC)])
+        hub.spawn([(groups.spectators_group(duel.pk), fanout.RESYNC)])
         assert [v for v, _ in frames(await collect(comm), "snapshot")] == [duel.version]
         assert await redis.exists(group_key)
         # Two moves: the first push's audience may be decided before it.
@@ -333,7 +333,7 @@ def test_stale_pushes_are_not_forwarded(duel: Game) -> None:
 
         layer = get_channel_layer()
         await layer.group_send(
-            broadcast.game_group(duel.pk),
+            groups.game_group(duel.pk),
             {
                 "type": "game.push",
                 "part": "public",

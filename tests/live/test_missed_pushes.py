@@ -1,5 +1,5 @@
 """A version committed by a process that died before pushing it reaches the
-pages from beat's sweep (``games.missed_pushes``), within seconds."""
+pages from beat's sweep (``live.missed_pushes``), within seconds."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import missed_pushes, pushes
 from games.models import Game
+from live import missed_pushes, pushes
 from tests.live.conftest import collect, communicator, frames, move, roll, run
 
 roll_now = roll.func  # the same, from sync code
@@ -115,5 +115,5 @@ def test_beat_runs_the_sweep_as_often_as_the_deadline_sweep() -> None:
     from django.conf import settings
 
     entry = settings.CELERY_BEAT_SCHEDULE["push-missed"]
-    assert entry["task"] == "games.tasks.push_missed"
+    assert entry["task"] == "live.tasks.push_missed"
     assert entry["schedule"] == settings.CELERY_BEAT_SCHEDULE["sweep-deadlines"]["schedule"]

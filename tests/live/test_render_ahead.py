@@ -13,7 +13,8 @@ import pytest
 from django.db import connection, transaction
 
 from games.models import Game
-from games.web import broadcast, presenters
+from games.web import presenters
+from live import broadcast, groups
 from live.presence import Summary
 from tests.live.conftest import move, pushes_of
 
@@ -32,7 +33,7 @@ def sent() -> Iterator[list[tuple[str, dict[str, Any]]]]:
 
     with (
         mock.patch("live.presence.listening", return_value=WATCHED),
-        mock.patch.object(broadcast, "send", side_effect=send),
+        mock.patch.object(groups, "send", side_effect=send),
         mock.patch("games.scheduling.schedule_timers"),
     ):
         yield out
@@ -65,7 +66,7 @@ def spectators_push(sent: list[tuple[str, dict[str, Any]]], game: Game, version:
     [html] = [
         m["html"]
         for g, m in sent
-        if g == broadcast.spectators_group(game.pk) and m["version"] == version
+        if g == groups.spectators_group(game.pk) and m["version"] == version
     ]
     return html
 
@@ -80,9 +81,9 @@ def test_a_watched_game_is_rendered_ahead_as_it_would_be_after_the_commit(
     pushed = spectators_push(sent, duel, version)
     # Rendered again after the commit, from the database: the same push.
     game = Game.objects.get(pk=duel.pk)
-    with mock.patch.object(broadcast, "send"):
+    with mock.patch.object(groups, "send"):
         [first, _] = list(pushes_of(game))
-    [again] = [m["html"] for g, m in first if g == broadcast.spectators_group(duel.pk)]
+    [again] = [m["html"] for g, m in first if g == groups.spectators_group(duel.pk)]
     assert pushed == again
     assert f"<!--push {version}-->" in pushed
 
@@ -142,7 +143,7 @@ def test_only_the_last_write_of_a_transaction_is_rendered_ahead(duel: Game) -> N
     state = presenters.load_state(duel)
     with (
         mock.patch.object(broadcast, "render_ahead") as render_ahead,
-        mock.patch("games.pushes.push"),
+        mock.patch("live.pushes.push"),
         mock.patch("games.scheduling.schedule_timers"),
         transaction.atomic(),
     ):
@@ -165,7 +166,7 @@ def test_a_push_rendered_ahead_goes_out_before_presence_is_read(duel: Game) -> N
 
     with (
         mock.patch("live.presence.listening", side_effect=listening),
-        mock.patch.object(broadcast, "send", side_effect=send),
+        mock.patch.object(groups, "send", side_effect=send),
         mock.patch("games.scheduling.schedule_timers"),
     ):
         move(duel)

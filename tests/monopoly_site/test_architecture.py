@@ -1,6 +1,7 @@
 """The layers of docs/architecture.md, as tests: the import contracts
 (``.importlinter``) hold, no import cycle runs through the write path or
-the engine, and no module of ``games`` escapes the contracts."""
+the engine, none runs between the top-level packages, and no module of
+``games`` escapes the contracts."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "live", "notifications", "ratings", "accounts", "monopoly_site")
+PACKAGES = ("games", "live", "notifications", "ratings", "accounts", "monopoly_site", "common")
 # Wiring and build tooling, outside the layers.
 UNLAYERED = {"games.apps", "games.native", "games.build_engine", "games.templatetags"}
 
@@ -95,6 +96,34 @@ def test_no_import_cycle_runs_through_the_services_or_the_engine(
         if any(m.startswith(("games.services", "games.engine")) for m in c)
     ]
     assert through == []
+
+
+def package_graph(graph: grimp.ImportGraph) -> grimp.ImportGraph:
+    """The imports between the top-level packages, one node per package."""
+    packages = grimp.ImportGraph()
+    for package in PACKAGES:
+        packages.add_module(package)
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            a, b = module.split(".")[0], imported.split(".")[0]
+            if a != b:
+                packages.add_import(importer=a, imported=b)
+    return packages
+
+
+def test_no_import_cycle_runs_between_the_top_level_packages(
+    graph: grimp.ImportGraph,
+) -> None:
+    assert [sorted(c) for c in cycles(package_graph(graph))] == []
+
+
+def test_a_cycle_between_packages_is_found() -> None:
+    graph = grimp.ImportGraph()
+    for module in ("games", "games.web", "live", "live.chat"):
+        graph.add_module(module)
+    graph.add_import(importer="games.web", imported="live.chat")
+    graph.add_import(importer="live.chat", imported="games")
+    assert [sorted(c) for c in cycles(package_graph(graph))] == [["games", "live"]]
 
 
 def test_the_import_contracts_hold() -> None:

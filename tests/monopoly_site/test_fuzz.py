@@ -33,7 +33,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games import engine
-from games.consumers import CLOSE_BAD_FRAME, CLOSE_REFUSED, _parse_frame
+from live.consumers import CLOSE_BAD_FRAME, CLOSE_REFUSED, _parse_frame
 from monopoly_site.routing import websocket_urlpatterns
 from tests.live.conftest import run
 from tests.monopoly_site.authorization_world import World, build_world, site_routes, username

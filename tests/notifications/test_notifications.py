@@ -54,13 +54,13 @@ def test_a_lost_notice_task_is_made_up_by_the_sweep(
     """The write marks the decision; the task queued after the commit is
     lost (a worker killed, Redis emptied); beat's sweep finds the mark."""
     from games.services import timers
-    from games.tasks import sweep_deadlines
+    from notifications.tasks import sweep_notices
 
     assert timers.turn_notices_due() == [duel.pk]
     queued: list[int] = []
     monkeypatch.setattr("notifications.tasks.notify_your_turn.delay", queued.append)
     cache.delete(f"timers:notice:{duel.pk}")
-    sweep_deadlines()
+    assert sweep_notices() == 1
     assert queued == [duel.pk]
     assert decisions.your_turn(duel.pk) == 1  # what the queued task runs
     assert timers.turn_notices_due() == []
@@ -181,20 +181,20 @@ def test_a_new_notice_pushes_the_unread_count_to_open_pages_only(
 ) -> None:
     from unittest import mock
 
-    from notifications import live
+    from live import groups, presence
 
-    with mock.patch("games.web.broadcast.send") as send:
+    with mock.patch("live.groups.send") as send:
         with django_capture_on_commit_callbacks(execute=True):
             services.notify(alice.pk, None, "reminder", "no page open")
         send.assert_not_called()  # nobody to tell: no query, no render, no send
-        live.socket_opened(alice.pk)
-        live.socket_opened(alice.pk)  # two tabs
-        live.socket_closed(alice.pk)
+        presence.person_connected(alice.pk)
+        presence.person_connected(alice.pk)  # two tabs
+        presence.person_disconnected(alice.pk)
         with django_capture_on_commit_callbacks(execute=True):
             services.notify(alice.pk, None, "reminder", "one tab open")
         ((messages,),) = [c.args for c in send.call_args_list]
         ((group, message),) = messages
-        assert group == live.unread_group(alice.pk)
+        assert group == groups.person_group(alice.pk)
         assert 'id="nav-notifications" hx-swap-oob="true"' in message["html"]
         assert 'aria-label="2 unread"' in message["html"]
         send.reset_mock()
@@ -202,7 +202,7 @@ def test_a_new_notice_pushes_the_unread_count_to_open_pages_only(
             services.mark_all_read(alice)
         ((messages,),) = [c.args for c in send.call_args_list]
         assert "unread-count" not in messages[0][1]["html"]
-        live.socket_closed(alice.pk)
+        presence.person_disconnected(alice.pk)
         send.reset_mock()
         with django_capture_on_commit_callbacks(execute=True):
             services.notify(alice.pk, None, "reminder", "closed again")

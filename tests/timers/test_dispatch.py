@@ -47,8 +47,7 @@ def test_a_batch_pushes_after_its_commits_only_to_games_someone_watches(
     import redis
     from django.conf import settings
 
-    from games import pushes
-    from live import presence
+    from live import presence, pushes
 
     watched, alone = _started(alice, bob), _started(alice, bob)
     with setup_writes("deadlines overdue"):

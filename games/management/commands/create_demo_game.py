@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.models import User
 from games import services
 
 
@@ -25,6 +25,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         names = [n.strip() for n in options["humans"].split(",") if n.strip()]
+        User = get_user_model()
         humans = []
         for name in names:
             try:

@@ -11,7 +11,7 @@ from django.db import OperationalError
 from django.test import Client
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from monopoly_site.unavailable import MESSAGE
+from common.unavailable import MESSAGE
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """A Redis that is gone or does not answer costs the site little time
-(``monopoly_site.redis_health``, ``monopoly_site.cache``; issue 15). The
+(``common.redis_health``, ``common.cache``; issue 15). The
 end-to-end outage, with a real Daphne, is in ``test_redis_down.py``."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from celery import Celery
 from kombu.exceptions import OperationalError
 
-from monopoly_site import redis_health
-from monopoly_site.cache import RedisCache
+from common import redis_health
+from common.cache import RedisCache
 from tests.live.conftest import run
 from tests.live.servers import free_port
 from tests.monopoly_site.test_redis_down import RedisServer, started_redis

@@ -1,4 +1,4 @@
-"""The patches of monopoly_site.patches still fit the libraries they reach
+"""The patches of common.patches still fit the libraries they reach
 into. Each test here fails, rather than the site quietly taking a slow path
 or writing out of order, when an upgrade changes what a patch relies on;
 docs/patches.md says what each patch buys."""
@@ -17,15 +17,15 @@ from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory
 from twisted.internet import tcp
 
-from monopoly_site.patches import twisted_writes
-from monopoly_site.patches.twisted_writes import Sent, Wire, write_now
+from common.patches import twisted_writes
+from common.patches.twisted_writes import Sent, Wire, write_now
 from tests.live.conftest import run
 
 
 def test_the_patched_libraries_are_the_versions_the_patches_were_tested_with() -> None:
     installed = {name: version(name) for name in twisted_writes.TESTED}
     assert installed == twisted_writes.TESTED, (
-        "An upgrade of a library monopoly_site/patches/twisted_writes.py reaches into: "
+        "An upgrade of a library common/patches/twisted_writes.py reaches into: "
         "check its private attributes (this file's other tests), run make bench-live with "
         "and without the patch (docs/patches.md), then update TESTED."
     )
@@ -172,7 +172,7 @@ def test_the_send_daphne_and_channels_hand_a_consumer_leads_to_its_protocol(
     assert peer.recv(100) == twisted_writes.prepared("<p>push</p>").payloadHybi
 
 
-# --- monopoly_site/patches/django_asgi.py ----------------------------------------
+# --- common/patches/django_asgi.py ----------------------------------------
 
 
 def test_djangos_asgi_handler_is_the_code_the_one_hop_handler_was_copied_from() -> None:
@@ -182,14 +182,14 @@ def test_djangos_asgi_handler_is_the_code_the_one_hop_handler_was_copied_from() 
     from django.core.handlers.asgi import ASGIHandler
     from django.core.handlers.base import BaseHandler
 
-    from monopoly_site.patches import django_asgi
+    from common.patches import django_asgi
 
     def digest(function: Any) -> str:
         return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()
 
     installed = {name: version(name) for name in django_asgi.TESTED}
     changed = (
-        "Django changed what monopoly_site/patches/django_asgi.py copies or replaces: "
+        "Django changed what common/patches/django_asgi.py copies or replaces: "
         "compare its handle with Django's, check that _middleware_chain is still what "
         "get_response_async awaits, run make bench-live with and without the patch "
         "(docs/patches.md), then update TESTED and the digests."
@@ -204,7 +204,7 @@ def test_the_one_hop_chain_is_what_django_awaits_for_a_response() -> None:
 
     from django.core.handlers.base import BaseHandler
 
-    from monopoly_site.patches.django_asgi import OneHopASGIHandler
+    from common.patches.django_asgi import OneHopASGIHandler
 
     handler: Any = OneHopASGIHandler()
     assert asyncio.iscoroutinefunction(handler._middleware_chain)

@@ -29,8 +29,8 @@ from datetime import datetime, timedelta
 from django.core.cache import cache
 from django.utils import timezone
 
+from common import redis_health
 from games.models import Game
-from monopoly_site import redis_health
 
 logger = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
-from games import consumers
+from live import consumers
 
 websocket_urlpatterns = [
     path("ws/games/<str:public_id>/", consumers.GameConsumer.as_asgi()),

@@ -2,32 +2,26 @@
 
 None of it may fail the write, which has committed: with Redis (the channel
 layer) down a push is logged and dropped. Clients resync when their socket
-comes back, and ``games.missed_pushes`` pushes what was missed once Redis
-is back. While Redis is known to be down (``monopoly_site.redis_health``)
+comes back, and ``live.missed_pushes`` pushes what was missed once Redis
+is back. While Redis is known to be down (``common.redis_health``)
 nothing is even tried, so a move costs no connection attempts.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from games import missed_pushes
+from common import redis_health
 from games.models import Game
 from games.services.subscribers import Subscriber
 from games.services.write import Committed
-from games.web import broadcast
-from live import presence
-from monopoly_site import redis_health
+from live import broadcast, missed_pushes, presence
 
 logger = logging.getLogger(__name__)
-
-# Pushes held back until the end of a ``pushes_deferred`` block, per thread.
-_held = threading.local()
 
 
 def on_commit(record: Committed) -> None:
@@ -35,10 +29,6 @@ def on_commit(record: Committed) -> None:
         logger.warning(
             "Game %s at version %s is not pushed: Redis is down", record.game_id, record.version
         )
-        return
-    held: list[Committed] | None = getattr(_held, "pushes", None)
-    if held is not None and not always_pushed(record.game):
-        held.append(record)
         return
     if broadcast.rendering_ahead(record) or always_pushed(record.game):
         push(record, broadcast.UNREAD)  # presence is read for the seats
@@ -50,7 +40,6 @@ def before_commit(record: Committed) -> None:
     """Rendered while COMMIT waits (``broadcast`` says how)."""
     if (
         record.state is None
-        or getattr(_held, "pushes", None) is not None
         or always_pushed(record.game)
         or redis_health.is_down()  # nothing would be pushed
     ):
@@ -58,7 +47,29 @@ def before_commit(record: Committed) -> None:
     broadcast.render_ahead(record)
 
 
-SUBSCRIBER = Subscriber("live pushes", on_commit=on_commit, before_commit=before_commit)
+def on_commit_batch(records: list[Committed]) -> None:
+    """A batch of writes (timeouts): who listens to each game is read in one
+    round trip instead of one per write. Each push still follows its commit
+    and reads presence after it, so the rule of ``heard`` holds."""
+    if redis_health.is_down():
+        logger.warning("%s game versions are not pushed: Redis is down", len(records))
+        return
+    quiet = [r for r in records if not always_pushed(r.game)]
+    here = presence.listening_many([r.game_id for r in quiet]) if quiet else {}
+    for record in records:
+        if always_pushed(record.game):
+            push(record, broadcast.UNREAD)
+        else:
+            push_if_heard(record, here.get(record.game_id))
+
+
+SUBSCRIBER = Subscriber(
+    "live pushes",
+    on_commit=on_commit,
+    before_commit=before_commit,
+    on_commit_batch=on_commit_batch,
+    urgent=True,  # people are watching; the others cost broker round trips
+)
 
 
 def always_pushed(game: Game) -> bool:
@@ -97,25 +108,6 @@ def _failures_logged(game_id: int, version: int) -> Iterator[None]:
         if isinstance(exc, redis_health.ERRORS) and not isinstance(exc, redis_health.RedisDown):
             redis_health.failed(exc)
         logger.exception("Could not push game %s at version %s", game_id, version)
-
-
-@contextmanager
-def pushes_deferred() -> Iterator[None]:
-    """For a batch of writes (timeouts): each committed write's push waits
-    for the end of the block, where who listens to each game is read in one
-    round trip instead of one per write. Each push still follows its commit
-    and reads presence after it, so the rule of ``heard`` holds."""
-    if getattr(_held, "pushes", None) is not None:
-        yield
-        return
-    _held.pushes = []
-    try:
-        yield
-    finally:
-        records, _held.pushes = _held.pushes, None
-        here = presence.listening_many([r.game_id for r in records]) if records else {}
-        for record in records:
-            push_if_heard(record, here.get(record.game_id))
 
 
 def push_missed(now: datetime | None = None) -> int:

@@ -9,8 +9,8 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory, override_settings
 
-from monopoly_site import ratelimit
-from monopoly_site.env import Rate, env_rates
+from common import ratelimit
+from common.env import Rate, env_rates
 from monopoly_site.localservices import free_port
 
 PERS = {"user", "ip"}
@@ -91,7 +91,7 @@ def test_windows_are_counted_in_one_call_and_always_expire() -> None:
 def test_without_redis_requests_are_let_through(settings: Any) -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
     settings.RATE_LIMITS = {"chat": (Rate(1, 60, "ip"),)}
-    caches = {"default": {"BACKEND": "monopoly_site.cache.RedisCache", "LOCATION": dead}}
+    caches = {"default": {"BACKEND": "common.cache.RedisCache", "LOCATION": dead}}
     request = RequestFactory().post("/", REMOTE_ADDR="10.0.0.7")
     with override_settings(CACHES=caches):
         for _ in range(3):

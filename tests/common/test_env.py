@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from monopoly_site.env import (
+from common.env import (
     check_redis_url,
     env_bool,
     env_int,

@@ -23,7 +23,7 @@ for down and every handshake refused for a second: in the 200-game soak,
 spectators were closed with try-again-later for 7 s after Redis had come
 back in 0.1 s.
 
-The cache (``monopoly_site.cache``), presence, the push fan-out and the
+The cache (``common.cache``), presence, the push fan-out and the
 socket handshake all go through this; the channel layer and Celery have their
 own timeouts (settings).
 """
@@ -155,7 +155,7 @@ def available() -> bool:
     cache's client tries a dead pooled connection again on a fresh one)."""
     from django.core.cache import cache
 
-    client: Any = cache  # monopoly_site.cache.RedisCache
+    client: Any = cache  # common.cache.RedisCache
     try:
         call(lambda: client.redis().ping())
     except RedisError:

@@ -10,7 +10,7 @@ In ``make bench-live`` (50 spectators) on the shared 2-core VM, removing
 this cost about 3-4 ms at the median push and took p99 past 50 ms
 (docs/patches.md).
 
-What it relies on, none of it public (tests/monopoly_site/test_patches.py
+What it relies on, none of it public (tests/common/test_patches.py
 checks each, so that an upgrade fails a test rather than quietly taking the
 slow path or writing out of order):
 

@@ -4,7 +4,7 @@ address, account or account-and-address pair.
 A window opens with the first request counted and closes when its counter
 expires; its time to live tells a refused request when to come back
 (``Retry-After``). All the rates of a request are counted in one atomic
-round trip (``monopoly_site.cache.RedisCache.count_windows``): a move pays
+round trip (``common.cache.RedisCache.count_windows``): a move pays
 for one, not four. Fixed windows let a burst of twice the rate straddle two
 windows; that is fine for stopping floods.
 
@@ -27,9 +27,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from redis.exceptions import RedisError
 
-from monopoly_site import redis_health
-from monopoly_site.cache import RedisCache
-from monopoly_site.env import Rate
+from common import redis_health
+from common.cache import RedisCache
+from common.env import Rate
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ def _counts(keys: list[tuple[str, Rate]], *, count: bool) -> list[tuple[str, Rat
     except RedisError as exc:
         # Without Redis the site is limping already; refusing every move
         # and message too would stop it. (The outage itself is logged once,
-        # by monopoly_site.redis_health.)
+        # by common.redis_health.)
         down = isinstance(exc, redis_health.RedisDown)
         logger.warning("Rate limits are not counted: Redis does not answer.", exc_info=not down)
         return []

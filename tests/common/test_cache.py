@@ -6,7 +6,7 @@ import threading
 
 from django.core.cache import caches
 
-from monopoly_site import cache as cache_module
+from common import cache as cache_module
 
 
 def test_every_request_context_uses_the_process_connection_pool() -> None:

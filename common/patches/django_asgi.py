@@ -7,7 +7,7 @@ In ``make bench-live`` on the shared 2-core VM (2026-11-26 22:06-22:14 UTC),
 without it the median push was 1.6 ms later (median of seven paired rounds)
 and met the 15 ms target in one round of ten; with it, four of seven
 (docs/patches.md).
-``tests/monopoly_site/test_patches.py`` fails when Django's ``handle`` or
+``tests/common/test_patches.py`` fails when Django's ``handle`` or
 ``load_middleware`` is not the code this was copied from and checked
 against (``TESTED``, ``HANDLE_SHA256``, ``LOAD_MIDDLEWARE_SHA256``).
 """

@@ -1,5 +1,5 @@
 """Push the regions of the play page, the lobby and the watch list to the
-sockets listening for them. Sent on commit only (``games.pushes``); a
+sockets listening for them. Sent on commit only (``live.pushes``); a
 watched game's first batch may be rendered just before, while the move
 commits ("rendering ahead of the commit" below), but waits for it.
 
@@ -24,126 +24,42 @@ waiting page is told ``<!--reload-->``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import connection
 from django.template.loader import render_to_string
 
-from games import missed_pushes
-from games.models import Game, Seat
+from games.models import Game
 from games.services.write import Committed
 from games.web import presenters
+from games.web.answer import answer_html, awaited
 from games.web.regions import (
     AUDIENCE_REGIONS,
+    NO_CSRF,
     PUBLIC_REGIONS,
     SEAT_REGIONS,
     TEMPLATE,
     region_context,
+    render,
+    render_push,
     shared_context,
 )
 from games.web.snapshot import Snapshot
-from live import fanout, presence
+from live import groups, missed_pushes, presence
 
 logger = logging.getLogger(__name__)
 
-LOBBY_GROUP = "lobby"
-WATCH_GROUP = "watch"
-# Rendered without a request: the forms' CSRF token rides in the page's
-# hx-headers instead, so tell {% csrf_token %} not to look for one.
-NO_CSRF = {"csrf_token": "NOTPROVIDED", "oob": True}
 FANOUT_WAIT = 0.1  # seconds; at most this long for this process's sockets
 UNREAD: Any = object()  # who listens is not known yet: read it
 
 
-def game_group(game_pk: int) -> str:
-    return f"game-{game_pk}"
-
-
-def spectators_group(game_pk: int) -> str:
-    return f"game-{game_pk}-spectators"
-
-
-def players_group(game_pk: int) -> str:
-    return f"game-{game_pk}-players"
-
-
-def seat_group(game_pk: int, number: int) -> str:
-    return f"game-{game_pk}-seat-{number}"
-
-
-def audiences_for(game_pk: int, seat: int | None) -> list[str]:
-    """The groups whose game pushes this listener gets (through
-    ``live.fanout``); the game group itself (presence, chat) is on the layer."""
-    if seat is None:
-        return [spectators_group(game_pk)]
-    return [players_group(game_pk), seat_group(game_pk, seat)]
-
-
-def is_audience(group: str) -> bool:
-    return group.startswith("game-") and not group.removeprefix("game-").isdigit()
-
-
-def live_message(html: str) -> dict[str, Any]:
-    return {"type": "live.push", "html": "<!--live-->" + html}
-
-
 def _game_message(part: str, version: int, html: str) -> dict[str, Any]:
     return {"type": "game.push", "part": part, "version": version, "html": html}
-
-
-def _render(names: tuple[str, ...], context: dict[str, Any]) -> str:
-    return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in names)
-
-
-def _render_push(names: tuple[str, ...], context: dict[str, Any]) -> str:
-    """As ``_render``, but the log as only what this version added to it
-    when there was a log to add to (a few hundred bytes instead of the whole)."""
-    seat = context["seat"]
-    delta = None
-    if "log" in names:
-        viewer = seat.number if seat is not None else None
-        delta = presenters.log_delta(context["snapshot"], viewer)
-    if delta is None:
-        return _render(names, context)
-    html = _render(tuple(n for n in names if n != "log"), context)
-    return html + render_to_string(f"{TEMPLATE}#log_delta", {**context, "log_delta": delta})
-
-
-def send(messages: list[tuple[str, dict[str, Any]]]) -> threading.Event | None:
-    """Send each (group, message): an audience's game pushes through
-    ``live.fanout``, the rest (lobby, watch list) through the channel layer.
-    Returns what ``fanout.publish`` returns for the audiences."""
-    done = fanout.publish([(g, m) for g, m in messages if is_audience(g)])
-    _layer_send([(g, m) for g, m in messages if not is_audience(g)])
-    return done
-
-
-def _layer_send(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """In one hop to the event loop. A group_send costs channels-redis four
-    round trips to Redis, so the groups are sent to side by side; a group
-    named twice gets its messages in order."""
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-
-    async def send_all() -> None:
-        if len({group for group, _ in messages}) == len(messages):
-            await asyncio.gather(*(layer.group_send(g, m) for g, m in messages))
-            return
-        for group, message in messages:
-            await layer.group_send(group, message)
-
-    async_to_sync(send_all)()
 
 
 def current_version(game_pk: int) -> int | None:
@@ -161,69 +77,9 @@ def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str
     shared = {**shared_context(snap), **NO_CSRF}
     context = region_context(snap, seat, shared=shared)
     names = PUBLIC_REGIONS + (SEAT_REGIONS if seat is not None else AUDIENCE_REGIONS)
-    html = _render(names, context)
+    html = render(names, context)
     html += render_to_string("live/chat.html", {**chat_context(game, seat, user), **NO_CSRF})
     return game.version, f"<!--snapshot {game.version}-->{html}"
-
-
-# --- the actor's answer ------------------------------------------------------------
-
-
-@dataclass
-class Answer:
-    """What the player who made a move is answered (``play_views.game_act``):
-    the regions of the version their move committed, as the broadcast renders
-    them for that player's seat. ``html`` stays None when no broadcast ran
-    (nobody had a socket open); the view then renders it with ``answer_html``."""
-
-    public_id: str
-    user_id: int | None
-    html: str | None = None
-
-
-_answer: ContextVar[Answer | None] = ContextVar("games_broadcast_answer", default=None)
-
-
-@contextmanager
-def answering(public_id: str, user_id: int | None) -> Iterator[Answer]:
-    """While this block writes, the broadcast of the game's commit renders
-    the regions of ``user_id``'s seat once for both the seat's socket and the
-    block's answer."""
-    answer = Answer(public_id, user_id)
-    token = _answer.set(answer)
-    try:
-        yield answer
-    finally:
-        _answer.reset(token)
-
-
-def answer_html(
-    snap: Snapshot,
-    seat: Seat,
-    *,
-    shared: dict[str, Any] | None = None,
-    public: str | None = None,
-    context: dict[str, Any] | None = None,
-    regions: str | None = None,
-) -> str:
-    """A seat's answer to its own move: framed as the version's push, the
-    action panel first as the htmx target (not out of band, so that it
-    replaces the panel the form was in), then every other region out of band
-    exactly as the push carries them (the log as the version's new lines).
-    ``static/js/live.js`` applies it as it applies a push, so a push of the
-    same version arriving first or after changes nothing twice. The other
-    arguments are what the broadcast already rendered for it."""
-
-    if shared is None:
-        shared = {**shared_context(snap), **NO_CSRF}
-    if public is None:
-        public = _render(PUBLIC_REGIONS, shared)
-    if context is None:
-        context = region_context(snap, seat, shared=shared)
-    if regions is None:
-        regions = _render_push(AUDIENCE_REGIONS, context)
-    panel = render_to_string(f"{TEMPLATE}#actions", {**context, "oob": False})
-    return f"<!--push {snap.game.version}-->{panel}{public}{regions}"
 
 
 def game_pushes(
@@ -256,9 +112,7 @@ def game_pushes(
         yield []
         here = _listening(game, here)
     seats = []
-    answer = _answer.get()
-    if answer is not None and answer.public_id != game.public_id:
-        answer = None
+    answer = awaited(game.public_id)
     for seat in snap.seats:
         if seat.user_id is None:
             continue
@@ -269,12 +123,12 @@ def game_pushes(
         context = region_context(snap, seat, shared=shared)
         # The seat's socket and, when this seat made the move, its answer
         # carry the same rendering of these regions.
-        regions = _render_push(AUDIENCE_REGIONS, context)
+        regions = render_push(AUDIENCE_REGIONS, context)
         if online:
             panel = render_to_string(f"{TEMPLATE}#actions", context)
             seats.append(
                 (
-                    seat_group(game.pk, seat.number),
+                    groups.seat_group(game.pk, seat.number),
                     _game_message("audience", version, frame + regions + panel),
                 )
             )
@@ -294,8 +148,10 @@ def _first_batch(game: Game, renders: FirstRenders) -> list[tuple[str, dict[str,
     batch = []
     if spectators is not None:
         message = _game_message("public", game.version, frame + public + spectators)
-        batch.append((spectators_group(game.pk), message))
-    batch.append((players_group(game.pk), _game_message("public", game.version, frame + public)))
+        batch.append((groups.spectators_group(game.pk), message))
+    batch.append(
+        (groups.players_group(game.pk), _game_message("public", game.version, frame + public))
+    )
     return batch
 
 
@@ -332,13 +188,13 @@ def _first_renders(snap: Snapshot, *, spectators: bool) -> FirstRenders:
     of the rest."""
 
     shared = {**shared_context(snap), **NO_CSRF}
-    public = _render(PUBLIC_REGIONS, shared)
+    public = render(PUBLIC_REGIONS, shared)
     if not spectators:
         return shared, public, None
     # At the end a spectator's idle action card changes too ("the game is over").
     finished = snap.game.status == Game.Status.FINISHED
     names = AUDIENCE_REGIONS + (("actions",) if finished else ())
-    return shared, public, _render_push(names, region_context(snap, None, shared=shared))
+    return shared, public, render_push(names, region_context(snap, None, shared=shared))
 
 
 # --- rendering ahead of the commit ----------------------------------------------
@@ -427,7 +283,7 @@ def _render_ahead(
     if not committed.wait(AHEAD_WAIT) or abandoned.is_set():
         return None
     presenters.keep_log_lines(held)
-    done = send(_first_batch(snap.game, renders))
+    done = groups.send(_first_batch(snap.game, renders))
     if done is not None:
         done.wait(FANOUT_WAIT)  # as ``push_committed`` does
     return renders
@@ -464,7 +320,7 @@ def _chat_unveiled(game: Game) -> list[tuple[str, dict[str, Any]]]:
     if seat is None or not game.is_public:
         return []
     html = render_to_string("live/chat.html", {**chat_context(game, seat, seat.user), **NO_CSRF})
-    return [(players_group(game.pk), live_message(html))]
+    return [(groups.players_group(game.pk), groups.live_message(html))]
 
 
 def lobby_html() -> str:
@@ -476,14 +332,10 @@ def lobby_html() -> str:
 
 
 def watch_html() -> str:
-    from games.web.watch import watch_rows
+    from live.watch import watch_rows
 
     # Pushes carry the default order (recent activity); a reload re-sorts.
     return render_to_string("games/watch.html#watch_games", {"rows": watch_rows(), **NO_CSRF})
-
-
-def user_games_group(user_pk: int) -> str:
-    return f"user-{user_pk}-games"
 
 
 def your_games_html(user: Any) -> str:
@@ -525,14 +377,10 @@ def your_games_pushes(game: Game, snap: Snapshot | None = None) -> list[tuple[st
     # is sent the list afresh when the socket connects.
     looking = in_lobby([user.pk for user in people])
     return [
-        (user_games_group(user.pk), live_message(your_games_html(user)))
+        (groups.user_games_group(user.pk), groups.live_message(your_games_html(user)))
         for user in people
         if looking is None or user.pk in looking
     ]
-
-
-def waiting_group(game_pk: int) -> str:
-    return f"waiting-{game_pk}"
 
 
 RELOAD = {"type": "live.push", "html": "<!--reload-->"}
@@ -544,13 +392,13 @@ def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     waiting page reloads on each of those changes (it differs per viewer)."""
     started = game.status == Game.Status.ACTIVE and game.version == 1
     waiting = game.status in (Game.Status.LOBBY, Game.Status.ABANDONED) or started
-    out = [(waiting_group(game.pk), RELOAD)] if waiting else []
+    out = [(groups.waiting_group(game.pk), RELOAD)] if waiting else []
     if not game.is_public:
         return out
     if game.status in (Game.Status.LOBBY, Game.Status.ABANDONED) or started:
-        out.append((LOBBY_GROUP, live_message(lobby_html())))
+        out.append((groups.LOBBY_GROUP, groups.live_message(lobby_html())))
     if started or game.status == Game.Status.FINISHED:
-        out.append((WATCH_GROUP, live_message(watch_html())))
+        out.append((groups.WATCH_GROUP, groups.live_message(watch_html())))
     return out
 
 
@@ -563,14 +411,14 @@ def push_committed(record: Committed, here: Any = UNREAD) -> None:
     if record.version == game.version and (record.state is not None or game.state is not None):
         snap = _snapshot(record)
         for batch in game_pushes(record, here):
-            done = send(batch)
+            done = groups.send(batch)
             if done is not None:
                 # This thread goes on to render for the seats and then the
                 # actor's answer; left running, it takes the GIL from the
                 # loop that is writing to the sockets of this process.
                 done.wait(FANOUT_WAIT)
         missed_pushes.record(game.pk, record.version)
-    send(lobby_pushes(game) + your_games_pushes(game, snap))
+    groups.send(lobby_pushes(game) + your_games_pushes(game, snap))
 
 
 def broadcast_game(game_id: int, version: int) -> None:

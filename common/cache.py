@@ -14,7 +14,7 @@ It also counts rate-limit windows in one round trip (``count_windows``).
 A cache must not take the site down with it (issue 15): while Redis does not
 answer, reads miss, writes are dropped and ``add`` succeeds (nobody holds a
 lock that nothing can store), and failures mark Redis down for a moment so
-that the next calls do not wait on it (``monopoly_site.redis_health``). A key
+that the next calls do not wait on it (``common.redis_health``). A key
 whose write or delete was dropped is deleted once Redis answers again, so that
 no copy older than the database's (a session since logged out of or changed)
 outlives the outage.
@@ -35,7 +35,7 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
-from monopoly_site import redis_health
+from common import redis_health
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         # Never wait long on a Redis that does not answer: the site goes on
         # without it; a dead pooled connection is tried again on a fresh one
-        # (monopoly_site/redis_health.py).
+        # (common/redis_health.py).
         options = {
             "pool_class": ProcessConnectionPool,
             **redis_health.client_options(asynchronous=False),
@@ -197,7 +197,7 @@ class RedisCache(DjangoRedisCache):
         ``count`` is false), opening a window of ``seconds`` when none is
         open; return each counter and the seconds left in its window. One
         atomic round trip for all of them, since rate limits
-        (``monopoly_site/ratelimit.py``) run before every move."""
+        (``common/ratelimit.py``) run before every move."""
         if not windows:
             return []
         keys = [self.make_and_validate_key(key) for key, _ in windows]

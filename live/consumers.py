@@ -21,12 +21,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from common import redis_health
+from common.patches import twisted_writes
 from games import access
-from games.web import broadcast
-from live import fanout, presence, sessions
-from monopoly_site import redis_health
-from monopoly_site.patches import twisted_writes
-from notifications import live as unread
+from live import broadcast, fanout, groups, presence, sessions
 
 logger = logging.getLogger(__name__)
 
@@ -99,10 +97,10 @@ async def _discard_all(consumer: Any, groups: list[str]) -> None:
 
 
 def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
-    groups = sessions.groups_for(scope)
+    names = sessions.groups_for(scope)
     if invited_pk is not None:
-        groups.append(access.invited_group(invited_pk))
-    return groups
+        names.append(access.invited_group(invited_pk))
+    return names
 
 
 def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
@@ -187,13 +185,13 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             presence.person_for(self.scope), self.listener.seat, self.channel_name
         )
         summary = await presence.touch(self.listener.game_pk, self.presence_entry)
-        self.groups = [broadcast.game_group(self.listener.game_pk)]
+        self.groups = [groups.game_group(self.listener.game_pk)]
         invited = self.listener.game_pk if self.listener.invited else None
         self.groups += _session_groups(self.scope, invited)
-        self.groups += await _unread_groups(user)
+        self.groups += await _person_groups(user)
         await self.add_groups()
         self.versions: dict[str, int] = {}
-        for audience in broadcast.audiences_for(self.listener.game_pk, self.listener.seat):
+        for audience in groups.audiences_for(self.listener.game_pk, self.listener.seat):
             await fanout.join(audience, self)
             self.audiences.append(audience)
         return summary
@@ -219,7 +217,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.leave_live()
-        await _unread_closed(self.scope.get("user"))
+        await _person_closed(self.scope.get("user"))
         if not self.presence_entry or redis_health.is_down():
             return
         with contextlib.suppress(Exception):
@@ -339,7 +337,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             self.announce_later()
         if verdict is presence.Announce.NOW:
             await self.channel_layer.group_send(
-                broadcast.game_group(self.listener.game_pk),
+                groups.game_group(self.listener.game_pk),
                 {"type": "live.push", "html": self.presence_html(summary)},
             )
         elif always_self:
@@ -375,19 +373,20 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             logger.warning("presence announcement failed", exc_info=True)
 
 
-async def _unread_groups(user: Any) -> list[str]:
-    """A signed-in person's sockets all carry their unread count: counted
-    open (so a new notice is pushed), then listening on their group."""
+async def _person_groups(user: Any) -> list[str]:
+    """A signed-in person's sockets all carry what is addressed to them (their
+    unread count): counted open (so that it is pushed), then listening on
+    their group."""
     if not getattr(user, "is_authenticated", False):
         return []
-    await database_sync_to_async(unread.socket_opened)(user.pk)
-    return [unread.unread_group(user.pk)]
+    await database_sync_to_async(presence.person_connected)(user.pk)
+    return [groups.person_group(user.pk)]
 
 
-async def _unread_closed(user: Any) -> None:
+async def _person_closed(user: Any) -> None:
     if getattr(user, "is_authenticated", False):
         with contextlib.suppress(Exception):
-            await database_sync_to_async(unread.socket_closed)(user.pk)
+            await database_sync_to_async(presence.person_disconnected)(user.pk)
 
 
 def _seat_rows(game_pk: int) -> list[dict[str, Any]]:
@@ -410,19 +409,19 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
     async def connect(self) -> None:
         room = self.scope["url_route"]["kwargs"]["room"]
         user = self.scope.get("user")
-        self.groups = [broadcast.LOBBY_GROUP if room == "lobby" else broadcast.WATCH_GROUP]
+        self.groups = [groups.LOBBY_GROUP if room == "lobby" else groups.WATCH_GROUP]
         mine = room == "lobby" and getattr(user, "is_authenticated", False)
         if mine:
             # The person's own "Your games" list, pushed when one of them
             # changes (counted open first, then listened to, then sent).
             self.user_pk = user.pk
-            self.groups.append(broadcast.user_games_group(user.pk))
+            self.groups.append(groups.user_games_group(user.pk))
         self.groups += _session_groups(self.scope, None)
         try:
             with redis_health.guarded():
                 if mine:
                     await presence.lobby_opened(user.pk)
-                self.groups += await _unread_groups(user)
+                self.groups += await _person_groups(user)
                 for group in self.groups:
                     await self.channel_layer.group_add(group, self.channel_name)
         except redis_health.ERRORS:
@@ -439,10 +438,10 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
         await self.send(text_data="<!--live-->" + html)
 
     async def disconnect(self, code: int) -> None:
-        groups = getattr(self, "groups", [])
-        await _discard_all(self, groups)
-        if groups:
-            await _unread_closed(self.scope.get("user"))
+        joined = getattr(self, "groups", [])
+        await _discard_all(self, joined)
+        if joined:
+            await _person_closed(self.scope.get("user"))
         if self.user_pk is not None:
             with contextlib.suppress(Exception):
                 await presence.lobby_closed(self.user_pk)
@@ -467,7 +466,7 @@ class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[
             await self.close(code=CLOSE_REFUSED)
             return
         pk, still_waiting, invited = found
-        self.groups = [broadcast.waiting_group(pk)]
+        self.groups = [groups.waiting_group(pk)]
         self.groups += _session_groups(self.scope, pk if invited else None)
         try:
             with redis_health.guarded():
