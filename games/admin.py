@@ -2,7 +2,8 @@
 editing. Only ``games.services`` writes these rows (in one transaction with
 the version, the events, the deadlines and the broadcast), so an edit here
 would leave a game that its own record contradicts; the admin can view them
-and delete a game, nothing else.
+and delete a game that is not rated (through ``services.delete_game``),
+nothing else.
 
 What the admin never shows: the seed and any secret behind the dice, the
 engine state (it holds the dice generator's position), and the invite token
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from games import services
 from games.models import Deadline, Game, GameEvent, Seat
 
 HIDDEN = ("seed", "secret", "state", "invite_token")
@@ -52,6 +55,27 @@ class GameAdmin(ViewOnly, admin.ModelAdmin):  # type: ignore[type-arg]
         # Fields added later (the dice's secret) are hidden by name here.
         names = {field.name for field in Game._meta.get_fields()}
         return [name for name in HIDDEN if name in names]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.rating_changes.exists():
+            return False  # services.delete_game would refuse it
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        # Its seats, events and deadlines go with the game, though none of
+        # them may be deleted on its own here.
+        deleted, counts, _, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), protected
+
+    def delete_model(self, request: HttpRequest, obj: Game) -> None:
+        self.delete_queryset(request, Game.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        for game in queryset:
+            try:
+                services.delete_game(game_pk=game.pk)
+            except services.GameError as exc:
+                self.message_user(request, f"{game.public_id}: {exc.message}", messages.ERROR)
 
 
 @admin.register(Seat)

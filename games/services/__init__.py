@@ -23,6 +23,7 @@ from games.services.lobby import (
     start_game,
 )
 from games.services.play import play_bot_move, resign, submit_action
+from games.services.removal import delete_game
 from games.services.standing import set_standing_orders
 from games.services.timers import end_vacation, expire_decision, reclaim_seat, start_vacation
 
@@ -36,6 +37,7 @@ __all__ = [
     "add_bot",
     "create_game",
     "create_seated_game",
+    "delete_game",
     "do_rotate_invite",
     "end_vacation",
     "expire_decision",

@@ -9,7 +9,7 @@ from django.test import Client
 
 from accounts.models import User
 from games import services
-from games.models import GameEvent
+from games.models import Game, GameEvent, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +102,30 @@ def test_the_admin_never_shows_the_seed_secret_state_or_invite_token(
         assert game.invite_token not in body, url
         assert '"rng"' not in body and "&quot;rng&quot;" not in body, url
         assert game.secret and game.secret not in body, url
+
+
+def test_staff_delete_a_game_with_its_seats_and_events_through_the_services(
+    staff_client: Client, no_bot_tasks: Any
+) -> None:
+    game = services.create_seated_game(humans=[], bots=["heuristic"] * 2, start=True)
+    assert GameEvent.objects.filter(game=game).exists()
+    response = staff_client.post(f"/admin/games/game/{game.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302  # the guard (raising in tests) let it through
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert not Seat.objects.filter(game_id=game.pk).exists()
+    assert not GameEvent.objects.filter(game_id=game.pk).exists()
+
+
+def test_a_rated_game_cannot_be_deleted(staff_client: Client) -> None:
+    from ratings.services import rate_game
+    from tests.ratings.test_ratings import finished_game, make_user
+
+    game = finished_game({make_user("ann"): 1, make_user("ben"): 2})
+    assert rate_game(game)
+    assert (
+        staff_client.post(f"/admin/games/game/{game.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
+    with pytest.raises(services.NotAllowed, match="rated game"):
+        services.delete_game(game_pk=game.pk)
+    assert Game.objects.filter(pk=game.pk).exists()
