@@ -46,6 +46,7 @@ def setup(
     pot: int | None = None,
     turn: int | None = None,
     phase: int | None = None,
+    doubles: int | None = None,
 ) -> State:
     """A copy of ``state`` with the position changed as given.
 
@@ -68,6 +69,8 @@ def setup(
       square the turn player stands on, which must be for sale), ``P_TAX``
       (the turn player stands on Income Tax), ``P_CHOICE`` or ``P_END``.
       Giving ``turn`` alone starts that player's turn (``P_ROLL``).
+    * ``doubles``: doubles the turn player has thrown in a row this turn (a
+      third one sends them to Jail when ``third_doubles_to_jail``).
 
     Raises ``SetupError`` (a ``ValueError``) when the result is impossible.
     """
@@ -153,6 +156,8 @@ def setup(
                 phase = P_ROLL
     if phase is not None:
         _set_phase(s, phase)
+    if doubles is not None:
+        _set_doubles(s, doubles)
     _restock(s)
     s.fresh = [sq for sq in s.fresh if s.mortgaged[sq] and s.owner[sq] >= 0]
     errors = check_invariants(s)
@@ -226,6 +231,14 @@ def _stack(s: State, deck: int, top: Sequence[int]) -> None:
     if len(set(top)) != len(top):
         raise SetupError(f"Cards {list(top)} repeat a card.")
     s.decks[deck] = list(top) + [c for c in d if c not in top]
+
+
+def _set_doubles(s: State, doubles: int) -> None:
+    if doubles < 0:
+        raise SetupError(f"Doubles in a row cannot be negative ({doubles}).")
+    if doubles > 2 and s.rules.third_doubles_to_jail:
+        raise SetupError(f"Doubles in a row are 0 to 2 (a third sends to Jail), not {doubles}.")
+    s.doubles = doubles
 
 
 def _set_phase(s: State, phase: int) -> None:

@@ -108,7 +108,7 @@ def test_posted_decisions_are_counted(client: Client, alice: User) -> None:
         game = services.create_seated_game(humans=[alice], bots=["heuristic"], start=True)
     seat = game.seats.get(user=alice)
     state = engine.from_dict(game.state)
-    state.turn = seat.number  # test setup: alice to roll
+    state = engine.setup(state, turn=seat.number)  # test setup: alice to roll
     game.state = engine.to_dict(state)
     with setup_writes("alice to roll"):
         game.save(update_fields=["state"])

@@ -38,8 +38,7 @@ __all__ = [
 def game(preset: str = "us-2003", players: int = 2, **switches: Any) -> State:
     """A fresh game where seat 0 moves first, every player on GO."""
     s = new_game(ruleset(preset, **switches), [f"P{i}" for i in range(players)], seed=7)
-    s.turn = 0
-    return s
+    return setup(s, turn=0)
 
 
 def act(s: State, kind: str, player: int | None = None, **kw: Any) -> tuple[State, list[Event]]:
@@ -62,10 +61,9 @@ def find(events: list[Event], kind: str) -> Event:
     raise AssertionError(f"no {kind} event in {kinds(events)}")
 
 
-def deal(s: State, player: int, *squares: int) -> None:
-    """Hand properties to ``player`` without payment (scenario setup)."""
-    for sq in squares:
-        s.owner[sq] = player
+def deal(s: State, player: int, *squares: int) -> State:
+    """``s`` with properties handed to ``player`` without payment (scenario setup)."""
+    return setup(s, owners=dict.fromkeys(squares, player))
 
 
 def use_up_houses(s: State, owner: int, count: int) -> State:

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from games.engine import (
+    P_ROLL,
     SCHEMA_VERSION,
     SYSTEM,
     Action,
@@ -28,7 +29,7 @@ from games.engine import (
 )
 from games.engine.events import EVENT_FIELDS, Event, event_from_dict
 
-from .helpers import A, act, deal, force_dice, game
+from .helpers import A, act, deal, force_dice, game, setup
 
 
 def test_apply_does_not_change_its_input() -> None:
@@ -58,17 +59,17 @@ def test_legal_actions_at_the_start() -> None:
     s = game()
     assert legal_actions(s, 0) == [Action(A.ROLL, 0), Action(A.RESIGN, 0)]
     assert legal_actions(s, 1) == [Action(A.RESIGN, 1)]
-    deal(s, 1, 1, 3)
+    s = deal(s, 1, 1, 3)
     kinds = {a.kind for a in legal_actions(s, 1)}
     assert kinds == {A.MORTGAGE, A.BUILD, A.RESIGN}
 
 
 def test_pending_decisions_lists_several_deciders() -> None:
     s = game(players=3)
-    deal(s, 2, 39)
-    deal(s, 1, 1)
+    s = deal(s, 2, 39)
+    s = deal(s, 1, 1)
     s, _ = act(s, A.PROPOSE_TRADE, player=1, target=2, terms=A.Terms(give_props=(1,)))
-    s.pos[0] = 33
+    s = setup(s, positions={0: 33})
     force_dice(s, (2, 4), (1, 1))
     s, _ = act(s, A.ROLL)  # lands on Boardwalk: a claim for player 2
     kinds = {(d.player, d.kind) for d in pending_decisions(s)}
@@ -86,7 +87,7 @@ def test_timeout_defaults() -> None:
     for q in range(3):
         s, _ = act(s, *(lambda a: (a.kind, a.player))(timeout_action(s, q)))  # type: ignore[arg-type]
     assert timeout_action(s, 0) == Action(A.END_TURN, 0)
-    s.pos[0], s.phase = 1, 0
+    s = setup(s, positions={0: 1}, phase=P_ROLL)
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     assert timeout_action(s, 0) == Action(A.INCOME_TAX_FLAT, 0)
@@ -94,13 +95,13 @@ def test_timeout_defaults() -> None:
 
 def test_timeout_expires_a_claim_and_rejects_a_trade() -> None:
     s = game(players=3)
-    deal(s, 2, 39)
-    deal(s, 1, 1)
+    s = deal(s, 2, 39)
+    s = deal(s, 1, 1)
     s, _ = act(s, A.PROPOSE_TRADE, player=1, target=2, terms=A.Terms(give_props=(1,)))
     a = timeout_action(s, 2)
     assert a.kind == A.REJECT_TRADE
     s, _ = act(s, a.kind, player=2, target=a.target)
-    s.pos[0] = 33
+    s = setup(s, positions={0: 33})
     force_dice(s, (2, 4))
     s, _ = act(s, A.ROLL)
     a = timeout_action(s, 2)
@@ -109,7 +110,7 @@ def test_timeout_expires_a_claim_and_rejects_a_trade() -> None:
 
 def test_state_round_trips_through_json_exactly() -> None:
     s = game(players=3)
-    deal(s, 1, 1)
+    s = deal(s, 1, 1)
     s, _ = act(s, A.PROPOSE_TRADE, player=1, target=2, terms=A.Terms(give_props=(1,)))
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
@@ -164,7 +165,7 @@ def test_new_game_is_deterministic_for_a_seed() -> None:
 def test_timeout_during_an_auction_answers_the_trade_not_the_turn() -> None:
     """The turn player's default waits while an auction is open (found by fuzzing)."""
     s = game(players=3)
-    deal(s, 2, 1)
+    s = deal(s, 2, 1)
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     s, _ = act(s, A.DECLINE)

@@ -32,7 +32,7 @@ DARK_BLUE = (37, 39)  # Park Place, Boardwalk
 
 def end_phase(s: State, player: int = 0) -> State:
     """``player`` has moved and may trade; ``seq`` opens the bot's trade window."""
-    s.turn, s.phase = player, P_END
+    s = setup(s, turn=player, phase=P_END)
     s.seq = -player % HeuristicBot.trade_every
     s.next_id += (s.next_id + s.turn_no // s.n) % 2
     assert HeuristicBot.trade_window(s, player)
@@ -46,8 +46,8 @@ def propose(s: State, terms: A.Terms, frm: int = 0, to: int = 1) -> State:
 
 def test_bot_offers_cash_for_the_site_that_completes_its_group() -> None:
     s = end_phase(game(players=3))
-    deal(s, 0, 16, 18)
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18)
+    s = deal(s, 1, 19)
     a = HeuristicBot().act(s, 0)
     assert a.kind == A.PROPOSE_TRADE and a.target == 1 and a.terms is not None
     # Price 200 plus half the orange premium (560): the least seat 1 accepts.
@@ -57,8 +57,8 @@ def test_bot_offers_cash_for_the_site_that_completes_its_group() -> None:
 
 def test_the_other_heuristic_bot_accepts_the_offer_and_the_group_is_complete() -> None:
     s = end_phase(game(players=3))
-    deal(s, 0, 16, 18)
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18)
+    s = deal(s, 1, 19)
     s, _ = act(s, A.PROPOSE_TRADE, player=0, **_fields(HeuristicBot().act(s, 0)))
     answer = HeuristicBot().act(s, 1)
     assert answer.kind == A.ACCEPT_TRADE
@@ -69,17 +69,17 @@ def test_the_other_heuristic_bot_accepts_the_offer_and_the_group_is_complete() -
 
 def test_no_offer_when_the_bank_or_two_players_hold_the_rest() -> None:
     s = end_phase(game(players=3))
-    deal(s, 0, 16)
-    deal(s, 1, 18)  # New York Avenue still with the bank
+    s = deal(s, 0, 16)
+    s = deal(s, 1, 18)  # New York Avenue still with the bank
     assert HeuristicBot().act(s, 0).kind == A.END_TURN
-    deal(s, 2, 19)  # now two other owners
+    s = deal(s, 2, 19)  # now two other owners
     assert HeuristicBot().act(s, 0).kind == A.END_TURN
 
 
 def test_no_offer_without_cash_above_the_cushion_or_property_to_add() -> None:
     s = end_phase(game(players=2))
-    deal(s, 0, 16, 18)
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18)
+    s = deal(s, 1, 19)
     s = setup(s, cash={0: 600})
     assert HeuristicBot().act(s, 0).kind == A.END_TURN
     s = setup(s, cash={0: 630})
@@ -88,8 +88,8 @@ def test_no_offer_without_cash_above_the_cushion_or_property_to_add() -> None:
 
 def test_short_of_cash_the_bot_adds_property_in_place_of_cash() -> None:
     s = end_phase(game(players=3))
-    deal(s, 0, 16, 18, 5)  # and Reading Railroad
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18, 5)  # and Reading Railroad
+    s = deal(s, 1, 19)
     s = setup(s, cash={0: 500})
     a = HeuristicBot().act(s, 0)
     assert a.kind == A.PROPOSE_TRADE and a.terms is not None
@@ -102,8 +102,8 @@ def test_short_of_cash_the_bot_adds_property_in_place_of_cash() -> None:
 
 def test_a_swap_that_completes_a_group_for_each_side_is_found_and_accepted() -> None:
     s = end_phase(game(players=2))
-    deal(s, 0, 16, 18, 37)
-    deal(s, 1, 19, 39)
+    s = deal(s, 0, 16, 18, 37)
+    s = deal(s, 1, 19, 39)
     a = HeuristicBot().act(s, 0)
     assert a.kind == A.PROPOSE_TRADE and a.terms is not None
     assert a.terms.give_props == (37,) and a.terms.take_props == (19,)
@@ -117,8 +117,8 @@ def test_a_swap_that_completes_a_group_for_each_side_is_found_and_accepted() -> 
 
 def test_acceptance_needs_compensation_for_handing_over_a_group() -> None:
     s = game(players=2)
-    deal(s, 0, 16, 18)
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18)
+    s = deal(s, 1, 19)
     # At the printed price, or just below the bot's own offer: not accepted
     # (it completes seat 0's group) but countered at that offer; at it: accepted.
     at_480 = A.Terms(give_props=(19,), take_cash=480)
@@ -132,8 +132,8 @@ def test_acceptance_needs_compensation_for_handing_over_a_group() -> None:
 
 def test_acceptance_of_trades_that_complete_nothing() -> None:
     s = game(players=2)
-    deal(s, 0, 21, 6)
-    deal(s, 1, 19)
+    s = deal(s, 0, 21, 6)
+    s = deal(s, 1, 19)
     # A fair sale of a site that completes nothing: accepted at its price.
     fair = A.Terms(take_props=(19,), give_cash=200)
     assert HeuristicBot().act(propose(s, fair), 1).kind == A.ACCEPT_TRADE
@@ -149,8 +149,8 @@ def test_acceptance_of_trades_that_complete_nothing() -> None:
 
 def test_a_rejected_offer_is_not_repeated_at_once() -> None:
     s = end_phase(game(players=2))
-    deal(s, 0, 16, 18)
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18)
+    s = deal(s, 1, 19)
     bot = HeuristicBot()
     a = bot.act(s, 0)
     assert a.kind == A.PROPOSE_TRADE
@@ -167,8 +167,8 @@ def test_a_rejected_offer_is_not_repeated_at_once() -> None:
 
 def test_a_counter_offer_is_accepted_by_the_proposing_bot() -> None:
     s = game(players=2)
-    deal(s, 0, 16, 18)
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18)
+    s = deal(s, 1, 19)
     s = propose(s, A.Terms(take_props=(19,), give_cash=200))
     counter = HeuristicBot().act(s, 1)
     assert counter.kind == A.COUNTER_TRADE
@@ -184,7 +184,7 @@ def test_a_counter_offer_is_accepted_by_the_proposing_bot() -> None:
 
 def test_no_counter_when_no_price_suits_both_sides() -> None:
     s = game(players=2)
-    deal(s, 1, *DARK_BLUE)
+    s = deal(s, 1, *DARK_BLUE)
     # Breaking up seat 1's complete group costs it more than Boardwalk is
     # worth to seat 0: refused outright.
     answer = HeuristicBot().act(propose(s, A.Terms(take_props=(39,), give_cash=10)), 1)
@@ -193,8 +193,8 @@ def test_no_counter_when_no_price_suits_both_sides() -> None:
 
 def test_no_counter_when_the_proposer_cannot_pay_the_price() -> None:
     s = game(players=2)
-    deal(s, 0, 16, 18)
-    deal(s, 1, 19)
+    s = deal(s, 0, 16, 18)
+    s = deal(s, 1, 19)
     s = setup(s, cash={0: 300})
     answer = HeuristicBot().act(propose(s, A.Terms(take_props=(19,), give_cash=200)), 1)
     assert answer.kind == A.REJECT_TRADE

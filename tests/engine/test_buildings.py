@@ -20,7 +20,7 @@ from .helpers import A, act, deal, game, kinds, setup, use_up_houses
 
 def monopoly(preset: str = "us-2003", players: int = 2, **kw: object) -> State:
     s = game(preset, players=players, **kw)  # type: ignore[arg-type]
-    deal(s, 0, 6, 8, 9)  # light blues, houses cost 50
+    s = deal(s, 0, 6, 8, 9)  # light blues, houses cost 50
     return s
 
 
@@ -33,7 +33,7 @@ def build(s: State, *squares: int, player: int = 0) -> State:
 def test_building_needs_the_whole_colour_group() -> None:
     """Rule: houses only when you own all the group (003 HOUSES)."""
     s = game()
-    deal(s, 0, 6, 8)
+    s = deal(s, 0, 6, 8)
     with pytest.raises(RuleViolation):
         act(s, A.BUILD, square=6)
 
@@ -66,8 +66,8 @@ def test_hotel_after_four_houses_each_returns_the_houses() -> None:
 def test_short_game_hotel_after_three_houses() -> None:
     """Rule: short game: three houses, then a hotel (003 short game 2; 000 short game 2)."""
     s = monopoly("short-2003")
-    s.owner = [-1] * 40
-    deal(s, 0, 6, 8, 9)
+    s = setup(s, owners={sq: -1 for sq in range(40) if s.owner[sq] >= 0})
+    s = deal(s, 0, 6, 8, 9)
     s = build(s, *([6, 8, 9] * 3), 6)
     assert s.bld[6] == HOTEL and s.bank_houses == 32 - 9 + 3
 
@@ -98,7 +98,7 @@ def test_bank_runs_out_of_houses() -> None:
 def test_scarce_houses_are_auctioned_when_two_players_want_them() -> None:
     """Rule: two or more players wish to buy more than the bank has: auction (003)."""
     s = monopoly(players=3)
-    deal(s, 1, 1, 3)  # browns for player 1
+    s = deal(s, 1, 1, 3)  # browns for player 1
     s = use_up_houses(s, 2, 31)
     s = setup(s, cash={2: 10})  # player 2 cannot afford more
     s, ev = act(s, A.BUILD, square=6)
@@ -115,7 +115,7 @@ def test_scarce_houses_are_auctioned_when_two_players_want_them() -> None:
 def test_shortage_auctions_switch_off() -> None:
     """Switch building_shortage_auctions=False: first come, first served (002)."""
     s = monopoly(players=3, building_shortage_auctions=False)
-    deal(s, 1, 1, 3)
+    s = deal(s, 1, 1, 3)
     s = use_up_houses(s, 2, 31)
     s, ev = act(s, A.BUILD, square=6)
     assert s.bld[6] == 1 and "auction_start" not in kinds(ev)
@@ -160,11 +160,11 @@ def test_houses_sold_one_by_one_in_2003_but_all_at_once_in_older_books() -> None
 def test_uk_builds_only_in_own_turn() -> None:
     """Rule: build "at any time, in his turn" (001); US books: at any time (003)."""
     s = monopoly("uk")
-    s.turn = 1
+    s = setup(s, turn=1)
     with pytest.raises(RuleViolation, match="own turn"):
         act(s, A.BUILD, player=0, square=6)
     s = monopoly()
-    s.turn = 1
+    s = setup(s, turn=1)
     s = build(s, 6)
     assert s.bld[6] == 1
 

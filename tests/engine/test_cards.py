@@ -23,7 +23,7 @@ from .helpers import A, act, card, find, force_dice, game, kinds, setup, top_car
 
 
 def draw_chance(s: State) -> tuple[State, list[Event]]:
-    s.pos[0] = 4
+    s = setup(s, positions={0: 4})
     force_dice(s, (1, 2))  # 7 Chance
     s, ev = act(s, A.ROLL)
     return s, ev
@@ -51,10 +51,7 @@ def test_get_out_of_jail_card_is_held_then_returned_to_its_own_deck() -> None:
     s, _ = draw_chance(s)
     assert s.jail_cards[0] == [1, 0] and len(s.decks[0]) == 15
     s, _ = act(s, A.END_TURN)
-    s.in_jail[1], s.pos[1] = True, 10
-    s.in_jail[0], s.pos[0] = True, 10
-    s.turn = 0
-    s.phase = 0
+    s = setup(s, jail={0: 0, 1: 0}, turn=0)
     s, _ev = act(s, A.USE_JAIL_CARD, target=0)
     assert not s.in_jail[0] and len(s.decks[0]) == 16 and s.decks[0][-1] == card(s, 0, JAIL_FREE)
 
@@ -64,7 +61,7 @@ def test_go_back_three_from_chance_36_lands_on_community_chest() -> None:
     s = game()
     top_card(s, CHANCE_DECK, BACK, 3)
     top_card(s, CHEST_DECK, MONEY, 200)
-    s.pos[0] = 33
+    s = setup(s, positions={0: 33})
     force_dice(s, (1, 2))
     s, ev = act(s, A.ROLL)
     assert s.pos[0] == 33 and [e.args[0] for e in ev if e.kind == "card"] == [0, 1]
@@ -75,7 +72,7 @@ def test_advance_to_a_site_collects_salary_when_passing_go() -> None:
     """Rule: "Advance to St. Charles Place (collect 200 if you pass GO)" (US deck)."""
     s = game()
     top_card(s, CHANCE_DECK, ADVANCE, 11)
-    s.pos[0] = 33
+    s = setup(s, positions={0: 33})
     force_dice(s, (1, 2))
     s, _ev = act(s, A.ROLL)
     assert s.pos[0] == 11 and s.cash[0] == 1700 and s.pending_sq == 11
@@ -134,7 +131,7 @@ def test_uk_go_back_to_old_kent_road_does_not_pass_go() -> None:
     """Rule: "Go back to Old Kent Road" moves backwards, no salary (board-and-cards)."""
     s = game("uk")
     top_card(s, CHEST_DECK, BACK_TO)
-    s.pos[0] = 14
+    s = setup(s, positions={0: 14})
     force_dice(s, (1, 2))  # 17 Community Chest
     s, ev = act(s, A.ROLL)
     assert s.pos[0] == 1 and "salary" not in kinds(ev) and s.pending_sq == 1

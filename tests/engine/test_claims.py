@@ -14,8 +14,8 @@ from .helpers import A, act, deal, force_dice, game, kinds, setup
 def land_on_boardwalk(preset: str = "us-2003", players: int = 3, **kw: object) -> State:
     """Player 0 owns Boardwalk; player 1 lands on it and ends the turn."""
     s = game(preset, players=players, **kw)  # type: ignore[arg-type]
-    deal(s, 0, 39)
-    s.turn, s.pos[1] = 1, 33
+    s = deal(s, 0, 39)
+    s = setup(s, turn=1, positions={1: 33})
     force_dice(s, (2, 4))
     s, ev = act(s, A.ROLL)
     assert "claim_open" in kinds(ev) and s.cash[1] == 1500
@@ -116,8 +116,8 @@ def test_timely_claim_can_put_debtor_into_raising_funds_out_of_turn() -> None:
 def test_automatic_rent_is_debited_at_once() -> None:
     """Rule: "the money owed is automatically debited" (002)."""
     s = game("quick-web")
-    deal(s, 0, 39)
-    s.turn, s.pos[1] = 1, 33
+    s = deal(s, 0, 39)
+    s = setup(s, turn=1, positions={1: 33})
     force_dice(s, (2, 4))
     s, ev = act(s, A.ROLL)
     assert s.cash[1] == 1450 and not s.claims and "rent" in kinds(ev)

@@ -50,7 +50,7 @@ def test_raise_funds_by_mortgaging_then_pay() -> None:
     """Rule: mortgage or sell to raise funds, then pay (003 MORTGAGES; 002)."""
     s = owes_rent(cash=100)
     s.debts[0][2] = 250
-    deal(s, 1, 5, 15)
+    s = deal(s, 1, 5, 15)
     s, _ = act(s, A.MORTGAGE, square=5)
     with pytest.raises(IllegalAction):
         act(s, A.PAY_DEBT)
@@ -123,7 +123,7 @@ def test_last_player_left_wins() -> None:
 def test_timeout_liquidates_then_goes_bankrupt_if_still_short() -> None:
     """Rule: default on a debtor's deadline: liquidate, then bankrupt (issue 3)."""
     s = owes_rent(cash=100)
-    deal(s, 1, 5)
+    s = deal(s, 1, 5)
     a = timeout_action(s, 1)
     assert a.kind == A.AUTO_SETTLE
     s, ev = act(s, a.kind, player=1)
@@ -180,7 +180,7 @@ def test_end_condition_switch_first_bankruptcy() -> None:
 def test_resigning_hands_everything_to_the_bank() -> None:
     """Rule: leaving the game is treated as bankruptcy to the bank (003 BANKRUPTCY)."""
     s = game(players=3)
-    deal(s, 1, 1, 3)
+    s = deal(s, 1, 1, 3)
     s, ev = act(s, A.RESIGN, player=1)
     assert not s.alive[1] and s.cash[1] == 0 and "resign" in kinds(ev)
     assert (au := auction_view(s)) is not None and au.square == 1

@@ -11,14 +11,13 @@ from .helpers import A, act, force_dice, game, kinds, setup
 
 def jailed(preset: str = "us-2003", **kw: object) -> State:
     s = game(preset, **kw)  # type: ignore[arg-type]
-    s.pos[0], s.in_jail[0] = 10, True
-    return s
+    return setup(s, jail={0: 0})
 
 
 def test_landing_on_go_to_jail_sends_you_there() -> None:
     """Rule: landing on "Go to Jail" (003 JAIL)."""
     s = game()
-    s.pos[0] = 25
+    s = setup(s, positions={0: 25})
     force_dice(s, (2, 3))
     s, _ev = act(s, A.ROLL)
     assert s.in_jail[0] and s.pos[0] == 10 and s.phase == P_END
@@ -27,8 +26,7 @@ def test_landing_on_go_to_jail_sends_you_there() -> None:
 def test_just_visiting_is_no_penalty() -> None:
     """Rule: landing on Jail in ordinary play is Just Visiting (003)."""
     s = game()
-    s.pos[0] = 5
-    s.owner[5] = 0
+    s = setup(s, positions={0: 5}, owners={5: 0})
     force_dice(s, (2, 3))
     s, _ = act(s, A.ROLL)
     assert s.pos[0] == 10 and not s.in_jail[0]
@@ -66,16 +64,14 @@ def test_pay_the_fine_before_rolling_on_the_first_two_turns_only() -> None:
     s = jailed()
     s, _ = act(s, A.PAY_JAIL_FINE)
     assert not s.in_jail[0] and s.cash[0] == 1450 and s.phase == P_ROLL
-    s = jailed()
-    s.jail_turns[0] = 2
+    s = setup(jailed(), jail={0: 2})
     with pytest.raises(RuleViolation):
         act(s, A.PAY_JAIL_FINE)
 
 
 def test_third_failure_pays_the_fine_and_moves_by_that_throw() -> None:
     """Rule: no doubles by the third turn: pay 50, then move by the throw (003)."""
-    s = jailed()
-    s.jail_turns[0] = 2
+    s = setup(jailed(), jail={0: 2})
     force_dice(s, (1, 2))
     s, ev = act(s, A.ROLL)
     assert not s.in_jail[0] and s.pos[0] == 13 and s.cash[0] == 1450
@@ -96,7 +92,7 @@ def test_use_a_bought_jail_card() -> None:
 def test_short_game_must_leave_on_the_next_turn_roll_then_pay() -> None:
     """Rule: short game: roll for doubles and, failing, pay 50 the same turn (003 short)."""
     s = jailed("short-2003")
-    s.owner = [-1] * 40  # forget the dealt deeds
+    s = setup(s, owners={sq: -1 for sq in range(40) if s.owner[sq] >= 0})  # forget the dealt deeds
     force_dice(s, (1, 2))
     s, _ev = act(s, A.ROLL)
     assert not s.in_jail[0] and s.pos[0] == 13 and s.cash[0] == 1450
@@ -112,8 +108,6 @@ def test_short_game_may_pay_before_rolling() -> None:
 def test_jailed_player_may_still_build_and_trade() -> None:
     """Rule: "Even though you are in Jail, you may buy and sell ... houses" (003)."""
     s = jailed(rent_collection="automatic")
-    for sq in (1, 3):
-        s.owner[sq] = 0
-    s.turn = 1
+    s = setup(s, owners={1: 0, 3: 0}, turn=1)
     s, _ = act(s, A.BUILD, player=0, square=1)
     assert s.bld[1] == 1

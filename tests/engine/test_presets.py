@@ -96,7 +96,7 @@ def test_time_limit_end_now_values_everyone() -> None:
 def test_time_limit_lets_the_player_complete_the_move() -> None:
     """Rule: a player in the middle of a move completes it (001 short game)."""
     s = game("time-limit")
-    s.owner = [-1] * 40
+    s = setup(s, owners={sq: -1 for sq in range(40) if s.owner[sq] >= 0})
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     s, ev = act(s, A.END_NOW, player=SYSTEM)

@@ -87,6 +87,8 @@ def test_rejects_more_houses_than_the_bank_has() -> None:
         ({"positions": {0: 40}}, "no square"),
         ({"phase": engine.P_BUY}, "not for sale"),
         ({"phase": engine.P_TAX}, "Income Tax"),
+        ({"doubles": 3}, "Doubles in a row"),
+        ({"doubles": -1}, "Doubles in a row"),
     ],
 )
 def test_rejects_impossible_positions(position: dict[str, object], problem: str) -> None:
@@ -146,6 +148,16 @@ def test_turn_alone_starts_that_players_turn() -> None:
     s = engine.setup(s, turn=2)
     assert s.turn == 2 and s.phase == engine.P_ROLL
     assert engine.pending_decisions(s)[0] == engine.Pending(2, engine.D_ROLL)
+
+
+def test_doubles_count_towards_speeding() -> None:
+    s = engine.setup(game(players=3), turn=1, doubles=2)
+    assert s.turn == 1 and s.doubles == 2 and s.phase == engine.P_ROLL
+    force_dice(s, (2, 2))
+    s, events = act(s, engine.ROLL)
+    assert "speeding" in [e.kind for e in events] and s.in_jail[1]
+    s = engine.setup(game(third_doubles_to_jail=False), doubles=3)
+    assert s.doubles == 3
 
 
 def test_phase_buy_offers_the_square_the_player_stands_on() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from games.engine import (
     P_BUY,
+    P_END,
     PRESETS,
     SCHEMA_VERSION,
     HeuristicBot,
@@ -68,8 +69,8 @@ def test_heuristic_bot_keeps_a_cash_cushion_when_buying() -> None:
 
 def test_heuristic_bot_builds_evenly_on_complete_groups() -> None:
     s = game()
-    deal(s, 0, 6, 8, 9)
-    s.phase = 4
+    s = deal(s, 0, 6, 8, 9)
+    s = setup(s, phase=P_END)
     bot = HeuristicBot()
     for _ in range(6):
         s, _ = act(s, bot.act(s, 0).kind, square=bot.act(s, 0).square)
@@ -78,8 +79,8 @@ def test_heuristic_bot_builds_evenly_on_complete_groups() -> None:
 
 def test_heuristic_bot_asks_more_for_a_trade_that_hands_over_a_group() -> None:
     s = game()
-    deal(s, 0, 37)
-    deal(s, 1, 39)
+    s = deal(s, 0, 37)
+    s = deal(s, 1, 39)
     s, _ = act(
         s, A.PROPOSE_TRADE, player=1, target=0, terms=A.Terms(take_props=(37,), give_cash=360)
     )
@@ -88,8 +89,8 @@ def test_heuristic_bot_asks_more_for_a_trade_that_hands_over_a_group() -> None:
     assert answer.kind == A.COUNTER_TRADE
     assert answer.terms == A.Terms(give_props=(37,), take_cash=730)
     s2 = game()
-    deal(s2, 0, 37)
-    deal(s2, 1, 1)
+    s2 = deal(s2, 0, 37)
+    s2 = deal(s2, 1, 1)
     s2, _ = act(
         s2, A.PROPOSE_TRADE, player=1, target=0, terms=A.Terms(take_props=(37,), give_cash=500)
     )

@@ -7,13 +7,13 @@ import pytest
 from games.engine import P_END, P_ROLL, RuleViolation, new_game, ruleset
 from games.engine.cards import CHEST_DECK, COLLECT_EACH
 
-from .helpers import A, act, deal, force_dice, game, kinds, top_card
+from .helpers import A, act, deal, force_dice, game, kinds, setup, top_card
 
 
 def test_third_doubles_switch_off_lets_the_player_keep_throwing() -> None:
     """Switch third_doubles_to_jail (every book says yes; off is a house rule)."""
     s = game(third_doubles_to_jail=False)
-    s.doubles = 2
+    s = setup(s, doubles=2)
     force_dice(s, (2, 2))
     s, ev = act(s, A.ROLL)  # to 4, Income Tax
     assert not s.in_jail[0] and "speeding" not in kinds(ev)
@@ -22,7 +22,7 @@ def test_third_doubles_switch_off_lets_the_player_keep_throwing() -> None:
 def test_jail_fine_switch() -> None:
     """Switch jail_fine (printed 50)."""
     s = game(jail_fine=100)
-    s.in_jail[0], s.pos[0] = True, 10
+    s = setup(s, jail={0: 0})
     s, _ = act(s, A.PAY_JAIL_FINE)
     assert s.cash[0] == 1400
 
@@ -34,7 +34,7 @@ def test_income_and_luxury_tax_amount_switches() -> None:
     s, _ = act(s, A.ROLL)
     assert s.cash[0] == 1350
     s = game(luxury_tax=100)
-    s.pos[0] = 35
+    s = setup(s, positions={0: 35})
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     assert s.cash[0] == 1400
@@ -43,7 +43,7 @@ def test_income_and_luxury_tax_amount_switches() -> None:
 def test_bankrupt_to_bank_auction_switch() -> None:
     """Switch bankrupt_to_bank_auction=False: the bank keeps the property (002)."""
     s = game(players=3, bankrupt_to_bank_auction=False)
-    deal(s, 1, 1)
+    s = deal(s, 1, 1)
     s, _ = act(s, A.RESIGN, player=1)
     assert s.auction is None and s.owner[1] == -1
 
@@ -72,7 +72,7 @@ def test_decks_switch_changes_the_cards(decks: str, cash: list[int]) -> None:
 def test_jail_attempts_switch() -> None:
     """Switch jail_attempts=1: must leave on the next turn (003 short game)."""
     s = game(jail_attempts=1)
-    s.in_jail[0], s.pos[0] = True, 10
+    s = setup(s, jail={0: 0})
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     assert not s.in_jail[0] and s.pos[0] == 13
@@ -81,14 +81,12 @@ def test_jail_attempts_switch() -> None:
 def test_jail_doubles_extra_throw_switch() -> None:
     """Switch jail_doubles_extra_throw (001) on the US preset."""
     s = game(jail_doubles_extra_throw=True)
-    s.in_jail[0], s.pos[0] = True, 10
-    s.owner[14] = 1
+    s = setup(s, jail={0: 0}, owners={14: 1})
     force_dice(s, (2, 2))
     s, _ = act(s, A.ROLL)
     assert s.phase == P_ROLL
     s = game()
-    s.in_jail[0], s.pos[0] = True, 10
-    s.owner[14] = 1
+    s = setup(s, jail={0: 0}, owners={14: 1})
     force_dice(s, (2, 2))
     s, _ = act(s, A.ROLL)
     assert s.phase == P_END
@@ -97,8 +95,8 @@ def test_jail_doubles_extra_throw_switch() -> None:
 def test_rent_collection_switch_on_uk() -> None:
     """Switch rent_collection=automatic on the UK preset."""
     s = game("uk", rent_collection="automatic")
-    deal(s, 0, 39)
-    s.turn, s.pos[1] = 1, 33
+    s = deal(s, 0, 39)
+    s = setup(s, turn=1, positions={1: 33})
     force_dice(s, (2, 4))
     s, _ = act(s, A.ROLL)
     assert s.cash[1] == 1450

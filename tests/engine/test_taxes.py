@@ -50,7 +50,7 @@ def test_luxury_tax_75_in_2003_and_100_later() -> None:
     """Rule: Luxury Tax 75 on the 2003 board; 100 from 2008; UK Super Tax 100 (board-and-cards)."""
     for preset, amount in (("us-2003", 75), ("us-2008", 100), ("uk", 100)):
         s = game(preset)
-        s.pos[0] = 35
+        s = setup(s, positions={0: 35})
         force_dice(s, (1, 2))
         s, _ev = act(s, A.ROLL)
         assert s.cash[0] == 1500 - amount, preset
@@ -59,12 +59,12 @@ def test_luxury_tax_75_in_2003_and_100_later() -> None:
 def test_free_parking_jackpot_collects_taxes() -> None:
     """Switch free_parking_jackpot (popular house rule; 003 says Free Parking pays nothing)."""
     s = game(free_parking_jackpot=True)
-    s.pos[0] = 35
+    s = setup(s, positions={0: 35})
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     assert s.pot == 75
     s, _ = act(s, A.END_TURN)
-    s.pos[1] = 17
+    s = setup(s, positions={1: 17})
     force_dice(s, (1, 2))
     s, ev = act(s, A.ROLL)
     assert s.cash[1] == 1575 and s.pot == 0 and "free_parking" in kinds(ev)
@@ -73,11 +73,11 @@ def test_free_parking_jackpot_collects_taxes() -> None:
 def test_free_parking_pays_nothing_by_default() -> None:
     """Rule: Free Parking is "just a free resting place" (003)."""
     s = game()
-    s.pos[0] = 35
+    s = setup(s, positions={0: 35})
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     s, _ = act(s, A.END_TURN)
-    s.pos[1] = 17
+    s = setup(s, positions={1: 17})
     force_dice(s, (1, 2))
     s, _ = act(s, A.ROLL)
     assert s.cash[1] == 1500 and s.pot == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.engine import P_END, P_ROLL, Event, IllegalAction, auction_view, new_game, ruleset
 from games.engine.cards import ADVANCE, CHANCE_DECK, JAIL
 
-from .helpers import A, act, find, force_dice, game, kinds, top_card
+from .helpers import A, act, find, force_dice, game, kinds, setup, top_card
 
 
 def test_highest_first_roll_starts_and_ties_throw_again() -> None:
@@ -60,8 +60,7 @@ def test_third_doubles_sends_to_jail_without_moving() -> None:
     s = game()
     force_dice(s, (1, 1), (2, 2), (3, 3))
     s, _ = act(s, A.ROLL)  # to 2, Community Chest
-    s.phase = P_ROLL
-    s.pos[0] = 10
+    s = setup(s, positions={0: 10}, phase=P_ROLL)
     s, _ = act(s, A.ROLL)  # to 14, Virginia Avenue: unowned
     s, _ = act(s, A.DECLINE)
     while s.auction is not None:
@@ -75,7 +74,7 @@ def test_third_doubles_sends_to_jail_without_moving() -> None:
 def test_passing_go_pays_salary() -> None:
     """Rule: each time you pass GO the bank pays 200 (003 "GO")."""
     s = game()
-    s.pos[0] = 38
+    s = setup(s, positions={0: 38})
     force_dice(s, (2, 3))  # to 3, Baltic
     s, ev = act(s, A.ROLL)
     assert s.cash[0] == 1700 and find(ev, "salary").args == (200,)
@@ -84,7 +83,7 @@ def test_passing_go_pays_salary() -> None:
 def test_landing_on_go_pays_salary() -> None:
     """Rule: landing on GO pays 200 (003 "GO")."""
     s = game()
-    s.pos[0] = 35
+    s = setup(s, positions={0: 35})
     force_dice(s, (1, 4))
     s, _ = act(s, A.ROLL)
     assert s.pos[0] == 0 and s.cash[0] == 1700
@@ -93,7 +92,7 @@ def test_landing_on_go_pays_salary() -> None:
 def test_passing_go_then_advance_to_go_card_pays_twice() -> None:
     """Rule: pass GO by dice onto Chance at 7, draw "Advance to GO": 400 (003 "GO")."""
     s = game()
-    s.pos[0] = 36
+    s = setup(s, positions={0: 36})
     top_card(s, CHANCE_DECK, ADVANCE, 0)
     force_dice(s, (5, 6))  # 36 + 11 = 7
     s, ev = act(s, A.ROLL)
@@ -104,7 +103,7 @@ def test_passing_go_then_advance_to_go_card_pays_twice() -> None:
 def test_go_to_jail_card_never_pays_salary() -> None:
     """Rule: sent to jail you cannot collect 200 in that move (003 JAIL)."""
     s = game()
-    s.pos[0] = 33
+    s = setup(s, positions={0: 33})
     top_card(s, CHANCE_DECK, JAIL)
     force_dice(s, (1, 2))  # 36 Chance
     s, ev = act(s, A.ROLL)
@@ -114,7 +113,7 @@ def test_go_to_jail_card_never_pays_salary() -> None:
 def test_go_salary_switch() -> None:
     """Switch go_salary (house rule; printed 200 in every book)."""
     s = game(go_salary=400)
-    s.pos[0] = 38
+    s = setup(s, positions={0: 38})
     force_dice(s, (2, 3))
     s, _ = act(s, A.ROLL)
     assert s.cash[0] == 1900

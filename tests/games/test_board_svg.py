@@ -89,8 +89,7 @@ def test_corners_sit_where_the_printed_board_has_them() -> None:
 
 
 def test_accessible_name_and_summary() -> None:
-    s = game(names=["Alice", "Bob"])
-    s.pos = [39, 12]
+    s = engine.setup(game(names=["Alice", "Bob"]), positions={0: 39, 1: 12})
     root = parse(render_board(s))
     assert root.get("role") == "img"
     ids = (root.get("aria-labelledby") or "").split()
@@ -168,10 +167,8 @@ def test_mortgaged_property_is_marked() -> None:
 
 
 def test_tokens_on_their_squares_jail_and_visiting_apart() -> None:
-    s = game(players=6)
-    s.pos = [0, 10, 10, 24, 24, 39]
-    s.in_jail = [False, True, False, False, False, False]
-    s.alive[5] = False  # bankrupt: no token
+    s = engine.setup(game(players=6), positions={2: 10, 3: 24, 4: 24, 5: 39}, jail={1: 0})
+    s.alive[5] = False  # bankrupt: no token (setup plays no bankruptcies)
     root = parse(render_board(s))
     tokens = {int(t.get("data-seat", "")): t for t in with_class(root, "token")}
     assert sorted(tokens) == [0, 1, 2, 3, 4]
@@ -197,8 +194,7 @@ def test_tokens_on_their_squares_jail_and_visiting_apart() -> None:
 
 
 def test_eight_tokens_on_one_square_are_all_visible() -> None:
-    s = game(players=8)
-    s.pos = [26] * 8
+    s = engine.setup(game(players=8), positions=dict.fromkeys(range(8), 26))
     root = parse(render_board(s))
     spots = [translate(t) for t in with_class(root, "token")]
     assert len(set(spots)) == 8
@@ -208,8 +204,7 @@ def test_eight_tokens_on_one_square_are_all_visible() -> None:
 
 
 def test_current_player_and_seat_labels() -> None:
-    s = game(players=3)
-    s.turn = 1
+    s = engine.setup(game(players=3), turn=1)
     root = parse(render_board(s, seat_labels=["A", "B", "C"]))
     assert "current" in classes(by_id(root, "token-1"))
     assert "current" not in classes(by_id(root, "token-0"))
@@ -259,9 +254,7 @@ def test_highlighted_squares() -> None:
 
 def test_text_is_escaped() -> None:
     evil = '<script>alert("x")</script> & co'
-    s = game(names=[evil, "Bob's"])
-    s.owner[1] = 0
-    s.turn = 0
+    s = engine.setup(game(names=[evil, "Bob's"]), owners={1: 0}, turn=0)
     svg = render_board(s, seat_labels=["<b>", "&"])
     assert "<script>" not in svg and "<b>" not in svg
     root = parse(svg)  # well-formed despite the names
@@ -282,9 +275,7 @@ def test_game_over_names_the_winner() -> None:
 
 
 def test_deterministic_pure_and_fast() -> None:
-    s = game("uk", players=6)
-    s.owner[39] = 3
-    s.bld[39] = 2
+    s = engine.setup(game("uk", players=6), owners={37: 3, 39: 3}, buildings={37: 2, 39: 2})
     s.dice = [4, 2]
     before = s.copy()
     first = render_board(s, highlight_squares={39})
@@ -300,9 +291,9 @@ def test_deterministic_pure_and_fast() -> None:
 
 
 def test_the_live_layer_holds_what_play_changes_and_the_base_the_printing() -> None:
-    s = game(players=3)
-    s.owner[39], s.bld[39] = 2, 3
-    s.owner[5], s.mortgaged[5] = 0, True
+    s = engine.setup(
+        game(players=3), owners={37: 2, 39: 2, 5: 0}, buildings={37: 3, 39: 3}, mortgaged=[5]
+    )
     base = render_board_base(s.rules)
     live = parse(render_board_live(s, highlight_squares={39}))
     # The printing is the same whatever happens in the game.
@@ -318,7 +309,7 @@ def test_the_live_layer_holds_what_play_changes_and_the_base_the_printing() -> N
     # The live layer: the squares play has marked, with their state and tooltip.
     assert live.get("role") == "img" and live.get("viewBox") == base_root.get("viewBox")
     marked = {int(g.get("data-sq", "")) for g in with_class(live, "sq")}
-    assert {5, 39} | {s.pos[p] for p in range(3)} == marked
+    assert {5, 37, 39} | {s.pos[p] for p in range(3)} == marked
     sq39 = by_id(live, "sq-39")
     assert {"owned", "owner-2", "sq-hl"} <= classes(sq39)
     assert len(with_class(sq39, "house")) == 3 and "owned by P2" in title_of(sq39)

@@ -56,7 +56,7 @@ def test_concurrent_submits_at_one_version_apply_exactly_once(no_bot_tasks: Any)
     alice = User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
     game = services.create_seated_game(humans=[alice], bots=["heuristic"], start=True)
     state = engine.from_dict(game.state)
-    state.turn = 0  # test setup: alice to roll
+    state = engine.setup(state, turn=0)  # test setup: alice to roll
     game.state = engine.to_dict(state)
     with setup_writes("alice to roll"):
         game.save(update_fields=["state"])

@@ -69,8 +69,8 @@ def kinds_offered(html: str, trades: bool = False) -> set[str]:
 def game(duel: Game, edit_state: Callable[..., engine.State]) -> Game:
     """The duel with Alice (seat 0) to move, both on GO."""
 
-    def alice_first(s: engine.State) -> None:
-        s.turn = 0
+    def alice_first(s: engine.State) -> engine.State:
+        return engine.setup(s, turn=0)
 
     edit_state(duel, alice_first)
     return duel
@@ -84,16 +84,6 @@ def as_alice(alice: User) -> Client:
 @pytest.fixture
 def as_bob(bob: User) -> Client:
     return client_for(bob)
-
-
-def script(game: Game, edit_state: Callable[..., engine.State], **fields: Any) -> None:
-    """Set engine fields by name (lists are replaced), then save."""
-
-    def change(s: engine.State) -> None:
-        for name, value in fields.items():
-            setattr(s, name, value)
-
-    edit_state(game, change)
 
 
 def roll_to(game: Game, edit_state: Callable[..., engine.State], *dice: tuple[int, int]) -> None:
@@ -195,7 +185,7 @@ def test_decline_bid_and_pass(
 
 
 def test_jail_pay_the_fine(game: Game, as_alice: Client, edit_state: Any) -> None:
-    script(game, edit_state, in_jail=[True, False], pos=[10, 0])
+    edit_state(game, lambda s: engine.setup(s, jail={0: 0}))
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
     assert kinds_offered(html) == {engine.ROLL, engine.PAY_JAIL_FINE}
     assert "Roll for doubles" in html
@@ -217,7 +207,7 @@ def test_jail_use_a_card(game: Game, as_alice: Client, edit_state: Any) -> None:
 
 
 def test_jail_roll_for_doubles(game: Game, as_alice: Client, edit_state: Any) -> None:
-    script(game, edit_state, in_jail=[True, False], pos=[10, 0])
+    edit_state(game, lambda s: engine.setup(s, jail={0: 0}))
     roll_to(game, edit_state, (2, 2))
     assert post(as_alice, game, engine.ROLL).status_code == 200
     s = state_of(game)
@@ -258,8 +248,8 @@ def test_uk_fine_or_chance(alice: User, bob: User, edit_state: Any) -> None:
 
 
 def test_build_sell_and_sell_group(game: Game, as_alice: Client, edit_state: Any) -> None:
-    def browns(s: engine.State) -> None:
-        s.owner[1] = s.owner[3] = 0
+    def browns(s: engine.State) -> engine.State:
+        return engine.setup(s, owners={1: 0, 3: 0})
 
     edit_state(game, browns)
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
@@ -322,9 +312,8 @@ def trade_fields(**fields: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def deeds(game: Game, edit_state: Any) -> Game:
-    def deal(s: engine.State) -> None:
-        s.owner[1] = 0  # Mediterranean: Alice
-        s.owner[39] = 1  # Boardwalk: Bob
+    def deal(s: engine.State) -> engine.State:
+        return engine.setup(s, owners={1: 0, 39: 1})  # Mediterranean: Alice; Boardwalk: Bob
 
     edit_state(game, deal)
     return game

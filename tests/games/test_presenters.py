@@ -23,8 +23,7 @@ pytestmark = pytest.mark.usefixtures("no_bot_tasks")
 def fresh(preset: str = "us-2003", players: int = 3) -> engine.State:
     names = ["Alice", "Bob", "Carol", "Dan"][:players]
     s = engine.new_game(engine.ruleset(preset), names, seed=7)
-    s.turn = 0
-    return s
+    return engine.setup(s, turn=0)
 
 
 def after(s: engine.State, *actions: engine.Action) -> engine.State:

@@ -47,12 +47,10 @@ def assert_limited(response: Any, words: str) -> None:
 
 @pytest.fixture
 def alice_first(duel: Game, edit_state: Any) -> Game:
-    def setup(s: Any) -> None:
-        s.turn = 0
-        s.owner[1] = 0  # Mediterranean: Alice
-        s.owner[39] = 1  # Boardwalk: Bob
+    def position(s: engine.State) -> engine.State:
+        return engine.setup(s, owners={1: 0, 39: 1}, turn=0)  # Mediterranean: Alice; Boardwalk: Bob
 
-    edit_state(duel, setup)
+    edit_state(duel, position)
     return duel
 
 

@@ -268,10 +268,13 @@ def test_a_bot_counters_a_low_trade_offer_and_the_log_says_so(alice: User, edit_
         humans=[alice], bots=["heuristic"], start=True, bot_delay_ms=0
     )
 
-    def deal(s: engine.State) -> None:
-        s.owner[16] = s.owner[18] = 0  # alice: two of the orange group
-        s.owner[19] = 1  # the bot: the third
-        s.turn, s.phase = 0, 4  # alice has moved (P_END): the bot is not to roll
+    def deal(s: engine.State) -> engine.State:
+        return engine.setup(
+            s,
+            owners={16: 0, 18: 0, 19: 1},  # alice: two of the orange group; the bot: the third
+            turn=0,
+            phase=engine.P_END,  # alice has moved: the bot is not to roll
+        )
 
     edit_state(game, deal)
     game.refresh_from_db()

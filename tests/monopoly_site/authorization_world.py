@@ -129,7 +129,7 @@ def running_game(users: dict[str, User], private: bool = False, taken_over: bool
     game.refresh_from_db()
     # Test setup: the first player is drawn by the dice; script it.
     state = engine.from_dict(game.state)
-    state.turn = MOVER_SEAT
+    state = engine.setup(state, turn=MOVER_SEAT)
     game.state = engine.to_dict(state)
     with setup_writes("the mover to roll, the waiting seat taken over"):
         game.save(update_fields=["state"])

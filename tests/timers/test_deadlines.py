@@ -246,9 +246,10 @@ def test_each_bid_reopens_the_auction_window(
     mover = engine.from_dict(duel.state).turn
     other = 1 - mover
 
-    def on_boardwalk(s: engine.State) -> None:
-        s.pos[mover] = 33
+    def on_boardwalk(s: engine.State) -> engine.State:
+        s = engine.setup(s, positions={mover: 33})
         engine.force_dice(s, (2, 4))
+        return s
 
     edit_state(duel, on_boardwalk)
     user = _turn_user(duel)

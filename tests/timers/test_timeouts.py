@@ -96,10 +96,10 @@ def test_a_claim_window_closes_and_the_rent_is_forfeited(
     payer = turn_player(game)
     owner = 1 - payer
 
-    def land_on_boardwalk(s: engine.State) -> None:
-        s.owner[39] = owner
-        s.pos[payer] = 33
+    def land_on_boardwalk(s: engine.State) -> engine.State:
+        s = engine.setup(s, owners={39: owner}, positions={payer: 33})
         engine.force_dice(s, (2, 4))
+        return s
 
     edit_state(game, land_on_boardwalk)
     services.submit_action(
@@ -218,10 +218,10 @@ def test_standing_orders_fire_at_once_and_are_logged(
         orders={"claim_rent": True, "auto_roll": True},
     )  # fmt: skip
 
-    def land_on_reading(s: engine.State) -> None:
-        s.owner[5] = owner
-        s.pos[mover] = 0
+    def land_on_reading(s: engine.State) -> engine.State:
+        s = engine.setup(s, owners={5: owner}, positions={mover: 0})
         engine.force_dice(s, (2, 3), (4, 6))
+        return s
 
     edit_state(game, land_on_reading)
     services.submit_action(

@@ -115,7 +115,7 @@ def test_a_bot_move_reads_its_seats_and_deadlines_with_the_lock(
     game = _started(alice, bots=1)
     bot = Seat.objects.get(game=game, user=None).number
     state = engine.from_dict(game.state)
-    state.turn = bot  # test setup: the bot is to roll
+    state = engine.setup(state, turn=bot)  # test setup: the bot is to roll
     with setup_writes("the bot to roll"):
         Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
     with CaptureQueriesContext(connection) as queries:
