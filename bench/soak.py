@@ -119,7 +119,7 @@ def create_games(count: int, rng: random.Random, pace: float = 1.0) -> list[Game
     from games import services
     from games.models import Game
     from games.services.lobby import _start
-    from games.services.locking import lock_game
+    from games.services.write import lock
     from games.writeguard import writes_allowed
 
     User = get_user_model()
@@ -162,7 +162,7 @@ def create_games(count: int, rng: random.Random, pace: float = 1.0) -> list[Game
         with writes_allowed("the soak's games get timers of seconds"):
             Game.objects.filter(pk=game.pk).update(**timers)
         with transaction.atomic():
-            _start(lock_game(pk=game.pk))
+            _start(lock(game.pk))
         specs.append(
             GameSpec(
                 pk=game.pk,

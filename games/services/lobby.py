@@ -23,9 +23,10 @@ from games.models import (
 from games.services.clocks import sync_deadlines
 from games.services.errors import InvalidRequest, NotAllowed
 from games.services.locking import lock_game
-from games.services.play import record_events, set_auto_move
+from games.services.play import set_auto_move
+from games.services.statements import insert_statement
 from games.services.subscribers import announce
-from games.services.write import Committed, Write
+from games.services.write import Committed, Write, lock
 
 BOT_KINDS = {Seat.BotKind.RANDOM, Seat.BotKind.HEURISTIC}
 
@@ -201,7 +202,7 @@ def _seat_taken(game: Game) -> None:
     """After a seat fills: start if the game auto-starts and is full, else
     just tell the lobby."""
     if game.auto_start and game.seats.count() == game.max_seats:
-        _start(game)
+        _start(Write(game))
     else:
         game.save(update_fields=["updated_at"])
         announce(Committed(game, game.version))
@@ -253,26 +254,33 @@ def remove_bot(*, public_id: str, user: Any, seat_number: int) -> None:
 
 def start_game(*, public_id: str, user: Any) -> Game:
     with transaction.atomic():
-        game = _lobby_game(public_id)
-        _require_host(game, user)
-        _start(game)
-    return game
+        # The seats and deadline rows come with the lock, as for a move.
+        w = lock(public_id=public_id)
+        if w.game.status != Game.Status.LOBBY:
+            raise InvalidRequest("This game has already started.")
+        _require_host(w.game, user)
+        _start(w)
+    return w.game
 
 
-def _start(game: Game) -> None:
-    seats = list(game.seats.select_related("user").order_by("number"))
+def _start(w: Write) -> None:
+    """Start the locked lobby game. A write like a move's: every change goes
+    out through ``w`` (the seats, the game row, the start's events and the
+    deadline rows together), and the record is announced for commit."""
+    game, seats = w.game, w.seats
     rules = check_ruleset(game.preset, game.switches)
     if len(seats) < max(2, rules.min_players):
         raise InvalidRequest("At least two players are needed to start.")
     # Engine players are numbered 0..n-1; close the gaps left by departures.
+    # The statements go out in order, each checked on its own.
     for index, seat in enumerate(seats):
         if seat.number != index:
             seat.number = 100 + index  # dodge the unique constraint while renumbering
-            seat.save(update_fields=["number"])
+            w.update(seat, ["number"])
     for index, seat in enumerate(seats):
         seat.number = index
         seat.status = Seat.Status.PLAYING
-        seat.save(update_fields=["number", "status"])
+        w.update(seat, ["number", "status"])
     events: list[engine.Event] = []
     game.secret = new_secret()
     state = engine.new_game(rules, [seat.name for seat in seats], 0, events, secret=game.secret)
@@ -280,13 +288,22 @@ def _start(game: Game) -> None:
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
     game.version += 1
-    w = Write(game, seats)
     set_auto_move(w, state)
-    game.save()
-    GameEvent.objects.create(
+    w.update(
+        game,
+        ["secret", "state", "status", "started_at", "version", "auto_move_at", "updated_at"],
+    )
+    # The start (with the commitment to the secret), then the engine's events.
+    start = GameEvent(
         game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
     )
-    record_events(game, events, first_index=1)
+    rows = [start] + [
+        GameEvent(game=game, seq=game.version, index=1 + i, kind=ev.kind, payload=ev.to_dict())
+        for i, ev in enumerate(events)
+    ]
+    w.statements.append(insert_statement(rows))
+    w.events.extend(rows)
+    # The deadline rows go out with the rest (``sync_deadlines`` sends them).
     sync_deadlines(w, state, actor=None)
     announce(w.committed(state))
 
@@ -323,6 +340,6 @@ def create_seated_game(
         for number, kind in enumerate(bots, start=len(humans)):
             Seat.objects.create(game=game, number=number, bot_kind=kind)
         if start:
-            _start(lock_game(pk=game.pk))
+            _start(lock(game.pk))
             game.refresh_from_db()
     return game

@@ -299,13 +299,3 @@ def _next_bot(state: engine.State, bots: dict[int, str]) -> int | None:
         if pending.player in bots:
             return pending.player
     return None
-
-
-def record_events(game: Game, events: list[engine.Event], first_index: int = 0) -> None:
-    """The events of a game's start (the lobby's write, by the ORM)."""
-    GameEvent.objects.bulk_create(
-        GameEvent(
-            game=game, seq=game.version, index=first_index + i, kind=ev.kind, payload=ev.to_dict()
-        )
-        for i, ev in enumerate(events)
-    )

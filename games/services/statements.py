@@ -5,9 +5,10 @@ round trips and the ORM building SQL, not the engine. These helpers build
 the few statements of a write by hand (once per model, from its fields, so
 they follow the models) and run several in one round trip on PostgreSQL:
 Django's psycopg cursors bind client-side, so statements joined by ";" go
-out as one simple query, each still with a snapshot of its own. The play
-and timer writes send every change through these (``Write.update``,
-``Write.flush``); the lobby's rare writes use the ORM.
+out as one simple query, each still with a snapshot of its own. Every
+write that works on a ``Write`` (a start, a move, a timeout) sends every
+change through these (``Write.update``, ``Write.flush``); the lobby's
+writes before a start build no ``Write`` and use the ORM.
 """
 
 from __future__ import annotations

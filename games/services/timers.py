@@ -79,7 +79,11 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
             # The decision is gone (e.g. an engine throw-limit closed the
             # claim): recompute the rows and let the next firing decide.
             logger.warning("Deadline %s of game %s has no legal default", deadline.pk, game_id)
-            deadline.delete()
+            w.statements.append(
+                (f"DELETE FROM {reader(Deadline).table} WHERE id = %s", [deadline.pk])
+            )
+            w.flush()
+            w.deadlines = [d for d in w.deadlines if d.pk != deadline.pk]
             return False
         note = _timeout_note(state, deadline, action)
         payload = {

@@ -6,10 +6,15 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games import engine, services
-from games.models import Game, GameEvent, Seat
+from games.models import Deadline, Game, GameEvent, Seat
+
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 pytestmark = pytest.mark.django_db
 
@@ -119,6 +124,50 @@ def test_start_renumbers_seats_and_records_events(alice: User, bob: User, charli
     assert game.state["names"] == ["alice", "charlie"]
     kinds = list(game.events.values_list("kind", flat=True))
     assert kinds[0] == "start" and "first_player" in kinds
+
+
+def test_a_start_writes_the_game_seats_events_and_deadlines_at_one_version(
+    alice: User, bob: User, charlie: User
+) -> None:
+    game = services.create_game(host=alice, max_seats=4)
+    services.join_game(public_id=game.public_id, user=bob)
+    services.join_game(public_id=game.public_id, user=charlie)
+    services.add_bot(public_id=game.public_id, user=alice, kind="random")
+    services.leave_game(public_id=game.public_id, user=bob)  # a gap at seat 1
+    services.start_game(public_id=game.public_id, user=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.version == 1 and game.started_at
+    assert list(game.seats.values_list("number", "status")) == [
+        (n, Seat.Status.PLAYING) for n in range(3)
+    ]
+    state = engine.from_dict(game.state)
+    assert state.names == [s.name for s in game.seats.order_by("number")]
+    events = list(game.events.order_by("seq", "index"))
+    assert [(e.seq, e.index) for e in events] == [(1, i) for i in range(len(events))]
+    assert (events[0].kind, events[0].payload) == ("start", {"commitment": game.commitment})
+    assert "first_player" in [e.kind for e in events[1:]]
+    rows = list(Deadline.objects.filter(game=game))
+    assert rows and all(d.version == 1 for d in rows)
+    assert {(d.player, d.kind) for d in rows} == {
+        (p.player, p.kind) for p in engine.pending_decisions(state)
+    }
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="counts PostgreSQL round trips")
+def test_a_start_takes_two_round_trips_inside_its_transaction(
+    alice: User, bob: User, charlie: User
+) -> None:
+    game = services.create_game(host=alice, max_seats=3)
+    services.join_game(public_id=game.public_id, user=bob)
+    services.join_game(public_id=game.public_id, user=charlie)
+    services.leave_game(public_id=game.public_id, user=bob)  # renumbering too
+    with CaptureQueriesContext(connection) as queries:
+        services.start_game(public_id=game.public_id, user=alice)
+    # The lock with the seats and deadline rows, then every write at once,
+    # as a move: the seats, the game row, its events and its deadlines.
+    sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sent) == 2, [q[:80] for q in sent]
+    assert Game.objects.get(pk=game.pk).version == 1
 
 
 def test_submit_action_applies_and_bumps_version(duel: Game) -> None:

@@ -149,3 +149,25 @@ def test_a_players_move_takes_two_round_trips_and_counts_on_their_seat(
     seat.refresh_from_db()
     assert (seat.timeouts_in_row, seat.decisions_total) == (0, 6)
     assert Game.objects.get(pk=duel.pk).version == duel.version + 1
+
+
+@pytest.mark.django_db
+def test_a_deadline_with_no_legal_default_is_dropped_through_the_write(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    now = timezone.now()
+    kept = set(Deadline.objects.filter(game=duel).values_list("pk", flat=True))
+    with setup_writes("an overdue claim window whose claim is gone"):
+        gone = Deadline.objects.create(
+            game=duel, player=0, kind=engine.D_CLAIM, ref="999", version=duel.version,
+            started_at=now - timedelta(hours=2), due_at=now - timedelta(hours=1),
+        )  # fmt: skip
+    with CaptureQueriesContext(connection) as queries:
+        assert not timers.expire_decision(duel.pk, duel.version, now=now)
+    assert set(Deadline.objects.filter(game=duel).values_list("pk", flat=True)) == kept
+    assert not Deadline.objects.filter(pk=gone.pk).exists()
+    assert Game.objects.get(pk=duel.pk).version == duel.version
+    if ON_POSTGRES:
+        # The lock with the rows, then the one delete.
+        sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+        assert len(sent) == 2, [q[:80] for q in sent]
