@@ -99,14 +99,6 @@ def test_production_logs_a_write_outside_services_and_lets_it_through(
     assert "test_write_guard.py" in (record.stack_info or "")  # who wrote it
 
 
-def test_the_admin_writes_no_game_rows_not_even_a_delete(client: Client, duel: Game) -> None:
-    # A game's seats and events cannot be deleted there, so neither can it.
-    client.force_login(User.objects.create_superuser("root", "root@example.com", "pw-root-123"))
-    response = client.post(f"/admin/games/game/{duel.pk}/delete/", {"post": "yes"})
-    assert response.status_code == 403
-    assert Game.objects.filter(pk=duel.pk).exists()
-
-
 def test_staff_delete_an_account_that_hosted_a_game(client: Client, charlie: User) -> None:
     game = services.create_game(host=charlie, max_seats=2, bot_delay_ms=0)
     services.leave_game(public_id=game.public_id, user=charlie)
