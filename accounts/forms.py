@@ -1,17 +1,16 @@
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
 from allauth.account.forms import LoginForm
 from django import forms
 from django.conf import settings
 
-from accounts.models import User, time_zone_choices
+from accounts.models import User, time_zone_choices, valid_zone
 
 
 class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
-    time_zone = forms.ChoiceField(choices=time_zone_choices, label="Time zone")
+    time_zone = forms.ChoiceField(choices=time_zone_choices, label="Time zone", required=False)
 
     class Meta:
         model = User
@@ -47,11 +46,9 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
         return name
 
     def clean_time_zone(self) -> str:
-        name: str = self.cleaned_data["time_zone"]
-        try:
-            zoneinfo.ZoneInfo(name)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise forms.ValidationError("Choose a time zone from the list.") from None
+        name: str = self.cleaned_data["time_zone"] or ""
+        if name and valid_zone(name) is None:
+            raise forms.ValidationError("Choose a time zone from the list.")
         return name
 
 

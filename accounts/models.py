@@ -10,7 +10,19 @@ from accounts.managers import UserManager
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+    zones = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+    return [("", "Automatic: my browser's"), *zones]
+
+
+def valid_zone(name: str | None) -> str | None:
+    """``name`` if it is a time zone this machine knows, else None."""
+    if not name or len(name) > 64:
+        return None
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+    return name
 
 
 class User(AbstractUser):
@@ -18,7 +30,9 @@ class User(AbstractUser):
     email_notifications = models.BooleanField(
         default=True, help_text="Email me when a game is waiting for my move."
     )
-    time_zone = models.CharField(max_length=64, default="UTC")
+    # Blank: the zone the person's browser reports (``browser_time_zone``).
+    time_zone = models.CharField(max_length=64, default="", blank=True)
+    browser_time_zone = models.CharField(max_length=64, default="", blank=True, editable=False)
     notify_reminders = models.BooleanField(
         default=True, help_text="Remind me when 80% of a decision's time has passed."
     )

@@ -231,7 +231,8 @@ CELERY_DB_REUSE_MAX = 1000
 LIVE_HEARTBEAT_SECONDS = max(1, env_int("LIVE_HEARTBEAT_SECONDS", 30))
 TIMER_SWEEP_SECONDS = max(1, env_int("TIMER_SWEEP_SECONDS", 2))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
-TURN_EMAIL_EVERY_HOURS = env_int("TURN_EMAIL_EVERY_HOURS", 6)
+# A "your move" email waits until its player has been away this long.
+TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")

@@ -7,6 +7,8 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.services.subscribers import subscribe
+        from games.signals import game_opened
         from notifications import subscribers
 
         subscribe(subscribers.SUBSCRIBER)
+        game_opened.connect(subscribers.game_opened, dispatch_uid="notifications.game_opened")

@@ -27,43 +27,79 @@ def _url(game: Game) -> str:
 
 
 def your_turn(game_id: int) -> int:
-    """Notify each human with a newly arisen decision still open; returns
-    how many. Each decision's notice is claimed once (``notice_due``)."""
+    """Bring the game's live "your move" notices up to date; returns how many
+    it raised. Each newly arisen decision (``notice_due``, claimed once)
+    raises its player's notice for this game, updated in place, unless their
+    page of the game is open (presence); a player with no decision left in
+    the game has theirs cleared."""
     from games.services.timers import claim_turn_notices
 
     # Claimed first: a game that ended meanwhile must not keep its notices
     # due, or the sweep would queue them for ever.
     claimed = claim_turn_notices(game_id)
-    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
-    if game is None or not claimed:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    if game.status != Game.Status.ACTIVE:
+        services.clear_turn_notices(game_id)
         return 0
     seats = _human_seats(game)
-    sent = 0
+    waiting = set(
+        Deadline.objects.filter(game_id=game_id, player__gte=0).values_list("player", flat=True)
+    )
+    services.clear_turn_notices(
+        game_id, [s.user_id for n, s in seats.items() if n not in waiting and s.user_id]
+    )
+    looking = _looking(game_id)
+    raised = 0
     for d in claimed:
         seat = seats.get(d.player)
         if seat is None or d.kind == "time_limit":
             continue  # taken over or left since
         user = seat.user
         assert user is not None
-        what = decisions.words(d.kind)
-        text = f"Game {game.public_id}: you must {what} by {d.due_at:%Y-%m-%d %H:%M} UTC."
-        note = services.notify(
-            user.pk, game.pk, "your_turn", text, dedupe_key=f"turn:{d.pk}:{d.started_at:%s}"
-        )
-        if note is None:
+        if seat.number in looking:
+            # Watching the game: nothing in the site or by email, and what
+            # an earlier decision raised is stale now.
+            services.clear_turn_notices(game_id, [user.pk])
             continue
-        sent += 1
-        if (
-            user.email_notifications
-            and d.kind not in decisions.NON_BLOCKING_KINDS
-            and services.claim_email_slot(user.pk, game.pk)
-            and services.email(
-                user, f"Your move in game {game.public_id}", f"{text}\n\n{_url(game)}\n"
-            )
-        ):
-            note.emailed = True
-            note.save(update_fields=["emailed"])
-    return sent
+        text = f"Your move in game {game.public_id}: {decisions.words(d.kind)}."
+        email = user.email_notifications and d.kind not in decisions.NON_BLOCKING_KINDS
+        services.raise_turn_notice(user.pk, game, text, due_at=d.due_at, email=email)
+        raised += 1
+    return raised
+
+
+def _looking(game_id: int) -> frozenset[int]:
+    """The seats whose player has the game's page open (nothing known: none)."""
+    from live import presence
+
+    here = presence.listening(game_id)
+    return here.online_seats if here is not None else frozenset()
+
+
+def turn_email(note_id: int) -> bool:
+    """Send a live notice's email, once, if its reader is still away."""
+    note = services.claim_turn_email(note_id)
+    if note is None or note.game is None:
+        return False
+    user = note.user
+    if note.game.status != Game.Status.ACTIVE:
+        return False
+    seat = note.game.seats.filter(user=user).values_list("number", flat=True).first()
+    if seat is not None and seat in _looking(note.game.pk):
+        return False  # back at the game since: the page says it all
+    body = f"{note.text}\n{_by(user, note.due_at)}\n\n{_url(note.game)}\n"
+    return services.email(user, f"Your move in game {note.game.public_id}", body)
+
+
+def _by(user: Any, due_at: Any) -> str:
+    """ "Decide by Fri 18:00 (CET), in 3 h 12 min." on the reader's clock."""
+    if due_at is None:
+        return ""
+    local = local_now(user, due_at)
+    left = dl.describe_left(dl.seconds_left(due_at, timezone.now()))
+    return f"Decide by {local:%a %d %b %H:%M} ({local.tzname()}), in {left}."
 
 
 def reminder(deadline_id: int) -> bool:
@@ -80,19 +116,23 @@ def reminder(deadline_id: int) -> bool:
     left = dl.describe_left(dl.seconds_left(d.due_at, timezone.now()))
     what = decisions.words(d.kind)
     text = f"Game {d.game.public_id}: {left} left to {what}."
-    note = services.notify(user.pk, d.game_id, "reminder", text, dedupe_key=f"remind:{d.pk}")
+    note = services.notify(
+        user.pk, d.game_id, "reminder", text, dedupe_key=f"remind:{d.pk}", due_at=d.due_at
+    )
     if note is not None and user.email_notifications:
         subject = f"Reminder: your move in game {d.game.public_id}"
-        if services.email(user, subject, f"{text}\n\n{_url(d.game)}\n"):
+        body = f"{text}\n{_by(user, d.due_at)}\n\n{_url(d.game)}\n"
+        if services.email(user, subject, body):
             note.emailed = True
             note.save(update_fields=["emailed"])
     return note is not None
 
 
 def local_now(user: Any, now: Any) -> Any:
-    """``now`` on the user's clock (UTC when the stored zone is unknown)."""
+    """``now`` on the user's clock: their chosen zone, else the one their
+    browser last reported, else UTC."""
     try:
-        zone = zoneinfo.ZoneInfo(user.time_zone or "UTC")
+        zone = zoneinfo.ZoneInfo(user.time_zone or user.browser_time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone = zoneinfo.ZoneInfo("UTC")
     return now.astimezone(zone)
@@ -131,12 +171,14 @@ def digest(user: Any, now: Any = None) -> bool:
         )
         if d is not None:
             left = dl.describe_left(dl.seconds_left(d.due_at, now))
-            lines.append((d.due_at, f"- {d.game.public_id}: {left} left ({_url(d.game)})"))
+            by = f"{local_now(user, d.due_at):%a %H:%M}"
+            line = f"- {d.game.public_id}: by {by}, {left} left ({_url(d.game)})"
+            lines.append((d.due_at, line))
     if not lines:
         return False
     key = f"digest:{user.pk}:{local_now(user, now):%Y-%m-%d}"
     note = services.notify(
-        user.pk, None, "your_turn", f"{len(lines)} games await you.", dedupe_key=key
+        user.pk, None, "digest", f"{len(lines)} games await you.", dedupe_key=key
     )
     if note is None:
         return False

@@ -23,7 +23,11 @@ logger = logging.getLogger(__name__)
 def unread_count(user: Any) -> int:
     if not getattr(user, "is_authenticated", False) or not user.notify_in_site:
         return 0
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+    # Games that wait for the person (one live notice each), plus notices of
+    # no game (the digest).
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    games = unread.exclude(game=None).values("game_id").distinct().count()
+    return games + unread.filter(game=None).count()
 
 
 def nav_link_html(unread: int, *, oob: bool) -> str:

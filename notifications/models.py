@@ -1,4 +1,4 @@
-"""In-site notifications, and the throttle that keeps "your turn" email rare."""
+"""In-site notifications (and the record that their email went out)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,18 @@ from django.db.models import Q
 
 
 class Notification(models.Model):
+    """A notice to one person. "Your move" (``YOUR_TURN``) is live: one row per
+    person and game, updated in place as the decision changes and deleted
+    when they act or open the game, so the unread count counts games that
+    wait for them rather than events."""
+
     class Kind(models.TextChoices):
-        YOUR_TURN = "your_turn", "Your turn"
+        YOUR_TURN = "your_turn", "Your move"
         REMINDER = "reminder", "Reminder"
         TIMEOUT = "timeout", "Timed out"
         TAKEOVER = "takeover", "Seat taken over"
         CLAIM_EXPIRED = "claim_expired", "Rent claim expired"
+        DIGEST = "digest", "Digest"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -27,11 +33,17 @@ class Notification(models.Model):
     # Sending twice is harmless only if the second insert is refused.
     dedupe_key = models.CharField(max_length=120, null=True, blank=True, unique=True)
     emailed = models.BooleanField(default=False)
+    # The decision's deadline, shown on the reader's own clock ("by Fri 18:00").
+    due_at = models.DateTimeField(null=True, blank=True)
+    # A live notice's email waits until its reader has been away this long
+    # (``TURN_EMAIL_AWAY_MINUTES``); beat's sweep sends it if still unread.
+    email_due_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
     read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering = ["-updated_at"]
         indexes = [
             models.Index(
                 fields=["user", "-created_at"],
@@ -39,23 +51,19 @@ class Notification(models.Model):
                 condition=Q(read_at__isnull=True),
             ),
             models.Index(fields=["user", "-created_at"], name="notification_user_idx"),
+            models.Index(
+                fields=["email_due_at"],
+                name="notification_email_due_idx",
+                condition=Q(email_due_at__isnull=False, emailed=False),
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game"],
+                condition=Q(kind="your_turn"),
+                name="one_live_turn_notice_per_game",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}: {self.text}"
-
-
-class EmailThrottle(models.Model):
-    """The last "your turn" email per player and game (at most one per N hours)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    last_sent_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "game"], name="email_throttle_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} in {self.game_id}: {self.last_sent_at}"

@@ -1,9 +1,11 @@
 """Creating notifications and sending their email. Everything here is safe to
-run twice: a ``dedupe_key`` makes the second insert a no-op, and the email
-throttle is claimed by compare-and-set before anything is sent."""
+run twice: a ``dedupe_key`` makes the second insert a no-op, a live "your
+move" notice is one row per person and game updated in place, and its email
+is claimed by compare-and-set before anything is sent."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import timedelta
 from typing import Any
@@ -11,12 +13,11 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from notifications import live
 from notifications.live import unread_count
-from notifications.models import EmailThrottle, Notification
+from notifications.models import Notification
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ def notify(
     *,
     url: str = "",
     dedupe_key: str | None = None,
+    due_at: Any = None,
 ) -> Notification | None:
     """Store a notification; None if this key was already stored. The row is
     kept even for users who hide in-site notifications: it is also the
@@ -49,6 +51,7 @@ def notify(
                 text=text[:300],
                 url=url,
                 dedupe_key=dedupe_key,
+                due_at=due_at,
             )
     except IntegrityError:
         return None
@@ -61,17 +64,58 @@ def on_commit(user_id: int, game_id: int | None, kind: str, text: str, **kwargs:
     transaction.on_commit(lambda: notify(user_id, game_id, kind, text, **kwargs))
 
 
-def claim_email_slot(user_id: int, game_id: int, hours: float | None = None) -> bool:
-    """At most one "your turn" email per player and game per N hours."""
-    hours = settings.TURN_EMAIL_EVERY_HOURS if hours is None else hours
+def raise_turn_notice(user_id: int, game: Any, text: str, *, due_at: Any, email: bool) -> None:
+    """The person's one live "your move" notice for ``game``, made or updated
+    to this decision, unread again. Its email waits for the reader to have
+    been away ``TURN_EMAIL_AWAY_MINUTES``, and goes once per away spell: the
+    row keeps ``emailed`` until they act or open the game (which deletes it)."""
     now = timezone.now()
-    EmailThrottle.objects.get_or_create(user_id=user_id, game_id=game_id)
-    cutoff = now - timedelta(hours=hours)
-    return bool(
-        EmailThrottle.objects.filter(user_id=user_id, game_id=game_id)
-        .filter(Q(last_sent_at__isnull=True) | Q(last_sent_at__lte=cutoff))
-        .update(last_sent_at=now)
+    fields = {"text": text[:300], "due_at": due_at, "read_at": None, "url": game.get_absolute_url()}
+    with transaction.atomic():
+        note, made = Notification.objects.select_for_update().get_or_create(
+            user_id=user_id, game_id=game.pk, kind=Notification.Kind.YOUR_TURN, defaults=fields
+        )
+        if not made:
+            for name, value in fields.items():
+                setattr(note, name, value)
+        if email and not note.emailed and note.email_due_at is None:
+            note.email_due_at = now + timedelta(minutes=settings.TURN_EMAIL_AWAY_MINUTES)
+        note.save()
+    transaction.on_commit(lambda: live.push_unread(user_id))
+
+
+def clear_turn_notices(game_id: int, user_ids: list[int] | None = None) -> int:
+    """Drop the live "your move" notices of ``game_id`` (of these people, or
+    everyone's): they acted, opened the game, or it ended."""
+    rows = Notification.objects.filter(game_id=game_id, kind=Notification.Kind.YOUR_TURN)
+    if user_ids is not None:
+        if not user_ids:
+            return 0
+        rows = rows.filter(user_id__in=user_ids)
+    cleared = list(rows.values_list("user_id", flat=True))
+    if not cleared:
+        return 0
+    rows.delete()
+    for user_id in set(cleared):
+        transaction.on_commit(functools.partial(live.push_unread, user_id))
+    return len(cleared)
+
+
+def turn_emails_due(now: Any = None, limit: int = 500) -> list[int]:
+    now = now or timezone.now()
+    rows = Notification.objects.filter(
+        kind=Notification.Kind.YOUR_TURN, emailed=False, email_due_at__lte=now, read_at=None
     )
+    return list(rows.order_by("email_due_at").values_list("pk", flat=True)[:limit])
+
+
+def claim_turn_email(note_id: int) -> Notification | None:
+    """Compare-and-set: only the caller that flips ``emailed`` sends it."""
+    if not Notification.objects.filter(pk=note_id, emailed=False, read_at=None).update(
+        emailed=True
+    ):
+        return None
+    return Notification.objects.select_related("user", "game").filter(pk=note_id).first()
 
 
 def email(user: Any, subject: str, body: str) -> bool:

@@ -4,6 +4,7 @@ has committed."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from common import redis_health
 from games.services.subscribers import Subscriber
@@ -30,3 +31,8 @@ def on_commit(record: Committed) -> None:
 
 
 SUBSCRIBER = Subscriber("notices", on_commit=on_commit)
+
+
+def game_opened(sender: Any, game: Any, user: Any, **kwargs: Any) -> None:
+    """Opening the game answers its "your move" notice: the page says it all."""
+    services.clear_turn_notices(game.pk, [user.pk])

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from games.services import timers
-from notifications import decisions
+from notifications import decisions, services
 
 
 @shared_task(ignore_result=True)
@@ -27,21 +27,25 @@ def send_digests() -> int:
     """Digests for the users whose local time is now in ``DIGEST_HOUR``
     (beat runs this every quarter hour; the per-day key stops repeats)."""
     from django.conf import settings
+    from django.db.models import Q
     from django.utils import timezone
 
     from accounts.models import User
 
     now = timezone.now()
     zones = decisions.digest_due_zones(now, settings.DIGEST_HOUR)
-    users = User.objects.filter(notify_digest=True, is_active=True, time_zone__in=zones)
+    users = User.objects.filter(notify_digest=True, is_active=True).filter(
+        Q(time_zone__in=zones) | Q(time_zone="", browser_time_zone__in=zones)
+    )
     return sum(decisions.digest(u, now) for u in users.iterator())
 
 
 @shared_task(ignore_result=True)
 def sweep_notices() -> int:
-    """Beat's sweep beside the timers' one: enqueue the due reminders and the
-    turn notices not yet sent (each marked in the cache for a few sweeps, so
-    a slow task is not queued again). Returns how many it queued."""
+    """Beat's sweep beside the timers' one: enqueue the due reminders, the
+    turn notices not yet raised and the "your move" emails whose reader has
+    been away long enough (each marked in the cache for a few sweeps, so a
+    slow task is not queued again). Returns how many it queued."""
     ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
     queued = 0
     for deadline_id in timers.reminders_due():
@@ -52,4 +56,13 @@ def sweep_notices() -> int:
         if cache.add(f"timers:notice:{game_id}", 1, timeout=ttl):
             notify_your_turn.delay(game_id)
             queued += 1
+    for note_id in services.turn_emails_due():
+        if cache.add(f"notices:email:{note_id}", 1, timeout=ttl):
+            send_turn_email.delay(note_id)
+            queued += 1
     return queued
+
+
+@shared_task(ignore_result=True)
+def send_turn_email(note_id: int) -> bool:
+    return decisions.turn_email(note_id)

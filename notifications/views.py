@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -15,7 +16,8 @@ def notification_list(request: HttpRequest) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)  # login_required
     notes = Notification.objects.filter(user=user).select_related("game")[:100]
-    return render(request, "notifications/list.html", {"notifications": notes})
+    context = {"notifications": notes, "now": timezone.now()}
+    return render(request, "notifications/list.html", context)
 
 
 @login_required

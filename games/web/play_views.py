@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from common import ratelimit
 from games import access, engine, services
 from games.models import Game, Seat
+from games.signals import game_opened
 from games.web import presenters, regions
 from games.web.action_forms import FormError, Panel, parse_action, parse_version, trade_form
 from games.web.answer import answer_html, answering
@@ -54,6 +55,8 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     """The full page of an active or finished game (the lead's
     ``/games/<public_id>/`` view calls this once the game has started)."""
     game, seat = _viewing(request, public_id)
+    if seat is not None and seat.user_id is not None:
+        game_opened.send(sender=Game, game=game, user=request.user)
     context = region_context(Snapshot.of(game), seat)
     context["board_base"] = presenters.board_base(context["state"])
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js

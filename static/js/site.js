@@ -9,6 +9,14 @@
       form.reset();
     }
   });
+  // The server shows times on this browser's clock unless the account chose
+  // a zone (accounts/middleware.py reads this cookie).
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && document.cookie.indexOf("tz=" + zone) === -1) {
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
+    }
+  } catch (e) { /* no Intl: UTC */ }
   // One click selects the whole invite link, ready to copy.
   document.addEventListener("click", function (event) {
     var field = event.target;

@@ -62,7 +62,7 @@ def test_settings_rejects_unknown_time_zone_and_changes_nothing(
     assert b"Select a valid choice" in response.content
     alice.refresh_from_db()
     assert alice.display_name == "Alice A."
-    assert alice.time_zone == "UTC"
+    assert alice.time_zone == ""  # automatic: the browser's
 
 
 def test_settings_rejects_markup_in_display_name(client: Client, alice: User) -> None:

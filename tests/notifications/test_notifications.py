@@ -1,14 +1,16 @@
-"""Notices, the email throttle and the daily digest (run in-process here;
-the worker runs the same functions in tests/timers)."""
+"""Notices, their email and the daily digest (run in-process here; the
+worker runs the same functions in tests/timers)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 import time_machine
 from django.core import mail
 from django.core.cache import cache
+from django.utils import timezone
 
 from games import engine
 from games.models import Game
@@ -19,17 +21,30 @@ from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
 
+DAY = timedelta(days=1)
+
 
 def mover(game: Game) -> Any:
     return game.seats.get(number=engine.from_dict(game.state).turn).user
 
 
-def test_the_turn_notice_is_stored_once_per_decision(duel: Game, no_bot_tasks: Any) -> None:
+def test_the_turn_notice_is_raised_once_and_emailed_only_after_the_player_stays_away(
+    duel: Game, no_bot_tasks: Any
+) -> None:
     assert decisions.your_turn(duel.pk) == 1
     assert decisions.your_turn(duel.pk) == 0
     (note,) = Notification.objects.filter(kind="your_turn")
-    assert note.user == mover(duel) and note.emailed
-    assert len(mail.outbox) == 1 and duel.public_id in mail.outbox[0].subject
+    assert note.user == mover(duel) and not note.emailed and not mail.outbox
+    assert note.due_at == duel.deadlines.get().due_at
+    assert services.turn_emails_due() == []  # not away long enough yet
+    later = note.email_due_at
+    assert later is not None
+    assert services.turn_emails_due(later) == [note.pk]
+    with time_machine.travel(later, tick=False):
+        assert decisions.turn_email(note.pk)
+        assert not decisions.turn_email(note.pk)  # once per away spell
+    (message,) = mail.outbox
+    assert duel.public_id in message.subject and "Decide by" in message.body
 
 
 def test_a_decision_made_before_its_notice_went_out_sends_nothing(
@@ -66,20 +81,13 @@ def test_a_lost_notice_task_is_made_up_by_the_sweep(
     assert timers.turn_notices_due() == []
 
 
-def test_turn_email_is_throttled_per_game(duel: Game, no_bot_tasks: Any) -> None:
-    user = mover(duel)
-    assert services.claim_email_slot(user.pk, duel.pk, hours=6)
-    assert not services.claim_email_slot(user.pk, duel.pk, hours=6)
-    assert services.claim_email_slot(user.pk, duel.pk, hours=0)
-
-
 def test_no_email_for_players_who_switched_it_off(duel: Game, no_bot_tasks: Any) -> None:
     user = mover(duel)
     user.email_notifications = False
     user.save()
     decisions.your_turn(duel.pk)
-    assert not mail.outbox
-    assert Notification.objects.filter(user=user, kind="your_turn", emailed=False).exists()
+    note = Notification.objects.get(user=user, kind="your_turn")
+    assert note.email_due_at is None and services.turn_emails_due(timezone.now() + DAY) == []
 
 
 def test_the_reminder_respects_its_switch(duel: Game, no_bot_tasks: Any) -> None:
