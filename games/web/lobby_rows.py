@@ -3,6 +3,7 @@ renders them, and ``live.broadcast`` pushes them as they change."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Count
@@ -32,6 +33,9 @@ def your_game_rows(user: Any) -> list[dict[str, Any]]:
             row["waiting_on"] = ", ".join(waiting)
             row["deadline"] = next_deadline(game, seat.number)
         rows.append(row)
+    # Waiting on you first, then the soonest deadline: what needs you next.
+    far = datetime.max.replace(tzinfo=UTC)
+    rows.sort(key=lambda r: (not r["your_move"], r.get("deadline") or far))
     return rows
 
 

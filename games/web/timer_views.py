@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from common import ratelimit
@@ -102,7 +103,10 @@ def vacation(request: HttpRequest) -> HttpResponse:
                 messages.error(request, "Choose a number of days from 1 to 366.")
             else:
                 until = services.start_vacation(user=request.user, days=form.cleaned_data["days"])
-                messages.success(request, f"On vacation until {until:%d %b %Y, %H:%M} UTC.")
+                local = timezone.localtime(until)
+                messages.success(
+                    request, f"On vacation until {local:%a %d %b %Y, %H:%M} ({local:%Z})."
+                )
     except services.GameError as exc:
         messages.error(request, exc.message)
     return redirect("settings")

@@ -1,5 +1,7 @@
 // Live countdowns: every <time data-countdown datetime="..."> shows the time
 // left. It reads the attribute on each tick, so swapped-in regions just work.
+// Every <time data-local datetime="..."> shows its moment on this browser's
+// clock ("Fri 18:00 CET"): pushes are rendered once for many viewers, in UTC.
 (function () {
   "use strict";
   function left(ms) {
@@ -12,8 +14,23 @@
     if (m) return m + "m " + pad(sec) + "s";
     return sec + "s";
   }
+  var localFormat = null;
+  try {
+    localFormat = new Intl.DateTimeFormat(undefined, {
+      weekday: "short", day: "numeric", month: "short",
+      hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+    });
+  } catch (e) { /* the server's UTC text stays */ }
   function tick() {
     var now = Date.now();
+    if (localFormat) {
+      document.querySelectorAll("time[data-local]").forEach(function (el) {
+        var at = Date.parse(el.getAttribute("datetime"));
+        if (isNaN(at)) return;
+        var text = localFormat.format(new Date(at));
+        if (el.textContent !== text) el.textContent = text;
+      });
+    }
     document.querySelectorAll("time[data-countdown]").forEach(function (el) {
       var due = Date.parse(el.getAttribute("datetime"));
       if (isNaN(due)) return;
