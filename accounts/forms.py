@@ -6,11 +6,19 @@ from allauth.account.forms import LoginForm
 from django import forms
 from django.conf import settings
 
-from accounts.models import User, time_zone_choices, valid_zone
+from accounts.models import REMINDER_LEADS, User, lead_minutes, time_zone_choices, valid_zone
 
 
 class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
     time_zone = forms.ChoiceField(choices=time_zone_choices, label="Time zone", required=False)
+    reminder_leads = forms.TypedMultipleChoiceField(
+        choices=REMINDER_LEADS,
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Also remind me before each deadline",
+        help_text="By notice, and by email if email is on; never while the game is open.",
+    )
 
     class Meta:
         model = User
@@ -19,6 +27,7 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
             "email_notifications",
             "notify_reminders",
             "notify_in_site",
+            "reminder_leads",
             "notify_digest",
             "time_zone",
         ]
@@ -33,10 +42,17 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.instance is not None and not self.is_bound:
+            self.initial["reminder_leads"] = lead_minutes(self.instance)
         hour = settings.DIGEST_HOUR
         self.fields["notify_digest"].help_text = (
             f"Email me a list of the games awaiting my move each day at {hour:02d}:00 "
             "in my time zone (below)."
+        )
+
+    def clean_reminder_leads(self) -> str:
+        return ",".join(
+            str(m) for m in sorted(set(self.cleaned_data["reminder_leads"]), reverse=True)
         )
 
     def clean_display_name(self) -> str:

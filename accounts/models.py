@@ -14,6 +14,16 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [("", "Automatic: my browser's"), *zones]
 
 
+REMINDER_LEADS = [(1440, "24 hours"), (480, "8 hours"), (60, "1 hour"), (15, "15 minutes")]
+
+
+def lead_minutes(user: object) -> list[int]:
+    """The user's reminder lead times, in minutes, longest first."""
+    raw = str(getattr(user, "reminder_leads", "") or "")
+    known = {minutes for minutes, _ in REMINDER_LEADS}
+    return sorted({int(x) for x in raw.split(",") if x.isdigit() and int(x) in known}, reverse=True)
+
+
 def valid_zone(name: str | None) -> str | None:
     """``name`` if it is a time zone this machine knows, else None."""
     if not name or len(name) > 64:
@@ -37,6 +47,9 @@ class User(AbstractUser):
         default=True, help_text="Remind me when 80% of a decision's time has passed."
     )
     notify_in_site = models.BooleanField(default=True, help_text="Show notifications on the site.")
+    # Extra reminders this many minutes before each deadline ("480,60"),
+    # besides the 80% alarm.
+    reminder_leads = models.CharField(max_length=40, default="", blank=True)
     notify_digest = models.BooleanField(
         default=False, help_text="Email me a daily digest of games awaiting me."
     )

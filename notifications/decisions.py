@@ -58,6 +58,7 @@ def your_turn(game_id: int) -> int:
             continue  # taken over or left since
         user = seat.user
         assert user is not None
+        services.plan_lead_reminders(user, d)
         if seat.number in looking:
             # Watching the game: nothing in the site or by email, and what
             # an earlier decision raised is stale now.
@@ -123,6 +124,32 @@ def reminder(deadline_id: int) -> bool:
         subject = f"Reminder: your move in game {d.game.public_id}"
         body = f"{text}\n{_by(user, d.due_at)}\n\n{_url(d.game)}\n"
         if services.email(user, subject, body):
+            note.emailed = True
+            note.save(update_fields=["emailed"])
+    return note is not None
+
+
+def lead_reminder(reminder_id: int) -> bool:
+    """A reminder the player asked for (``User.reminder_leads``), sent once,
+    if its decision still stands and they are not at the game."""
+    r = services.claim_lead_reminder(reminder_id)
+    if r is None:
+        return False
+    d = Deadline.objects.select_related("game").filter(pk=r.deadline_id, due_at=r.due_at).first()
+    if d is None or d.game.status != Game.Status.ACTIVE:
+        return False  # decided, or the game moved its clock or ended
+    seat = d.game.seats.select_related("user").filter(number=d.player, user=r.user_id).first()
+    if seat is None or seat.user is None or seat.taken_over or seat.number in _looking(d.game.pk):
+        return False
+    user = seat.user
+    left = dl.describe_left(dl.seconds_left(d.due_at, timezone.now()))
+    text = f"Game {d.game.public_id}: {left} left to {decisions.words(d.kind)}."
+    note = services.notify(
+        user.pk, d.game.pk, "reminder", text, dedupe_key=f"lead:{r.pk}", due_at=d.due_at
+    )
+    if note is not None and user.email_notifications:
+        body = f"{text}\n{_by(user, d.due_at)}\n\n{_url(d.game)}\n"
+        if services.email(user, f"Reminder: your move in game {d.game.public_id}", body):
             note.emailed = True
             note.save(update_fields=["emailed"])
     return note is not None

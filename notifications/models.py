@@ -67,3 +67,34 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}: {self.text}"
+
+
+class LeadReminder(models.Model):
+    """A reminder a player asked for, this long before a decision's deadline
+    (``User.reminder_leads``). Made when the decision's "your move" notice
+    is raised; sent by beat's notice sweep if the decision is still open."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    # Not a foreign key: the services delete deadline rows with plain SQL,
+    # and a sent reminder checks that its decision still stands.
+    deadline_id = models.BigIntegerField()
+    due_at = models.DateTimeField()
+    lead_minutes = models.PositiveIntegerField()
+    remind_at = models.DateTimeField()
+    sent = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["deadline_id", "lead_minutes"], name="one_lead_reminder_per_lead"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["remind_at"], name="lead_reminder_due_idx", condition=Q(sent=False)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game_id}: {self.lead_minutes} min before {self.due_at}"

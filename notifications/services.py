@@ -15,9 +15,10 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.models import lead_minutes
 from notifications import live
 from notifications.live import unread_count
-from notifications.models import Notification
+from notifications.models import LeadReminder, Notification
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +100,41 @@ def clear_turn_notices(game_id: int, user_ids: list[int] | None = None) -> int:
     for user_id in set(cleared):
         transaction.on_commit(functools.partial(live.push_unread, user_id))
     return len(cleared)
+
+
+def plan_lead_reminders(user: Any, deadline: Any) -> int:
+    """The reminders ``user`` asked for before ``deadline`` (those still
+    ahead, and shorter than the decision's whole window); returns how many."""
+    now = timezone.now()
+    rows = []
+    for minutes in lead_minutes(user):
+        at = deadline.due_at - timedelta(minutes=minutes)
+        if at <= now or at <= deadline.started_at:
+            continue
+        rows.append(
+            LeadReminder(
+                user_id=user.pk,
+                game_id=deadline.game_id,
+                deadline_id=deadline.pk,
+                due_at=deadline.due_at,
+                lead_minutes=minutes,
+                remind_at=at,
+            )
+        )
+    LeadReminder.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def lead_reminders_due(now: Any = None, limit: int = 500) -> list[int]:
+    now = now or timezone.now()
+    rows = LeadReminder.objects.filter(sent=False, remind_at__lte=now).order_by("remind_at")
+    return list(rows.values_list("pk", flat=True)[:limit])
+
+
+def claim_lead_reminder(reminder_id: int) -> LeadReminder | None:
+    if not LeadReminder.objects.filter(pk=reminder_id, sent=False).update(sent=True):
+        return None
+    return LeadReminder.objects.filter(pk=reminder_id).first()
 
 
 def turn_emails_due(now: Any = None, limit: int = 500) -> list[int]:

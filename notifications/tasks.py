@@ -56,11 +56,20 @@ def sweep_notices() -> int:
         if cache.add(f"timers:notice:{game_id}", 1, timeout=ttl):
             notify_your_turn.delay(game_id)
             queued += 1
+    for reminder_id in services.lead_reminders_due():
+        if cache.add(f"notices:lead:{reminder_id}", 1, timeout=ttl):
+            send_lead_reminder.delay(reminder_id)
+            queued += 1
     for note_id in services.turn_emails_due():
         if cache.add(f"notices:email:{note_id}", 1, timeout=ttl):
             send_turn_email.delay(note_id)
             queued += 1
     return queued
+
+
+@shared_task(ignore_result=True)
+def send_lead_reminder(reminder_id: int) -> bool:
+    return decisions.lead_reminder(reminder_id)
 
 
 @shared_task(ignore_result=True)
