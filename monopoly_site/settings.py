@@ -335,6 +335,12 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Monopoly <noreply@localhost>")
+
+# Web Push (notifications/push.py): off unless both keys are set. Make a pair
+# with `python manage.py vapid_keys`; the subject is who push services contact.
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:noreply@localhost")
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / ".run" / "mail"))
 
 LANGUAGE_CODE = "en-us"

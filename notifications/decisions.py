@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import deadlines as dl
 from games import decisions
 from games.models import Deadline, Game, Seat
-from notifications import services
+from notifications import push, services
 
 
 def _human_seats(game: Game) -> dict[int, Seat]:
@@ -65,8 +65,10 @@ def your_turn(game_id: int) -> int:
             services.clear_turn_notices(game_id, [user.pk])
             continue
         text = f"Your move in game {game.public_id}: {decisions.words(d.kind)}."
-        email = user.email_notifications and d.kind not in decisions.NON_BLOCKING_KINDS
-        services.raise_turn_notice(user.pk, game, text, due_at=d.due_at, email=email)
+        away = d.kind not in decisions.NON_BLOCKING_KINDS and (
+            user.email_notifications or push.has_devices(user)
+        )
+        services.raise_turn_notice(user.pk, game, text, due_at=d.due_at, email=away)
         raised += 1
     return raised
 
@@ -90,8 +92,18 @@ def turn_email(note_id: int) -> bool:
     seat = note.game.seats.filter(user=user).values_list("number", flat=True).first()
     if seat is not None and seat in _looking(note.game.pk):
         return False  # back at the game since: the page says it all
-    body = f"{note.text}\n{_by(user, note.due_at)}\n\n{_url(note.game)}\n"
-    return services.email(user, f"Your move in game {note.game.public_id}", body)
+    return tell_away(
+        user, f"Your move in game {note.game.public_id}", note.text, note.game, note.due_at
+    )
+
+
+def tell_away(user: Any, subject: str, text: str, game: Game, due_at: Any) -> bool:
+    """Email (if the player wants it) and Web Push (to each device they
+    subscribed) for a player away from the game; whether either went."""
+    body = f"{text}\n{_by(user, due_at)}\n\n{_url(game)}\n"
+    emailed = user.email_notifications and services.email(user, subject, body)
+    pushed = push.send(user.pk, subject, f"{text} {_by(user, due_at)}", game.get_absolute_url())
+    return bool(emailed or pushed)
 
 
 def _by(user: Any, due_at: Any) -> str:
@@ -120,10 +132,9 @@ def reminder(deadline_id: int) -> bool:
     note = services.notify(
         user.pk, d.game_id, "reminder", text, dedupe_key=f"remind:{d.pk}", due_at=d.due_at
     )
-    if note is not None and user.email_notifications:
+    if note is not None and d.player not in _looking(d.game_id):
         subject = f"Reminder: your move in game {d.game.public_id}"
-        body = f"{text}\n{_by(user, d.due_at)}\n\n{_url(d.game)}\n"
-        if services.email(user, subject, body):
+        if tell_away(user, subject, text, d.game, d.due_at):
             note.emailed = True
             note.save(update_fields=["emailed"])
     return note is not None
@@ -147,9 +158,9 @@ def lead_reminder(reminder_id: int) -> bool:
     note = services.notify(
         user.pk, d.game.pk, "reminder", text, dedupe_key=f"lead:{r.pk}", due_at=d.due_at
     )
-    if note is not None and user.email_notifications:
-        body = f"{text}\n{_by(user, d.due_at)}\n\n{_url(d.game)}\n"
-        if services.email(user, f"Reminder: your move in game {d.game.public_id}", body):
+    if note is not None:
+        subject = f"Reminder: your move in game {d.game.public_id}"
+        if tell_away(user, subject, text, d.game, d.due_at):
             note.emailed = True
             note.save(update_fields=["emailed"])
     return note is not None

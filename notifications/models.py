@@ -69,6 +69,23 @@ class Notification(models.Model):
         return f"{self.user_id} {self.kind}: {self.text}"
 
 
+class PushSubscription(models.Model):
+    """One device's Web Push subscription (its browser's push service URL
+    and the keys that encrypt what is sent to it)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    device = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.device or self.endpoint[:40]}"
+
+
 class LeadReminder(models.Model):
     """A reminder a player asked for, this long before a decision's deadline
     (``User.reminder_leads``). Made when the decision's "your move" notice
