@@ -109,6 +109,8 @@ def timer_test_env() -> dict[str, str]:
     """Environment for worker and beat processes: a fast sweep, mail to files."""
     return {
         "TIMER_SWEEP_SECONDS": "1",
+        # "Your move" emails go at the first sweep after the decision arose.
+        "TURN_EMAIL_AWAY_MINUTES": "0",
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(mail_dir_for_tests()),
     }
