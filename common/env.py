@@ -7,6 +7,7 @@ an operator can act on instead of somewhere deep inside a request.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -163,3 +164,34 @@ def check_redis_url(url: str, name: str = "REDIS_URL") -> str:
     except ValueError:
         raise ImproperlyConfigured(f"{name} has a port that is not a number: {url!r}.") from None
     return url
+
+
+def redis_prefix_for(database: Mapping[str, Any], base: str = "monopoly") -> str:
+    """The Redis prefix of the site whose database this is, when REDIS_PREFIX
+    is not set: sites that share a Redis but not a database (two `make run`s
+    on different ports) then never share keys, channel groups or queues,
+    and every process of one site (same database) agrees on it. The
+    database's name keeps it readable; a digest of where the database is
+    tells apart two of the same name."""
+    if "sqlite" in str(database.get("ENGINE", "")):
+        path = Path(str(database["NAME"])).resolve()
+        where, name = f"sqlite:{path}", path.stem
+    else:
+        host = str(database.get("HOST") or "").lower()
+        where = f"postgresql://{host}:{database.get('PORT') or 5432}/{database['NAME']}"
+        name = str(database["NAME"])
+    label = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in name)[:40]
+    digest = hashlib.sha256(where.encode()).hexdigest()[:8]
+    return f"{base}-{label}-{digest}"
+
+
+def site_url_for(host: str, port: int) -> str:
+    """The base of email links when SITE_URL is not set: where `make run`
+    serves (HOST and PORT). A wildcard bind address is no place to link
+    to, so it becomes the loopback address."""
+    host = host.strip() or "127.0.0.1"
+    if host in {"0.0.0.0", "::", "[::]"}:
+        host = "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}"

@@ -155,7 +155,16 @@ class EmbeddedRedis:
                 self.process.kill()
 
 
-def choose_redis(env: dict[str, str], *, ci: bool, persist: bool) -> EmbeddedRedis | None:
+def site_suffix(port: str) -> str:
+    """Nothing for `make run`'s default port, ``-PORT`` for any other: a
+    site's SQLite file is .run/db{suffix}.sqlite3, its embedded Redis keeps
+    its data in .run/redis{suffix}."""
+    return "" if port == "8000" else f"-{port}"
+
+
+def choose_redis(
+    env: dict[str, str], *, ci: bool, persist: bool, data_dir: Path | None = None
+) -> EmbeddedRedis | None:
     url = env.get("REDIS_URL") or CI_REDIS_URL
     if redis_answers(url):
         env["REDIS_URL"] = url
@@ -168,9 +177,7 @@ def choose_redis(env: dict[str, str], *, ci: bool, persist: bool) -> EmbeddedRed
         )
     if env.get("REDIS_URL") and urlsplit(url).hostname not in LOCAL_HOSTS:
         raise SystemExit(f"REDIS_URL={url} does not answer, and it is not local; not starting one.")
-    embedded = EmbeddedRedis(
-        RUN_DIR / ("redis" if persist else f"redis-test-{os.getpid()}"), persist
-    )
+    embedded = EmbeddedRedis(data_dir or RUN_DIR / f"redis-test-{os.getpid()}", persist)
     env["REDIS_URL"] = embedded.start()
     say(f"Redis: none answered at {url}; started embedded redis-server at {env['REDIS_URL']}")
     return embedded
@@ -185,13 +192,17 @@ def run_site(env: dict[str, str]) -> int:
     # A developer's machine: debug pages, plain-HTTP cookies, the development
     # key. The settings default to production, so say so here.
     env.setdefault("DEBUG", "true")
-    embedded = choose_redis(env, ci=False, persist=True)
+    host, port = env.setdefault("HOST", "127.0.0.1"), env.setdefault("PORT", "8000")
+    suffix = site_suffix(port)
+    # A second site on another port is a site of its own: its own SQLite file
+    # (and so its own Redis prefix, settings.REDIS_PREFIX) unless DATABASE_URL says otherwise.
+    env.setdefault("DATABASE_URL", f"sqlite:///{RUN_DIR / f'db{suffix}.sqlite3'}")
+    embedded = choose_redis(env, ci=False, persist=True, data_dir=RUN_DIR / f"redis{suffix}")
     try:
-        say(f"Database: {env.get('DATABASE_URL', 'SQLite file .run/db.sqlite3 (default)')}")
+        say(f"Database: {env['DATABASE_URL']}")
         manage(env, "migrate", "--noinput", "-v", "0")
         manage(env, "collectstatic", "--noinput", "-v", "0")
         manage(env, "ensure_demo")
-        host, port = env.setdefault("HOST", "127.0.0.1"), env.setdefault("PORT", "8000")
         say(f"Serving on http://{host}:{port}/ (web, worker and beat); Ctrl-C stops all three.")
         honcho = shutil.which("honcho", path=str(VENV_BIN)) or "honcho"
         process = subprocess.Popen([honcho, "start", "-f", str(BASE_DIR / "Procfile")], env=env)

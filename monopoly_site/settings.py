@@ -14,6 +14,8 @@ from common.env import (
     env_rates,
     env_str,
     parse_database_url,
+    redis_prefix_for,
+    site_url_for,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -133,8 +135,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = check_redis_url(env_str("REDIS_URL", "redis://127.0.0.1:6379/0"))
 # One prefix per deployment (and per test run) keeps keys, channel groups and
-# queues of neighbours sharing a Redis apart.
-REDIS_PREFIX = env_str("REDIS_PREFIX", "monopoly")
+# queues of neighbours sharing a Redis apart. Unset, it follows the database
+# (common/env.py): two sites with databases of their own (two `make run`s on
+# different ports) never take each other's tasks, and every process of one
+# site agrees on it. Everything in Redis goes under it: the cache, the
+# channel layer, Celery's queues and results (global_keyprefix), and the raw
+# clients of live/presence.py and live/fanout.py.
+REDIS_PREFIX = env_str("REDIS_PREFIX", "") or redis_prefix_for(DATABASES["default"])
 
 CACHES = {
     "default": {
@@ -235,7 +242,10 @@ TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Unset, email links point where `make run` serves (HOST and PORT).
+SITE_URL = (
+    env_str("SITE_URL", "") or site_url_for(env_str("HOST", "127.0.0.1"), env_int("PORT", 8000))
+).rstrip("/")
 
 # Only games.services writes games, seats, events and deadlines
 # (games/writeguard.py): "log" warns of any other writer and lets it write,

@@ -12,6 +12,9 @@ from common.env import (
     env_list,
     env_str,
     parse_database_url,
+    redis_prefix_for,
+    site_url_for,
+    sqlite_database,
 )
 
 BASE = Path("/srv/site")
@@ -90,3 +93,35 @@ def test_redis_url_accepts_redis_and_rejects_others() -> None:
         check_redis_url("http://127.0.0.1:6379")
     with pytest.raises(ImproperlyConfigured, match="port that is not a number"):
         check_redis_url("redis://127.0.0.1:abc/0")
+
+
+def test_redis_prefix_names_the_database_and_tells_apart_two_of_the_same_name() -> None:
+    here = parse_database_url("postgres://postgres@db-one:5432/monopoly", BASE)
+    there = parse_database_url("postgres://postgres@db-two:5432/monopoly", BASE)
+    assert redis_prefix_for(here).startswith("monopoly-monopoly-")
+    assert redis_prefix_for(here) != redis_prefix_for(there)
+
+
+def test_redis_prefix_does_not_depend_on_who_connects_to_the_database() -> None:
+    admin = parse_database_url("postgres://postgres@Db:5432/site", BASE)
+    app = parse_database_url("postgres://app:secret@db/site", BASE)  # 5432 is the default
+    assert redis_prefix_for(admin) == redis_prefix_for(app)
+
+
+def test_redis_prefix_of_sqlite_follows_the_file(tmp_path: Path) -> None:
+    one = sqlite_database(tmp_path / "db.sqlite3")
+    other = sqlite_database(tmp_path / "db-8001.sqlite3")
+    assert redis_prefix_for(one) != redis_prefix_for(other)
+    assert redis_prefix_for(other).startswith("monopoly-db-8001-")
+
+
+def test_redis_prefix_keeps_only_characters_safe_in_keys_and_names() -> None:
+    odd = parse_database_url("postgres://postgres@h/we%20ird:name", BASE)
+    prefix = redis_prefix_for(odd)
+    assert all(c.isalnum() or c in "._-" for c in prefix), prefix
+
+
+def test_site_url_links_to_the_bound_address_or_loopback_for_a_wildcard() -> None:
+    assert site_url_for("127.0.0.1", 8001) == "http://127.0.0.1:8001"
+    assert site_url_for("0.0.0.0", 8000) == "http://127.0.0.1:8000"
+    assert site_url_for("::1", 8002) == "http://[::1]:8002"

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from monopoly_site import localservices
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PRODUCTION = {
@@ -112,3 +117,115 @@ def test_refuses_a_database_pool_no_larger_than_the_request_threads() -> None:
     assert "DATABASE_POOL_SIZE (4) must exceed REQUEST_THREADS (4)" in result.stderr
     env["DATABASE_POOL_SIZE"] = "5"
     assert run_manage("check", **env).returncode == 0
+
+
+# What each user of Redis takes its prefix from (monopoly_site/settings.py);
+# the raw clients of live/presence.py and live/fanout.py read REDIS_PREFIX itself.
+REDIS_NAMES = """
+import json
+from monopoly_site import settings as s
+print(json.dumps({
+    "prefix": s.REDIS_PREFIX,
+    "cache": s.CACHES["default"]["KEY_PREFIX"],
+    "channels": s.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
+    "queue": s.CELERY_TASK_DEFAULT_QUEUE,
+    "broker": s.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"],
+    "results": s.CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS["global_keyprefix"],
+    "site_url": s.SITE_URL,
+}))
+"""
+SITE_VARIABLES = ("REDIS_PREFIX", "DATABASE_URL", "SITE_URL", "HOST", "PORT")
+
+
+def loaded_settings(**env: str) -> dict[str, str]:
+    """The settings a process started with ``env`` (and none of
+    SITE_VARIABLES but those given) reads."""
+    full_env = {k: v for k, v in os.environ.items() if k not in SITE_VARIABLES}
+    result = subprocess.run(
+        [sys.executable, "-c", REDIS_NAMES],
+        cwd=BASE_DIR,
+        env={**full_env, "DEBUG": "true", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    loaded: dict[str, str] = json.loads(result.stdout.splitlines()[-1])
+    return loaded
+
+
+def everything_in_redis_follows(loaded: dict[str, str], prefix: str) -> None:
+    assert loaded["prefix"] == loaded["cache"] == prefix
+    assert loaded["channels"] == f"{prefix}:asgi"
+    assert loaded["queue"] == f"{prefix}-default"
+    assert loaded["broker"] == loaded["results"] == f"{prefix}:"
+
+
+def test_sites_with_different_databases_derive_different_redis_prefixes() -> None:
+    first = loaded_settings(DATABASE_URL="postgres://postgres@127.0.0.1:5432/site_one")
+    second = loaded_settings(DATABASE_URL="postgres://postgres@127.0.0.1:5432/site_two")
+    assert first["prefix"] != second["prefix"]
+    assert "site_one" in first["prefix"] and "site_two" in second["prefix"]
+    everything_in_redis_follows(first, first["prefix"])
+    everything_in_redis_follows(second, second["prefix"])
+
+
+def test_processes_of_one_site_agree_on_its_derived_prefix_whatever_their_port() -> None:
+    url = "postgres://postgres@127.0.0.1:5432/site_one"
+    web = loaded_settings(DATABASE_URL=url, PORT="8001")
+    worker = loaded_settings(DATABASE_URL=url)
+    assert web["prefix"] == worker["prefix"]
+
+
+def test_an_explicit_redis_prefix_is_kept_for_everything_in_redis() -> None:
+    loaded = loaded_settings(
+        REDIS_PREFIX="shared-site", DATABASE_URL="postgres://postgres@127.0.0.1:5432/site_one"
+    )
+    everything_in_redis_follows(loaded, "shared-site")
+
+
+def test_make_run_sites_on_two_ports_get_databases_and_prefixes_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[dict[str, str]] = []
+
+    def stop_before_starting_anything(env: dict[str, str], **_: object) -> None:
+        seen.append(dict(env))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(localservices, "choose_redis", stop_before_starting_anything)
+    for port in ("8000", "8001"):
+        with pytest.raises(SystemExit):
+            localservices.run_site({"PORT": port})
+    urls = [env["DATABASE_URL"] for env in seen]
+    assert urls[0].endswith("/.run/db.sqlite3")  # the default port keeps its database
+    assert urls[1].endswith("/.run/db-8001.sqlite3")
+    sites = [loaded_settings(DATABASE_URL=url) for url in urls]
+    assert sites[0]["prefix"] != sites[1]["prefix"]
+
+
+def test_make_run_keeps_the_database_url_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+
+    def stop_before_starting_anything(env: dict[str, str], **_: object) -> None:
+        seen.append(env["DATABASE_URL"])
+        raise SystemExit(0)
+
+    monkeypatch.setattr(localservices, "choose_redis", stop_before_starting_anything)
+    with pytest.raises(SystemExit):
+        localservices.run_site({"PORT": "8001", "DATABASE_URL": "postgres://h/mine"})
+    assert seen == ["postgres://h/mine"]
+
+
+def test_email_links_follow_host_and_port_unless_site_url_is_set() -> None:
+    assert loaded_settings()["site_url"] == "http://127.0.0.1:8000"
+    assert loaded_settings(PORT="8001")["site_url"] == "http://127.0.0.1:8001"
+    assert loaded_settings(HOST="localhost", PORT="9000")["site_url"] == "http://localhost:9000"
+    set_url = loaded_settings(SITE_URL="https://monopoly.example.com/", PORT="8001")
+    assert set_url["site_url"] == "https://monopoly.example.com"
+
+
+def test_a_port_that_is_not_a_number_stops_start_up_naming_it() -> None:
+    result = run_manage("check", DEBUG="true", PORT="eighty")
+    assert result.returncode != 0
+    assert "PORT must be a whole number" in result.stderr
