@@ -118,7 +118,9 @@ def _frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | 
         frame = json.loads(text_data)
     except ValueError:
         return None
-    if not isinstance(frame, dict) or frame.get("type") not in ("resync", "ping"):
+    if not isinstance(frame, dict) or frame.get("type") not in ("resync", "ping", "visibility"):
+        return None
+    if frame["type"] == "visibility" and type(frame.get("visible")) is not bool:
         return None
     if "since" in frame:
         since = frame["since"]
@@ -237,6 +239,12 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         frame = _frame(text_data, bytes_data)
         if frame is None:
             await self.close(code=CLOSE_BAD_FRAME)
+        elif frame["type"] == "visibility":
+            if self.listener is not None and self.presence_entry:
+                with contextlib.suppress(Exception):
+                    await presence.set_visible(
+                        self.listener.game_pk, self.presence_entry, frame["visible"]
+                    )
         elif frame["type"] == "resync" and not self.ended:
             # A snapshot costs a full render: at most one a second per socket.
             now = time.monotonic()

@@ -84,6 +84,12 @@ def _summarise(members: list[bytes]) -> Summary:
     return Summary(frozenset(seats), len(watchers))
 
 
+def _hidden_key(game_pk: int) -> str:
+    """The game's sockets whose page is in the background (hidden tab,
+    locked phone), scored by expiry like the game's own key."""
+    return _key(game_pk) + ":hidden"
+
+
 async def touch(game_pk: int, entry: str) -> Summary:
     """Add or refresh one socket's entry; return who is here now."""
     now = time.time()
@@ -93,8 +99,38 @@ async def touch(game_pk: int, entry: str) -> Summary:
         pipe.zremrangebyscore(key, "-inf", now)
         pipe.zrange(key, 0, -1)
         pipe.expire(key, TTL_SECONDS * 2)
+        pipe.zadd(_hidden_key(game_pk), {entry: now + TTL_SECONDS}, xx=True)  # if hidden
         results = await pipe.execute()
     return _summarise(results[2])
+
+
+async def set_visible(game_pk: int, entry: str, visible: bool) -> None:
+    """Whether this socket's page is in front of its reader (the page says
+    on connect and on each change), for ``looking``."""
+    key = _hidden_key(game_pk)
+    if visible:
+        await _redis().zrem(key, entry)
+        return
+    async with _redis().pipeline(transaction=False) as pipe:
+        pipe.zadd(key, {entry: time.time() + TTL_SECONDS})
+        pipe.expire(key, TTL_SECONDS * 2)
+        await pipe.execute()
+
+
+def looking(game_pk: int) -> frozenset[int] | None:
+    """The seats whose player has the game open in front of them: a socket
+    whose page is visible. None when Redis cannot say."""
+    import redis
+
+    now = time.time()
+    try:
+        with redis_health.guarded(), _sync_redis().pipeline(transaction=False) as pipe:
+            pipe.zrangebyscore(_key(game_pk), now, "+inf")
+            pipe.zrangebyscore(_hidden_key(game_pk), now, "+inf")
+            here, hidden = pipe.execute()
+    except redis.RedisError:
+        return None
+    return _summarise([m for m in here if m not in set(hidden)]).online_seats
 
 
 async def leave(game_pk: int, entry: str) -> Summary:
@@ -104,6 +140,7 @@ async def leave(game_pk: int, entry: str) -> Summary:
         pipe.zrem(key, entry)
         pipe.zremrangebyscore(key, "-inf", now)
         pipe.zrange(key, 0, -1)
+        pipe.zrem(_hidden_key(game_pk), entry)
         results = await pipe.execute()
     return _summarise(results[2])
 

@@ -74,11 +74,11 @@ def your_turn(game_id: int) -> int:
 
 
 def _looking(game_id: int) -> frozenset[int]:
-    """The seats whose player has the game's page open (nothing known: none)."""
+    """The seats whose player has the game's page open and in front of them
+    (nothing known: none)."""
     from live import presence
 
-    here = presence.listening(game_id)
-    return here.online_seats if here is not None else frozenset()
+    return presence.looking(game_id) or frozenset()
 
 
 def turn_email(note_id: int) -> bool:

@@ -125,7 +125,17 @@
     scheduleHeartbeat(elt);
   }
 
+  // Whether the page is in front of its reader: a player looking at the game
+  // gets no "your move" notice or email for it (notifications/decisions.py).
+  function tellVisibility(elt) {
+    var socket = sockets.get(elt);
+    if (socket && elt.hasAttribute("data-heartbeat")) {
+      socket.send(JSON.stringify({ type: "visibility", visible: document.visibilityState === "visible" }));
+    }
+  }
+
   document.addEventListener("visibilitychange", function () {
+    document.querySelectorAll("[ws-connect][data-heartbeat]").forEach(tellVisibility);
     if (document.visibilityState !== "visible") return;
     document.querySelectorAll("[ws-connect][data-heartbeat]").forEach(heartbeat);
   });
@@ -200,6 +210,7 @@
     retries.set(event.target, 0);
     event.target.classList.remove("is-offline");
     scheduleHeartbeat(event.target);
+    if (document.visibilityState !== "visible") tellVisibility(event.target);
   });
 
   document.addEventListener("htmx:wsAfterMessage", function (event) {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -197,6 +198,8 @@ def test_a_foreign_origin_is_refused(duel: Game, origin: bytes, accepted: bool) 
         '{"type": "resync", "since": -1}',
         '{"type": "resync", "since": true}',
         '{"type": "ping", "since": 3}',
+        '{"type": "visibility", "visible": "no"}',
+        '{"type": "visibility"}',
     ],
     ids=[
         "malformed",
@@ -208,6 +211,8 @@ def test_a_foreign_origin_is_refused(duel: Game, origin: bytes, accepted: bool) 
         "since-negative",
         "since-a-boolean",
         "since-on-a-ping",
+        "visibility-not-a-boolean",
+        "visibility-missing",
     ],
 )
 def test_a_bad_frame_closes_only_that_socket_and_changes_nothing(
@@ -481,5 +486,32 @@ def test_the_unread_count_reaches_the_persons_open_pages(duel: Game, alice: User
             await comm.disconnect()
         # Both closed: the next notice is not even rendered.
         assert not await database_sync_to_async(unread.push_unread)(alice.pk)
+
+    run(scenario)
+
+
+async def wait_until(check: Any, timeout: float = 5.0) -> None:
+    """Until ``check()`` (run in a thread: it may read Redis) is true."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await database_sync_to_async(check)():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+def test_a_hidden_page_is_not_looking_and_a_visible_one_is_again(duel: Game, alice: User) -> None:
+    from live import presence
+
+    seat = duel.seats.get(user=alice).number
+
+    async def scenario() -> None:
+        comm = communicator(game_path(duel), alice)
+        assert (await comm.connect())[0]
+        await collect(comm)
+        assert seat in await database_sync_to_async(presence.looking)(duel.pk)
+        await comm.send_to(text_data='{"type": "visibility", "visible": false}')
+        await wait_until(lambda: presence.looking(duel.pk) == frozenset())
+        await comm.send_to(text_data='{"type": "visibility", "visible": true}')
+        await wait_until(lambda: presence.looking(duel.pk) == {seat})
+        await comm.disconnect()
 
     run(scenario)

@@ -98,3 +98,20 @@ def test_opening_the_game_clears_its_notice(duel: Game, no_bot_tasks: Any, clien
     client.force_login(note.user)
     assert client.get(duel.get_absolute_url()).status_code == 200
     assert not Notification.objects.filter(pk=note.pk).exists()
+
+
+def test_a_player_whose_game_tab_is_in_the_background_is_notified(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    people = {}
+    for seat in duel.seats.all():
+        people[seat.number] = presence.member(
+            f"u{seat.user_id}", seat.number, f"channel-{seat.number}"
+        )
+        async_to_sync(presence.touch)(duel.pk, people[seat.number])
+    mover = engine.next_actor(engine.from_dict(duel.state))
+    async_to_sync(presence.set_visible)(duel.pk, people[mover], False)
+    assert presence.looking(duel.pk) == frozenset(people) - {mover}
+    assert decisions.your_turn(duel.pk) == 1
+    async_to_sync(presence.set_visible)(duel.pk, people[mover], True)
+    assert presence.looking(duel.pk) == frozenset(people)
