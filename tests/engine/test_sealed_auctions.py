@@ -75,7 +75,9 @@ def test_highest_bid_wins_at_its_price_and_bids_stay_hidden_until_the_close() ->
     assert kinds(ev) == ["sealed_bid", "sealed_reveal", "sealed_reveal", "sealed_reveal",
                          "auction_won"]  # fmt: skip
     assert [(e.player, e.args) for e in ev if e.kind == "sealed_reveal"] == [
-        (1, (40,)), (2, (90,)), (0, (60,))
+        (1, (40,)),
+        (2, (90,)),
+        (0, (60,)),
     ]
     assert ev[-1].args == (0, 3, 90)
     assert s.phase == P_END and s.bids == []
@@ -85,7 +87,7 @@ def test_a_tie_goes_to_the_earlier_bid() -> None:
     s = sealed_auction()
     s, _ = act(s, A.BID, 2, amount=70)
     s, _ = act(s, A.BID, 0, amount=70)
-    s, ev = act(s, A.BID, 1, amount=50)
+    s, _ = act(s, A.BID, 1, amount=50)
     assert s.owner[3] == 2 and s.cash[2] == 1430 and s.cash[0] == 1500
 
 
@@ -161,7 +163,7 @@ def test_a_bidder_who_leaves_takes_their_bid_with_them() -> None:
     s, _ = act(s, A.BID, 1, amount=200)
     s, _ = act(s, A.RESIGN, 1)
     s, _ = act(s, A.BID, 0, amount=5)
-    s, ev = act(s, A.PASS_BID, 2)
+    s, _ = act(s, A.PASS_BID, 2)
     assert s.owner[3] == 0 and s.cash[0] == 1495
 
 
