@@ -37,7 +37,7 @@ def allowance(settings: TimerSettings, kind: str, bank: int | None = None) -> in
         return settings.claim_window_seconds
     if kind == "trade_response":
         return settings.trade_expiry_seconds
-    if kind == "bid":
+    if kind in ("bid", "sealed_bid"):
         return settings.bid_window_seconds
     if settings.uses_bank:
         return settings.time_bank_seconds if bank is None else bank

@@ -79,6 +79,10 @@ def _bid(s: engine.State, d: engine.Pending) -> str:
     return f"{s.names[d.player]} may bid or pass in the auction."
 
 
+def _sealed_bid(s: engine.State, d: engine.Pending) -> str:
+    return f"{s.names[d.player]} may hand in one sealed bid (or pass) in the auction."
+
+
 def _income_tax(s: engine.State, d: engine.Pending) -> str:
     return (
         f"{s.names[d.player]} must choose how to pay Income Tax: "
@@ -195,6 +199,12 @@ _ENTRIES = (
         engine.D_BID, "bid or pass", "bid or pass in an auction", _bid,
         answers=(engine.BID, engine.PASS_BID), restarted_by=engine.BID,
         timeout=_pass_bid, standing=_bid_order,
+    ),
+    # One hidden bid each: the clock runs from the auction's start, others'
+    # bids do not restart it (no ``restarted_by``).
+    DecisionKind(
+        engine.D_SEALED_BID, "sealed bid", "hand in a sealed bid in an auction", _sealed_bid,
+        answers=(engine.BID, engine.PASS_BID), timeout=_pass_bid, standing=_bid_order,
     ),
     # A claim can lapse with the next throw: claim before rolling.
     DecisionKind(

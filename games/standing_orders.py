@@ -61,6 +61,13 @@ def auction_action(
         limit = engine.PRICE[au.square] if au.kind == engine.A_PROPERTY else 0
     else:
         limit = o["auction_max"]
+    if au.sealed:
+        # One hidden bid, at once: the whole cap (within the cash), or a pass.
+        amount = min(limit, state.cash[player])
+        if amount > 0:
+            return engine.Action(engine.BID, player, amount=amount)
+        passing = find(engine.PASS_BID)
+        return passing
     lowest = au.lowest_bid
     if lowest <= min(limit, state.cash[player]):
         return engine.Action(engine.BID, player, amount=lowest)

@@ -62,6 +62,12 @@ SWITCHES: dict[str, SwitchInfo] = {
     "bankrupt_to_bank_auction": SwitchInfo(
         "Auction a bankrupt's property", "When a player goes bankrupt to the bank, the bank auctions the property."
     ),
+    "auction_kind": SwitchInfo(
+        "Auction kind",
+        "Open: bid up live, as the books say. Sealed: one hidden bid each, highest wins, "
+        "ties to the earliest; nobody waits out a long bid window.",
+        (("open", "Open auction (live games)"), ("sealed", "Sealed bids (one hidden bid each)")),
+    ),
     "houses_per_hotel": SwitchInfo(
         "Houses for a hotel", "How many houses a site needs before a hotel (the short game uses 3).",
         ((4, "4 houses"), (3, "3 houses")),

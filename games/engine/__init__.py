@@ -130,6 +130,7 @@ from .legal import (
     D_JAIL,
     D_PLACE,
     D_ROLL,
+    D_SEALED_BID,
     D_TRADE,
     DECISION_KINDS,
     Pending,
@@ -150,7 +151,15 @@ from .record import (
     verify_record,
 )
 from .rng import GEN_KEYED, GEN_SPLITMIX, bot_rng, commitment
-from .rules import PRESETS, SWITCH_NAMES, Ruleset, ruleset, ruleset_from_dict
+from .rules import (
+    AUCTION_OPEN,
+    AUCTION_SEALED,
+    PRESETS,
+    SWITCH_NAMES,
+    Ruleset,
+    ruleset,
+    ruleset_from_dict,
+)
 from .sim import game_seed, play_game, simulate
 from .state import (
     A_HOTEL,
@@ -180,13 +189,17 @@ from .views import (
     auction_view,
     claims,
     debts,
+    is_sealed_bid,
     offers,
     placement,
+    sealed_bid,
 )
 
 __all__ = [
     "ACCEPT_TRADE",
     "ACTION_KINDS",
+    "AUCTION_OPEN",
+    "AUCTION_SEALED",
     "AUTO_SETTLE",
     "A_HOTEL",
     "A_HOUSE",
@@ -216,6 +229,7 @@ __all__ = [
     "D_JAIL",
     "D_PLACE",
     "D_ROLL",
+    "D_SEALED_BID",
     "D_TRADE",
     "END_NOW",
     "END_TURN",
@@ -328,6 +342,7 @@ __all__ = [
     "game_seed",
     "group_has_buildings",
     "is_legal",
+    "is_sealed_bid",
     "legal_actions",
     "make_bot",
     "make_record",
@@ -345,6 +360,7 @@ __all__ = [
     "replay_file",
     "ruleset",
     "ruleset_from_dict",
+    "sealed_bid",
     "setup",
     "simulate",
     "square_name",

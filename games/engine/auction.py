@@ -3,13 +3,25 @@
 Every solvent player still in may bid more than the current high bid and no
 more than their cash, or pass (and is then out). The highest bid wins when
 every other bidder has passed; if nobody bids, the item stays with the bank.
+
+Sealed-bid auctions (``Ruleset.auction_kind == "sealed"``): every eligible
+player makes one hidden bid (0 is a pass) and the auction closes as soon as
+all have bid. The highest bid wins at its own price, ties go to the earlier
+bid; the bids are revealed at the close. While it is open the auction's high
+bid stays 0 and its high bidder -1, and ``in_p`` is 1 while seat p has still
+to bid; the bids themselves are in ``State.bids``.
 """
 
 from __future__ import annotations
 
 from .core import charge, in_debt, settle_phase
 from .events import EventLog
+from .rules import AUCTION_SEALED
 from .state import A_PROPERTY, BANK, State
+
+
+def is_sealed(s: State) -> bool:
+    return s.rules.auction_kind == AUCTION_SEALED
 
 
 def start(
@@ -27,6 +39,7 @@ def start(
             ok = ok and q in eligible
         flags.append(1 if ok else 0)
     s.auction = [kind, sq, 0, -1, opener, *flags]
+    s.bids = []
     ev.append(("auction_start", opener, (kind, sq)))
     _maybe_close(s, ev)
 
@@ -41,15 +54,29 @@ def start_queued(s: State, ev: EventLog) -> None:
 def bid(s: State, p: int, amount: int, ev: EventLog) -> None:
     a = s.auction
     assert a is not None
+    if is_sealed(s):
+        _sealed_bid(s, a, p, amount, ev)
+        return
     a[2] = amount
     a[3] = p
     ev.append(("bid", p, (amount,)))
     _maybe_close(s, ev)
 
 
+def _sealed_bid(s: State, a: list[int], p: int, amount: int, ev: EventLog) -> None:
+    # The event says who has bid, never how much (nor whether it was a pass).
+    a[5 + p] = 0
+    s.bids.append([p, amount])
+    ev.append(("sealed_bid", p, ()))
+    _maybe_close(s, ev)
+
+
 def pass_bid(s: State, p: int, ev: EventLog) -> None:
     a = s.auction
     assert a is not None
+    if is_sealed(s):
+        _sealed_bid(s, a, p, 0, ev)
+        return
     a[5 + p] = 0
     ev.append(("pass_bid", p, ()))
     _maybe_close(s, ev)
@@ -64,6 +91,7 @@ def drop_bidder(s: State, p: int, ev: EventLog) -> None:
     if a[3] == p:
         a[2] = 0
         a[3] = -1
+    s.bids = [b for b in s.bids if b[0] != p]
     _maybe_close(s, ev)
 
 
@@ -82,6 +110,13 @@ def _maybe_close(s: State, ev: EventLog) -> None:
         if a[i] and i - 5 != high:
             return
     kind, sq, high, winner = a[0], a[1], a[2], a[3]
+    if is_sealed(s):
+        # Revealed in the order they came; the first of the highest wins.
+        for seat, amount in s.bids:
+            ev.append(("sealed_reveal", seat, (amount,)))
+            if amount > high:
+                high, winner = amount, seat
+        s.bids = []
     s.auction = None
     if winner < 0:
         ev.append(("auction_unsold", -1, (kind, sq)))

@@ -28,6 +28,7 @@ from .core import blocked, in_debt, total_worth
 from .game import is_legal, jail_fine_allowed
 from .legal import legal_actions
 from .rng import Rng
+from .rules import AUCTION_SEALED
 from .state import P_BUY, P_CHOICE, P_END, P_ROLL, P_TAX, State
 from .trade import terms_error
 
@@ -311,6 +312,9 @@ class HeuristicBot(Bot):
             limit = min(100, s.cash[p] - CUSHION)
         if limit <= high:
             return _new(Action, (A.PASS_BID, p, -1, 0, -1, None))
+        if s.rules.auction_kind == AUCTION_SEALED:
+            # One hidden bid: a little under what it is worth to the bot.
+            return Action(A.BID, p, amount=max(1, limit * 4 // 5))
         step = max(10, limit // 10)
         amount = limit if high + step > limit else max(high + step, limit // 2)
         return _new(Action, (A.BID, p, -1, min(amount, limit), -1, None))

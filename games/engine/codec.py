@@ -71,6 +71,10 @@ def to_dict(s: State) -> dict[str, Any]:
     # JSON readers with 53-bit numbers keep it exact.
     d["rng"] = str(s.rng)
     d["trades"] = [[t[0], t[1], t[2], t[3].to_dict()] for t in s.trades]
+    # Only while a sealed-bid auction is open: other states (and their
+    # digests) are as before the field.
+    if s.bids:
+        d["bids"] = _copy(s.bids)
     return d
 
 
@@ -91,6 +95,7 @@ def from_dict(d: dict[str, Any]) -> State:
         for k in _PLAIN:
             setattr(s, k, _copy(d[k]))
         s.rng = int(d["rng"])
+        s.bids = [[int(b[0]), int(b[1])] for b in d.get("bids", [])]
         s.trades = [(int(t[0]), int(t[1]), int(t[2]), terms_from_dict(t[3])) for t in d["trades"]]
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise CodecError(f"Unreadable game state: {exc}") from exc

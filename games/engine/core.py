@@ -176,6 +176,7 @@ def finish(s: State, reason: str, ev: EventLog) -> None:
     s.end_reason = reason
     s.auction = None
     s.auction_queue = []
+    s.bids = []
     s.claims = []
     s.trades = []
     s.placement = None

@@ -32,6 +32,8 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "auction_start": ("item", "square"),
     "bid": ("amount",),
     "pass_bid": (),
+    "sealed_bid": (),
+    "sealed_reveal": ("amount",),
     "auction_won": ("item", "square", "amount"),
     "auction_unsold": ("item", "square"),
     "rent": ("owner", "square", "amount"),
@@ -154,6 +156,10 @@ def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> s
         return f"{p} bids {c}{a[0]}."
     if k == "pass_bid":
         return f"{p} passes."
+    if k == "sealed_bid":
+        return f"{p} hands in a sealed bid."
+    if k == "sealed_reveal":
+        return f"{p}'s sealed bid: {c}{a[0]}." if a[0] > 0 else f"{p}'s sealed bid: pass."
     if k == "auction_won":
         what = sq(a[1]) if a[0] == 0 else f"a {_KIND_WORDS[a[0]]}"
         return f"{p} wins the auction of {what} for {c}{a[2]}."

@@ -242,6 +242,9 @@ def _c_end_turn(s: State, a: A.Action) -> None:
 def _c_bid(s: State, a: A.Action) -> None:
     au = s.auction
     p = a.player
+    if au is not None and auction.is_sealed(s):
+        _c_sealed_bid(s, a, au)
+        return
     if au is None or not au[5 + p]:
         raise WrongPhase("You are not bidding in an auction.")
     if au[3] == p:
@@ -253,6 +256,21 @@ def _c_bid(s: State, a: A.Action) -> None:
             raise RuleViolation(f"A bid must be more than the current {au[2]}.")
         if a.amount > s.cash[p]:
             raise NotEnoughCash("A bid may not exceed your cash.")
+
+
+def _c_sealed_bid(s: State, a: A.Action, au: list[int]) -> None:
+    p = a.player
+    if not au[5 + p]:
+        if any(b[0] == p for b in s.bids):
+            raise RuleViolation("You have already handed in your sealed bid.")
+        raise WrongPhase("You are not bidding in this auction.")
+    if a.kind == A.BID:
+        if a.amount < 0:
+            raise RuleViolation("A bid cannot be negative.")
+        if a.amount > 0 and in_debt(s, p):
+            raise RuleViolation("Settle your debt before bidding.")
+        if a.amount > s.cash[p]:
+            raise NotEnoughCash(f"A bid may not exceed your cash ({s.rules.currency}{s.cash[p]}).")
 
 
 def _c_place(s: State, a: A.Action) -> None:

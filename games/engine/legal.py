@@ -8,6 +8,7 @@ from . import actions as A
 from .board import PROPERTIES, SITES
 from .core import blocked, in_debt
 from .game import is_legal
+from .rules import AUCTION_SEALED
 from .state import P_BUY, P_CHOICE, P_END, P_OVER, P_ROLL, P_TAX, SYSTEM, State
 
 # Pending decision kinds.
@@ -18,6 +19,7 @@ D_INCOME_TAX: Final = "income_tax"
 D_FINE_OR_CHANCE: Final = "fine_or_chance"
 D_END_TURN: Final = "end_turn"
 D_BID: Final = "bid"
+D_SEALED_BID: Final = "sealed_bid"  # one hidden bid (sealed-bid auctions)
 D_PLACE: Final = "place_building"
 D_TRADE: Final = "trade_response"
 D_CLAIM: Final = "claim_rent"
@@ -31,6 +33,7 @@ DECISION_KINDS: Final = (
     D_FINE_OR_CHANCE,
     D_END_TURN,
     D_BID,
+    D_SEALED_BID,
     D_PLACE,
     D_TRADE,
     D_CLAIM,
@@ -79,9 +82,10 @@ def pending_decisions(s: State) -> list[Pending]:
         out.append(Pending(s.placement[0], D_PLACE, -1))
     a = s.auction
     if a is not None:
+        bid_kind = D_SEALED_BID if s.rules.auction_kind == AUCTION_SEALED else D_BID
         for q in range(s.n):
             if a[5 + q] and q != a[3]:
-                out.append(Pending(q, D_BID, a[1]))
+                out.append(Pending(q, bid_kind, a[1]))
     if not out:
         kind = _PHASE_DECISION[s.phase]
         if s.phase == P_ROLL and s.in_jail[s.turn]:

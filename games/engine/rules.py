@@ -24,6 +24,11 @@ END_FIRST_BANKRUPTCY: Final = "first_bankruptcy"
 END_SECOND_BANKRUPTCY: Final = "second_bankruptcy"
 END_TIME: Final = "time"
 
+# How auctions run (issue #17): the books' open ascending auction, or one
+# hidden bid per player (for asynchronous games with long turn times).
+AUCTION_OPEN: Final = "open"
+AUCTION_SEALED: Final = "sealed"
+
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
@@ -52,6 +57,7 @@ class Ruleset:
     # Buying and auctions.
     auctions: bool = True
     bankrupt_to_bank_auction: bool = True
+    auction_kind: str = AUCTION_OPEN  # "open" | "sealed"
     # Buildings.
     houses_per_hotel: int = 4
     building_shortage_auctions: bool = True
@@ -98,6 +104,7 @@ _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
         CLAIM_NEXT_THROW,
         CLAIM_SECOND_FOLLOWING_TURN,
     ),
+    "auction_kind": (AUCTION_OPEN, AUCTION_SEALED),
     "houses_per_hotel": (3, 4),
     "sell_group_at_once": ("hotels", "all"),
     "end_condition": (END_LAST_PLAYER, END_FIRST_BANKRUPTCY, END_SECOND_BANKRUPTCY, END_TIME),

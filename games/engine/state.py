@@ -47,6 +47,7 @@ _FIELDS: Final = (
     "bank_out",
     "bankrupt_order",
     "bld",
+    "bids",
     "card_rent",
     "cash",
     "claims",
@@ -125,6 +126,10 @@ class State:
     # where in_p is 1 while seat p has not passed.
     auction: list[int] | None
     auction_queue: list[int]
+    # Sealed-bid auctions: the hidden bids so far, [seat, amount] in the
+    # order they came (0 is a pass). Empty otherwise. Never shown before the
+    # close: read through ``views.sealed_bid`` (a bidder's own) only.
+    bids: list[list[int]]
     debts: list[list[int]]  # [debtor, creditor, amount]
     claims: list[list[int]]  # [id, owner, payer, square, amount, turn_no, roll_no]
     trades: list[tuple[int, int, int, Terms]]  # (id, proposer, recipient, terms)
@@ -174,6 +179,7 @@ class State:
         c.card_rent = self.card_rent
         c.auction = None if self.auction is None else self.auction[:]
         c.auction_queue = self.auction_queue[:]
+        c.bids = [b[:] for b in self.bids]
         c.debts = [d[:] for d in self.debts]
         c.claims = [x[:] for x in self.claims]
         c.trades = self.trades[:]
@@ -237,6 +243,7 @@ def blank_state(rules: Ruleset, names: list[str], seed: int) -> State:
     s.card_rent = 0
     s.auction = None
     s.auction_queue = []
+    s.bids = []
     s.debts = []
     s.claims = []
     s.trades = []

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .actions import Terms
+from .actions import BID, PASS_BID, Action, Terms
+from .rules import AUCTION_SEALED
 from .state import State
 
 
@@ -24,6 +25,9 @@ class AuctionView(NamedTuple):
     high_bidder: int  # -1 before the first bid
     opener: int  # who declined the property or asked to build; -1 for the bank
     still_in: tuple[int, ...]  # seats that have not passed, high bidder included
+    # Sealed bids: one hidden bid each. ``high_bid`` stays 0 and
+    # ``high_bidder`` -1 until the close; ``still_in`` is who has still to bid.
+    sealed: bool = False
 
     @property
     def bidders(self) -> tuple[int, ...]:
@@ -32,6 +36,7 @@ class AuctionView(NamedTuple):
 
     @property
     def lowest_bid(self) -> int:
+        """The least bid that is not a pass (a sealed bid may also be 0)."""
         return self.high_bid + 1
 
 
@@ -78,7 +83,27 @@ def auction_view(s: State) -> AuctionView | None:
     if a is None:
         return None
     still_in = tuple(p for p in range(s.n) if a[5 + p])
-    return AuctionView(a[0], a[1], a[2], a[3], a[4], still_in)
+    sealed = s.rules.auction_kind == AUCTION_SEALED
+    return AuctionView(a[0], a[1], a[2], a[3], a[4], still_in, sealed)
+
+
+def sealed_bid(s: State, player: int) -> int | None:
+    """``player``'s own hidden bid in the open sealed-bid auction (0 for a
+    pass), or None if they have not bid. Show it to that player only."""
+    for seat, amount in s.bids:
+        if seat == player:
+            return amount
+    return None
+
+
+def is_sealed_bid(s: State, action: Action) -> bool:
+    """Whether ``action``, taken in ``s``, is a hidden bid: its amount (and
+    whether it is a pass) is for its bidder's eyes only until the close."""
+    return (
+        s.auction is not None
+        and s.rules.auction_kind == AUCTION_SEALED
+        and action.kind in (BID, PASS_BID)
+    )
 
 
 def claims(s: State) -> list[Claim]:

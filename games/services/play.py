@@ -164,6 +164,10 @@ def _apply_one(
     game = w.game
     if state is None:
         state = load_state(game)
+    # A sealed bid's amount (even whether it is a pass) is its bidder's
+    # until the auction closes: the action and the note that tells why the
+    # server acted are written for that seat only.
+    hidden = action.player if engine.is_sealed_bid(state, action) else None
     try:
         new_state, events = engine.apply(state, action)
     except engine.IllegalAction as exc:
@@ -182,10 +186,26 @@ def _apply_one(
     # round trip on PostgreSQL (``sync_deadlines`` sends them).
     w.update(game, fields)
     rows = [
-        GameEvent(game=game, seq=game.version, index=0, kind="action", payload=action.to_dict())
+        GameEvent(
+            game=game,
+            seq=game.version,
+            index=0,
+            kind="action",
+            payload=action.to_dict(),
+            audience_seat=hidden,
+        )
     ]
     if note:
-        rows.append(GameEvent(game=game, seq=game.version, index=1, kind="note", payload=note))
+        rows.append(
+            GameEvent(
+                game=game,
+                seq=game.version,
+                index=1,
+                kind="note",
+                payload=note,
+                audience_seat=hidden,
+            )
+        )
     first = len(rows)
     rows += [
         GameEvent(game=game, seq=game.version, index=first + i, kind=ev.kind, payload=ev.to_dict())

@@ -230,6 +230,17 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
     if k == engine.BID:
         au = engine.auction_view(s)
         assert au is not None
+        if au.sealed:
+            return ActionForm(
+                k,
+                "Hand in my sealed bid",
+                style="primary",
+                number=NumberField(
+                    "amount", f"Your sealed bid ({rules.currency})", 0, s.cash[p], 0
+                ),
+                note="Sealed bid: one hidden bid; highest wins, ties to the earliest. "
+                f"0 passes; at most your cash, {money(rules, s.cash[p])}.",
+            )
         low = au.lowest_bid
         return ActionForm(
             k,
@@ -241,6 +252,9 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
             note=f"From {money(rules, low)} up to your cash, {money(rules, s.cash[p])}.",
         )
     if k == engine.PASS_BID:
+        au = engine.auction_view(s)
+        if au is not None and au.sealed:
+            return ActionForm(k, "Pass (bid nothing)")
         return ActionForm(k, "Pass (leave the auction)")
     if k == engine.PLACE_BUILDING:
         pl = engine.placement(s)
@@ -544,7 +558,8 @@ def parse_action(data: QueryDict) -> dict[str, Any]:
     if kind in TARGET_KINDS:
         action["target"] = _int(data, "target", "The choice", 0, MAX_AMOUNT)
     if kind == engine.BID:
-        action["amount"] = _int(data, "amount", "Your bid", 1, MAX_AMOUNT)
+        # 0 is a sealed bid's pass; an open auction refuses it with its own words.
+        action["amount"] = _int(data, "amount", "Your bid", 0, MAX_AMOUNT)
     if kind in TERMS_KINDS:
         action["terms"] = parse_terms(data)
     return action

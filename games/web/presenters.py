@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games import decisions, engine
 from games.engine import (
     D_BID,
+    D_SEALED_BID,
     DECK_NAMES,
     owns_group,
 )
@@ -235,7 +236,7 @@ def pending(s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     bidders: list[int] = []
     for d in engine.pending_decisions(s):
-        if d.kind == D_BID:
+        if d.kind in (D_BID, D_SEALED_BID):
             bidders.append(d.player)
             continue
         out.append(
@@ -246,7 +247,20 @@ def pending(s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
                 "mine": d.player == viewer,
             }
         )
-    if bidders and engine.auction_view(s) is not None:
+    au = engine.auction_view(s)
+    if au is not None and au.sealed:
+        # Who has still to bid, never an amount; the viewer's own bid only.
+        own = engine.sealed_bid(s, viewer) if viewer is not None else None
+        out.insert(
+            0,
+            {
+                "players": bidders,
+                "text": _sealed_auction_text(s, au, bidders, own),
+                "blocking": True,
+                "mine": viewer in bidders,
+            },
+        )
+    elif bidders and au is not None:
         out.insert(
             0,
             {
@@ -257,6 +271,21 @@ def pending(s: engine.State, viewer: int | None) -> list[dict[str, Any]]:
             },
         )
     return out
+
+
+def _sealed_auction_text(
+    s: engine.State, au: engine.AuctionView, bidders: list[int], own: int | None
+) -> str:
+    if au.kind == engine.A_PROPERTY:
+        what = square_name(s.rules, au.square)
+    else:
+        what = f"a {AUCTION_ITEMS[au.kind]}"
+    waiting = f"waiting for {_join([s.names[p] for p in bidders])}" if bidders else "closing"
+    text = f"Sealed-bid auction for {what}: {waiting}; bids stay hidden until all are in."
+    if own is not None:
+        mine = money(s.rules, own) if own > 0 else "a pass"
+        text += f" Your sealed bid: {mine}."
+    return text
 
 
 def _auction_text(s: engine.State, bidders: list[int]) -> str:

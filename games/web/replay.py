@@ -89,10 +89,33 @@ class Replay:
 
 
 def load_replay(game: Game) -> Replay:
-    payloads = GameEvent.objects.filter(game=game, kind="action").order_by("seq")
-    actions = [engine.action_from_dict(p) for p in payloads.values_list("payload", flat=True)]
+    rows = GameEvent.objects.filter(game=game, kind="action").order_by("seq")
+    hidden_after = _sealed_auction_start(game)
+    actions = []
+    for payload, seat, seq in rows.values_list("payload", "audience_seat", "seq"):
+        if hidden_after is not None and seat is not None and seq > hidden_after:
+            # A sealed bid of the auction still open: the replay and the
+            # record stop before it until the auction closes.
+            break
+        actions.append(engine.action_from_dict(payload))
     # Names never change after the start, so the stored state's are the start's.
     return Replay(game=game, names=list((game.state or {})["names"]), actions=actions)
+
+
+def _sealed_auction_start(game: Game) -> int | None:
+    """The version that opened the sealed-bid auction still open, or None."""
+    if game.has_ended or not game.state:
+        return None
+    au = engine.auction_view(engine.from_dict(game.state))
+    if au is None or not au.sealed:
+        return None
+    started: int | None = (
+        GameEvent.objects.filter(game=game, kind="auction_start")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    return started
 
 
 def published_outcomes(game: Game) -> list[list[Any]]:
