@@ -71,6 +71,7 @@ def to_dict(s: State) -> dict[str, Any]:
     # JSON readers with 53-bit numbers keep it exact.
     d["rng"] = str(s.rng)
     d["trades"] = [[t[0], t[1], t[2], t[3].to_dict()] for t in s.trades]
+    d["wish"] = _copy(s.wish)
     return d
 
 
@@ -92,6 +93,8 @@ def from_dict(d: dict[str, Any]) -> State:
             setattr(s, k, _copy(d[k]))
         s.rng = int(d["rng"])
         s.trades = [(int(t[0]), int(t[1]), int(t[2]), terms_from_dict(t[3])) for t in d["trades"]]
+        # States stored before building shortage windows have none open.
+        s.wish = _copy(d.get("wish"))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise CodecError(f"Unreadable game state: {exc}") from exc
     return s
