@@ -39,6 +39,9 @@ def allowance(settings: TimerSettings, kind: str, bank: int | None = None) -> in
         return settings.trade_expiry_seconds
     if kind in ("bid", "sealed_bid"):
         return settings.bid_window_seconds
+    if kind == "building_wish":
+        # A short window: no longer than an auction's, nor than a turn.
+        return min(settings.bid_window_seconds, settings.turn_seconds)
     if settings.uses_bank:
         return settings.time_bank_seconds if bank is None else bank
     return settings.turn_seconds

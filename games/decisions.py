@@ -105,6 +105,18 @@ def _place(s: engine.State, d: engine.Pending) -> str:
     return f"{s.names[d.player]} must place the {item} won at auction, or forfeit it."
 
 
+def _wish(s: engine.State, d: engine.Pending) -> str:
+    sh = engine.shortage(s)
+    name = s.names[d.player]
+    if sh is None:
+        return f"{name} may ask for the Bank's scarce buildings too."
+    item = "hotels" if sh.kind == engine.A_HOTEL else "houses"
+    return (
+        f"{name} may ask to buy {item} too: {s.names[sh.requester]} asked to build on "
+        f"{square_name(s.rules, sh.square)} and the Bank is short of {item}."
+    )
+
+
 def _trade(s: engine.State, d: engine.Pending) -> str:
     name = s.names[d.player]
     for t in engine.offers(s):
@@ -178,6 +190,26 @@ def _bid_order(
     return auction_action(s, d.player, o, find) if o["auction"] else None
 
 
+def _no_wish(s: engine.State, player: int, ref: str) -> engine.Action:
+    return engine.Action(engine.NO_WISH, player)
+
+
+def _wish_order(
+    s: engine.State, d: engine.Pending, o: dict[str, Any], find: Finder
+) -> engine.Action | None:
+    """The auction order answers at once: who passes building auctions (or
+    bids only up to a printed price, which buildings lack) has no wish; who
+    bids up to an amount wants one if it could pay the lowest bid."""
+    choice = o["auction"]
+    if choice in ("pass", "printed"):
+        return find(engine.NO_WISH)
+    if choice == "upto":
+        if o["auction_max"] >= 1:
+            return find(engine.DECLARE_WISH) or find(engine.NO_WISH)
+        return find(engine.NO_WISH)
+    return None
+
+
 def _jail_order(
     s: engine.State, d: engine.Pending, o: dict[str, Any], find: Finder
 ) -> engine.Action | None:
@@ -205,6 +237,14 @@ _ENTRIES = (
     DecisionKind(
         engine.D_SEALED_BID, "sealed bid", "hand in a sealed bid in an auction", _sealed_bid,
         answers=(engine.BID, engine.PASS_BID), timeout=_pass_bid, standing=_bid_order,
+    ),
+    # A building shortage: the others may ask for the scarce buildings too
+    # (003 "two or more players wish to buy"); the deadline is short
+    # (``deadlines.allowance``) and no answer means no wish.
+    DecisionKind(
+        engine.D_WISH, "ask for scarce buildings", "say whether you want scarce buildings",
+        _wish, answers=(engine.DECLARE_WISH, engine.NO_WISH), timeout=_no_wish,
+        standing=_wish_order,
     ),
     # A claim can lapse with the next throw: claim before rolling.
     DecisionKind(

@@ -26,6 +26,9 @@ BID: Final = "bid"  # amount
 PASS_BID: Final = "pass_bid"
 PLACE_BUILDING: Final = "place_building"  # square: where the auctioned building goes
 FORFEIT_BUILDING: Final = "forfeit_building"
+# Building shortage: asked whether they want the scarce buildings too.
+DECLARE_WISH: Final = "declare_wish"
+NO_WISH: Final = "no_wish"
 # Property management.
 BUILD: Final = "build"  # square
 SELL_BUILDING: Final = "sell_building"  # square: one house, or a hotel back to houses

@@ -23,13 +23,13 @@ from .board import (
     ten_percent,
 )
 from .bot_trades import candidate_groups, find_offer, offer_gain
-from .buildings import group_has_buildings, unmortgage_cost
+from .buildings import build_kind, could_wish, group_has_buildings, unmortgage_cost
 from .core import blocked, in_debt, total_worth
 from .game import is_legal, jail_fine_allowed
 from .legal import legal_actions
 from .rng import Rng
 from .rules import AUCTION_SEALED
-from .state import P_BUY, P_CHOICE, P_END, P_ROLL, P_TAX, State
+from .state import P_BUY, P_CHOICE, P_END, P_ROLL, P_TAX, WISH_WAITING, State
 from .trade import terms_error
 
 Action = A.Action
@@ -50,7 +50,8 @@ _ENDS: Final = tuple(Action(A.END_TURN, p) for p in range(8))
 
 def next_actor(s: State) -> int:
     """The seat that should act next: debtors, building placement, auction
-    bidders (in seat order after the high bidder), rent claims, trade
+    bidders (in seat order after the high bidder), those asked in a building
+    shortage (in seat order), rent claims, trade
     answers, and finally the turn player."""
     if s.debts:
         return s.debts[0][0]
@@ -63,6 +64,11 @@ def next_actor(s: State) -> int:
         for i in range(1, n + 1):
             q = (start + i) % n
             if a[5 + q] and q != a[3]:
+                return q
+    w = s.wish
+    if w is not None:
+        for q in range(s.n):
+            if w[3 + q] == WISH_WAITING:
                 return q
     if s.claims:
         return s.claims[0][1]
@@ -160,6 +166,8 @@ def _progress_candidates(s: State, p: int) -> list[Action]:
     au = s.auction
     if au is not None:
         out += [Action(A.PASS_BID, p), Action(A.BID, p, amount=au[2] + 1)]
+    if s.wish is not None:
+        out += [Action(A.DECLARE_WISH, p), Action(A.NO_WISH, p)]
     for t in s.trades:
         if t[2] == p:
             out += [Action(A.ACCEPT_TRADE, p, target=t[0]), Action(A.REJECT_TRADE, p, target=t[0])]
@@ -203,7 +211,14 @@ class HeuristicBot(Bot):
         self._cands_of: dict[int, list[tuple[int, int]]] = {}
 
     def act(self, s: State, p: int) -> Action:
-        if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
+        if (
+            s.debts
+            or s.auction is not None
+            or s.claims
+            or s.trades
+            or s.placement is not None
+            or s.wish is not None
+        ):
             a = self._out_of_turn(s, p)
             if a is not None:
                 return a
@@ -242,6 +257,9 @@ class HeuristicBot(Bot):
         au = s.auction
         if au is not None and au[5 + p] and au[3] != p:
             return self._bid(s, p, au)
+        w = s.wish
+        if w is not None and w[3 + p] == WISH_WAITING and is_legal(s, Action(A.NO_WISH, p)):
+            return Action(A.DECLARE_WISH if self._wishes(s, p, w[2]) else A.NO_WISH, p)
         for c in s.claims:
             if c[1] == p:
                 return _new(Action, (A.CLAIM_RENT, p, -1, 0, c[0], None))
@@ -350,7 +368,14 @@ class HeuristicBot(Bot):
                 ]
             mortgaged = s.mortgaged
             # blocked(s), inlined
-            if groups and s.turn == p and not s.debts and s.auction is None and s.placement is None:
+            if (
+                groups
+                and s.turn == p
+                and not s.debts
+                and s.auction is None
+                and s.placement is None
+                and s.wish is None
+            ):
                 build = self._build(s, p, cash, groups)
                 if build is not None:
                     return build
@@ -371,6 +396,21 @@ class HeuristicBot(Bot):
                 if mortgaged[sq] and MORTGAGE[sq] <= spare and unmortgage_cost(s, sq) <= spare:
                     return _new(Action, (A.UNMORTGAGE, p, sq, 0, -1, None))
         return _ENDS[p]
+
+    def _wishes(self, s: State, p: int, kind: int) -> bool:
+        """In a building shortage: does ``p`` want a building of ``kind``,
+        that is, would ``_manage`` build one of that kind now?"""
+        cash = s.cash[p]
+        if cash <= CUSHION + 50 or not could_wish(s, p, kind):
+            return False
+        own = s.owner
+        groups = [
+            members
+            for members in GROUP_MEMBERS[:8]
+            if own[members[0]] == p and own[members[1]] == p and own[members[-1]] == p
+        ]
+        a = self._build(s, p, cash, groups)
+        return a is not None and build_kind(s, a.square) == kind
 
     def _build(self, s: State, p: int, cash: int, groups: list[tuple[int, ...]]) -> Action | None:
         """A house or hotel on the least-built site of a complete group,

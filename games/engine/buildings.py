@@ -15,9 +15,9 @@ from .board import (
     SITE,
     ten_percent,
 )
-from .core import in_debt, transfer
+from .core import in_debt, settle_phase, transfer
 from .events import EventLog
-from .state import A_HOTEL, A_HOUSE, BANK, State
+from .state import A_HOTEL, A_HOUSE, BANK, WISH_WAITING, WISH_YES, State
 
 
 def level(s: State, sq: int) -> int:
@@ -86,6 +86,8 @@ def build_error(s: State, p: int, sq: int) -> str:
         return "Wait: an auctioned building must be placed first."
     if s.auction is not None and s.auction[0] != 0:
         return "Wait: a building auction is in progress."
+    if s.wish is not None:
+        return "Wait: the other players may still ask for the scarce buildings."
     if in_debt(s, p):
         return "Settle your debt before building."
     if s.cash[p] < HOUSE_COST[sq]:
@@ -97,17 +99,24 @@ def build_kind(s: State, sq: int) -> int:
     return A_HOTEL if level(s, sq) == s.rules.houses_per_hotel else A_HOUSE
 
 
-def could_build(s: State, q: int, kind: int) -> bool:
-    """Could player ``q`` legally buy a building of ``kind`` right now?"""
-    # Only a group ``q`` owns whole can pass ``build_error``: skip the rest
-    # without the full check (this runs for every player on each build while
-    # the bank is short of buildings).
+def could_wish(s: State, q: int, kind: int) -> bool:
+    """Could ``q`` buy a building of ``kind`` now, but for the shortage window
+    itself and the UK's "in his turn" (``build_in_own_turn_only``)? Those who
+    could may ask for the scarce buildings too (003 BUILDING SHORTAGES: "two
+    or more players wish to buy")."""
+    if not s.alive[q] or in_debt(s, q):
+        return False
     own = s.owner
+    cash = s.cash[q]
     for members in GROUP_MEMBERS[:8]:
         if own[members[0]] != q or own[members[1]] != q or own[members[-1]] != q:
             continue
         for sq in members:
-            if build_kind(s, sq) == kind and not build_error(s, q, sq):
+            if (
+                build_kind(s, sq) == kind
+                and cash >= HOUSE_COST[sq]
+                and not placement_error(s, q, sq, ignore_stock=True)
+            ):
                 return True
     return False
 
@@ -118,15 +127,78 @@ def build(s: State, p: int, sq: int, ev: EventLog) -> None:
     if s.rules.building_shortage_auctions:
         stock = s.bank_hotels if kind == A_HOTEL else s.bank_houses
         if stock < s.n:
-            wanting = [q for q in range(s.n) if s.alive[q] and could_build(s, q, kind)]
-            if len(wanting) >= 2 and stock < len(wanting):
-                auction.start(s, kind, -1, p, ev, eligible=wanting)
+            # Who else could buy one: if they all asked too, would the bank
+            # be short? Then they are asked first (``State.wish``).
+            others = [q for q in range(s.n) if q != p and could_wish(s, q, kind)]
+            if others and stock < len(others) + 1:
+                flags = [WISH_WAITING if q in others else 0 for q in range(s.n)]
+                s.wish = [p, sq, kind, *flags]
+                ev.append(("shortage", p, (kind, sq, stock)))
                 return
     cost = HOUSE_COST[sq]
     s.cash[p] -= cost  # transfer(s, p, BANK, cost)
     s.bank_in += cost
     put_building(s, sq, kind)
     ev.append(("build", p, (sq, s.bld[sq], cost)))
+
+
+def answer_wish(s: State, q: int, wants: bool, ev: EventLog) -> None:
+    """Seat ``q`` asks for the scarce buildings too, or not; the last answer
+    closes the window."""
+    w = s.wish
+    assert w is not None
+    w[3 + q] = WISH_YES if wants else 0
+    ev.append(("wish" if wants else "no_wish", q, (w[2],)))
+    if WISH_WAITING not in w[3:]:
+        close_wish(s, ev)
+
+
+def drop_wisher(s: State, q: int, ev: EventLog) -> None:
+    """Seat ``q`` left the game: a window it opened lapses; its answer is no."""
+    w = s.wish
+    if w is None:
+        return
+    if w[0] == q:
+        s.wish = None
+        ev.append(("build_lapsed", q, (w[1],)))
+        return
+    w[3 + q] = 0
+    if WISH_WAITING not in w[3:]:
+        close_wish(s, ev)
+
+
+def close_wish(s: State, ev: EventLog) -> None:
+    """Everyone answered: auction the scarce buildings among the requester
+    and those who asked too if the bank is short of them, else the
+    requester's build goes ahead (if it still can)."""
+    w = s.wish
+    assert w is not None
+    s.wish = None
+    p, sq, kind = w[0], w[1], w[2]
+    if s.auction is not None or s.placement is not None:
+        # A bankrupt's estate went to auction meanwhile: the request lapses.
+        ev.append(("build_lapsed", p, (sq,)))
+        return
+    wishers = [q for q in range(s.n) if w[3 + q] == WISH_YES and s.alive[q]]
+    stock = s.bank_hotels if kind == A_HOTEL else s.bank_houses
+    if wishers and stock < len(wishers) + 1:
+        auction.start(s, kind, -1, p, ev, eligible=sorted([p, *wishers]))
+        settle_phase(s)
+        return
+    cost = HOUSE_COST[sq]
+    if (
+        stock > 0
+        and s.alive[p]
+        and not in_debt(s, p)
+        and s.cash[p] >= cost
+        and build_kind(s, sq) == kind
+        and not placement_error(s, p, sq)
+    ):
+        transfer(s, p, BANK, cost)
+        put_building(s, sq, kind)
+        ev.append(("build", p, (sq, s.bld[sq], cost)))
+    else:
+        ev.append(("build_lapsed", p, (sq,)))
 
 
 def put_building(s: State, sq: int, kind: int) -> None:

@@ -75,6 +75,7 @@ def to_dict(s: State) -> dict[str, Any]:
     # digests) are as before the field.
     if s.bids:
         d["bids"] = _copy(s.bids)
+    d["wish"] = _copy(s.wish)
     return d
 
 
@@ -97,6 +98,8 @@ def from_dict(d: dict[str, Any]) -> State:
         s.rng = int(d["rng"])
         s.bids = [[int(b[0]), int(b[1])] for b in d.get("bids", [])]
         s.trades = [(int(t[0]), int(t[1]), int(t[2]), terms_from_dict(t[3])) for t in d["trades"]]
+        # States stored before building shortage windows have none open.
+        s.wish = _copy(d.get("wish"))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise CodecError(f"Unreadable game state: {exc}") from exc
     return s

@@ -131,7 +131,7 @@ def fee_creditor(s: State) -> int:
 
 def blocked(s: State) -> bool:
     """True while something must be settled before the turn can go on."""
-    return bool(s.debts) or s.auction is not None or s.placement is not None
+    return bool(s.debts) or s.auction is not None or s.placement is not None or s.wish is not None
 
 
 def building_value(s: State, p: int) -> int:
@@ -180,6 +180,7 @@ def finish(s: State, reason: str, ev: EventLog) -> None:
     s.claims = []
     s.trades = []
     s.placement = None
+    s.wish = None
     s.debts = []
     ev.append(("game_over", best, (reason,)))
 

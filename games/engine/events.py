@@ -64,6 +64,10 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "free_parking": ("amount",),
     "place_building": ("square",),
     "forfeit_building": (),
+    "shortage": ("item", "square", "stock"),
+    "wish": ("item",),
+    "no_wish": ("item",),
+    "build_lapsed": ("square",),
     "turn_end": ("square",),
     "end_requested": (),
     "game_over": ("reason",),
@@ -227,6 +231,18 @@ def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> s
         return f"{p} places the building on {sq(a[0])}."
     if k == "forfeit_building":
         return f"{p} cannot place the building; it stays with the Bank."
+    if k == "shortage":
+        what = _KIND_WORDS[a[0]] + "s"
+        return (
+            f"{p} asks to build on {sq(a[1])}, but the Bank has only {a[2]} {what} left: "
+            "the others may ask for them too."
+        )
+    if k == "wish":
+        return f"{p} wants to buy {_KIND_WORDS[a[0]]}s too."
+    if k == "no_wish":
+        return f"{p} does not want to buy {_KIND_WORDS[a[0]]}s now."
+    if k == "build_lapsed":
+        return f"{p} can no longer build on {sq(a[0])}."
     if k == "turn_end":
         return f"{p} ends the turn."
     if k == "end_requested":

@@ -50,6 +50,7 @@ from .state import (
     P_ROLL,
     P_TAX,
     SYSTEM,
+    WISH_WAITING,
     State,
     blank_state,
 )
@@ -180,6 +181,8 @@ def _turn(s: State, a: A.Action, phase: int) -> None:
     if s.debts:
         debtor = s.debts[0][0]
         raise WrongPhase(f"Wait: {s.names[debtor]} must settle a debt first.")
+    if s.wish is not None:
+        raise WrongPhase("Wait: the other players may still ask for the scarce buildings.")
     if s.phase != phase:
         raise WrongPhase(_PHASE_WAIT[s.phase])
 
@@ -281,6 +284,17 @@ def _c_place(s: State, a: A.Action) -> None:
         _raise(buildings.placement_error(s, a.player, a.square))
         if buildings.build_kind(s, a.square) != pl[1]:
             raise RuleViolation("That site needs the other kind of building.")
+
+
+def _c_wish(s: State, a: A.Action) -> None:
+    w = s.wish
+    p = a.player
+    if w is None or w[3 + p] != WISH_WAITING:
+        raise WrongPhase("You are not being asked about scarce buildings.")
+    if s.debts or s.auction is not None or s.placement is not None:
+        raise WrongPhase("Wait: the auction, placement or debt comes first.")
+    if a.kind == A.DECLARE_WISH and not buildings.could_wish(s, p, w[2]):
+        raise RuleViolation("You could not buy one now: nowhere to build it, or too little cash.")
 
 
 def _c_build(s: State, a: A.Action) -> None:
@@ -472,6 +486,11 @@ def _d_place(s: State, a: A.Action, ev: EventLog) -> None:
     settle_phase(s)
 
 
+def _d_wish(s: State, a: A.Action, ev: EventLog) -> None:
+    buildings.answer_wish(s, a.player, a.kind == A.DECLARE_WISH, ev)
+    settle_phase(s)
+
+
 def _d_build(s: State, a: A.Action, ev: EventLog) -> None:
     buildings.build(s, a.player, a.square, ev)
 
@@ -560,6 +579,8 @@ _PAIRS: Final[dict[str, tuple[_Check, _Do]]] = {
     A.PASS_BID: (_c_bid, _d_bid),
     A.PLACE_BUILDING: (_c_place, _d_place),
     A.FORFEIT_BUILDING: (_c_place, _d_place),
+    A.DECLARE_WISH: (_c_wish, _d_wish),
+    A.NO_WISH: (_c_wish, _d_wish),
     A.BUILD: (_c_build, _d_build),
     A.SELL_BUILDING: (_c_sell, _d_sell),
     A.SELL_GROUP_BUILDINGS: (_c_sell_group, _d_sell_group),
@@ -613,7 +634,14 @@ def _checked(check: _Check, do: _Do, system: bool) -> _Do:
 
 def run_roll(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
-    if p != s.turn or s.phase != P_ROLL or s.debts or s.auction is not None or s.placement:
+    if (
+        p != s.turn
+        or s.phase != P_ROLL
+        or s.debts
+        or s.auction is not None
+        or s.placement
+        or s.wish is not None
+    ):
         _c_seat(s, a)
         _c_roll(s, a)  # raises the precise error
     movement.roll(s, p, ev)
@@ -623,7 +651,14 @@ def run_roll(s: State, a: A.Action, ev: EventLog) -> None:
 
 def run_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
     p = a.player
-    if p != s.turn or s.phase != P_END or s.debts or s.auction is not None or s.placement:
+    if (
+        p != s.turn
+        or s.phase != P_END
+        or s.debts
+        or s.auction is not None
+        or s.placement
+        or s.wish is not None
+    ):
         _c_seat(s, a)
         _c_end_turn(s, a)  # raises the precise error
     ev.append(("turn_end", p, (s.pos[p],)))

@@ -69,6 +69,9 @@ def check_invariants(s: State) -> list[str]:
         if d[2] <= 0 or not s.alive[d[0]]:
             errors.append(f"bad debt record {d}")
     del debtors
+    w = s.wish
+    if w is not None and (not s.alive[w[0]] or 1 not in w[3:]):
+        errors.append(f"a building shortage window nobody answers: {w}")
     for deck in (0, 1):
         held = sum(s.jail_cards[p][deck] for p in range(s.n))
         cards = DECKS[r.decks][deck]

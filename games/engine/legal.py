@@ -9,7 +9,7 @@ from .board import PROPERTIES, SITES
 from .core import blocked, in_debt
 from .game import is_legal
 from .rules import AUCTION_SEALED
-from .state import P_BUY, P_CHOICE, P_END, P_OVER, P_ROLL, P_TAX, SYSTEM, State
+from .state import P_BUY, P_CHOICE, P_END, P_OVER, P_ROLL, P_TAX, SYSTEM, WISH_WAITING, State
 
 # Pending decision kinds.
 D_ROLL: Final = "roll"
@@ -24,6 +24,7 @@ D_PLACE: Final = "place_building"
 D_TRADE: Final = "trade_response"
 D_CLAIM: Final = "claim_rent"
 D_DEBT: Final = "raise_funds"
+D_WISH: Final = "building_wish"
 # Every kind above: what ``pending_decisions`` may name.
 DECISION_KINDS: Final = (
     D_ROLL,
@@ -38,6 +39,7 @@ DECISION_KINDS: Final = (
     D_TRADE,
     D_CLAIM,
     D_DEBT,
+    D_WISH,
 )
 
 _PHASE_DECISION: Final = {
@@ -86,6 +88,12 @@ def pending_decisions(s: State) -> list[Pending]:
         for q in range(s.n):
             if a[5 + q] and q != a[3]:
                 out.append(Pending(q, bid_kind, a[1]))
+    w = s.wish
+    if w is not None and not out:
+        # A building shortage: the others say whether they want one too.
+        for q in range(s.n):
+            if w[3 + q] == WISH_WAITING:
+                out.append(Pending(q, D_WISH, w[1]))
     if not out:
         kind = _PHASE_DECISION[s.phase]
         if s.phase == P_ROLL and s.in_jail[s.turn]:
@@ -119,6 +127,8 @@ def _candidates(s: State, p: int) -> list[A.Action]:
         act(A.END_TURN, p),
         act(A.PASS_BID, p),
         act(A.FORFEIT_BUILDING, p),
+        act(A.DECLARE_WISH, p),
+        act(A.NO_WISH, p),
         act(A.PAY_DEBT, p),
         act(A.DECLARE_BANKRUPTCY, p),
         act(A.AUTO_SETTLE, p),
@@ -182,6 +192,15 @@ def timeout_action(s: State, player: int) -> A.Action:
     au = s.auction
     if au is not None and au[5 + player] and au[3] != player:
         return act(A.PASS_BID, player)
+    w = s.wish
+    if (
+        w is not None
+        and w[3 + player] == WISH_WAITING
+        and not s.debts
+        and au is None
+        and s.placement is None
+    ):
+        return act(A.NO_WISH, player)
     if player == s.turn and s.phase != P_OVER and not blocked(s):
         if s.phase == P_ROLL:
             return act(A.ROLL, player)

@@ -234,6 +234,7 @@ def _forget_player(s: State, p: int, ev: EventLog) -> None:
         s.placement = None
     if s.auction is not None:
         auction.drop_bidder(s, p, ev)
+    buildings.drop_wisher(s, p, ev)
 
 
 __all__ = ["GROUP_MEMBERS", "auto_settle", "bankrupt", "give_property", "liquidate", "pay_debts"]

@@ -59,7 +59,14 @@ def play_game(
     at_limit = s.turn_no >= max_turns
     while not at_limit and s.phase != P_OVER:
         # next_actor, inlined for the common case of nothing open out of turn
-        if s.debts or s.auction is not None or s.claims or s.trades or s.placement is not None:
+        if (
+            s.debts
+            or s.auction is not None
+            or s.claims
+            or s.trades
+            or s.placement is not None
+            or s.wish is not None
+        ):
             p = next_actor(s)
             a = bots[p].act(s, p)
         else:

@@ -35,6 +35,10 @@ A_PROPERTY: Final = 0
 A_HOUSE: Final = 1
 A_HOTEL: Final = 2
 
+# Answers in a building shortage window (``State.wish``).
+WISH_WAITING: Final = 1
+WISH_YES: Final = 2
+
 
 _FIELDS: Final = (
     "again",
@@ -84,6 +88,7 @@ _FIELDS: Final = (
     "turn_no",
     "values",
     "winner",
+    "wish",
 )
 
 
@@ -134,6 +139,10 @@ class State:
     claims: list[list[int]]  # [id, owner, payer, square, amount, turn_no, roll_no]
     trades: list[tuple[int, int, int, Terms]]  # (id, proposer, recipient, terms)
     placement: list[int] | None  # [player, auction kind, price]
+    # A building shortage window: [requester, square, auction kind, w_0, ...,
+    # w_{n-1}] where w_q is WISH_WAITING while seat q may still ask for the
+    # scarce buildings too, WISH_YES once it did, 0 otherwise.
+    wish: list[int] | None
     next_id: int
     bank_out: int
     bank_in: int
@@ -184,6 +193,7 @@ class State:
         c.claims = [x[:] for x in self.claims]
         c.trades = self.trades[:]
         c.placement = None if self.placement is None else self.placement[:]
+        c.wish = None if self.wish is None else self.wish[:]
         c.next_id = self.next_id
         c.bank_out = self.bank_out
         c.bank_in = self.bank_in
@@ -248,6 +258,7 @@ def blank_state(rules: Ruleset, names: list[str], seed: int) -> State:
     s.claims = []
     s.trades = []
     s.placement = None
+    s.wish = None
     s.next_id = 1
     s.bank_out = 0
     s.bank_in = 0

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .actions import BID, PASS_BID, Action, Terms
 from .rules import AUCTION_SEALED
-from .state import State
+from .state import WISH_WAITING, WISH_YES, State
 
 
 class AuctionView(NamedTuple):
@@ -69,6 +69,18 @@ class Placement(NamedTuple):
     price: int  # the winning bid, refunded on forfeit
 
 
+class Shortage(NamedTuple):
+    """A building shortage window: ``requester`` asked to build on ``square``
+    while the bank is short of ``kind`` (``A_HOUSE`` or ``A_HOTEL``); the
+    others who could buy one say whether they want one too."""
+
+    requester: int
+    square: int
+    kind: int
+    waiting: tuple[int, ...]  # seats still to answer
+    wishing: tuple[int, ...]  # seats that asked for one too
+
+
 class Debt(NamedTuple):
     """Money ``debtor`` owes and could not pay; ``creditor`` may be ``BANK``."""
 
@@ -120,6 +132,16 @@ def placement(s: State) -> Placement | None:
     """The building won at auction that awaits placing, or None."""
     pl = s.placement
     return None if pl is None else Placement(pl[0], pl[1], pl[2])
+
+
+def shortage(s: State) -> Shortage | None:
+    """The open building shortage window, or None."""
+    w = s.wish
+    if w is None:
+        return None
+    waiting = tuple(q for q in range(s.n) if w[3 + q] == WISH_WAITING)
+    wishing = tuple(q for q in range(s.n) if w[3 + q] == WISH_YES)
+    return Shortage(w[0], w[1], w[2], waiting, wishing)
 
 
 def debts(s: State) -> list[Debt]:

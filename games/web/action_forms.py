@@ -268,6 +268,8 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
         return ActionForm(
             k, "Forfeit the building", note=f"The bank refunds {money(rules, refund)}."
         )
+    if k in (engine.DECLARE_WISH, engine.NO_WISH):
+        return _wish_form(s, a)
     if k == engine.PAY_DEBT:
         return ActionForm(k, f"Pay {money(rules, owed(s, p))} owed", style="primary")
     if k == engine.AUTO_SETTLE:
@@ -305,6 +307,34 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
     if a.target >= 0:
         params["target"] = a.target
     return ActionForm(k, k.replace("_", " ").capitalize(), params=params)
+
+
+def _wish_form(s: engine.State, a: engine.Action) -> ActionForm:
+    """A building shortage: ask for the scarce houses or hotels too, or not."""
+    rules = s.rules
+    sh = engine.shortage(s)
+    item = "hotel" if sh is not None and sh.kind == A_HOTEL else "house"
+    if a.kind == engine.NO_WISH:
+        if sh is None:
+            return ActionForm(a.kind, f"I don't want a {item} now")
+        return ActionForm(
+            a.kind,
+            f"I don't want a {item} now",
+            note=f"{s.names[sh.requester]} then builds on {square_name(rules, sh.square)}.",
+        )
+    if sh is None:
+        return ActionForm(a.kind, f"I want a {item} too", style="primary")
+    left = s.bank_hotels if sh.kind == A_HOTEL else s.bank_houses
+    return ActionForm(
+        a.kind,
+        f"I want a {item} too",
+        style="primary",
+        note=(
+            f"The Bank has {left} {item}{'s' if left != 1 else ''} left and "
+            f"{s.names[sh.requester]} asked to build on {square_name(rules, sh.square)}: "
+            f"if you ask too, the {item}s are auctioned."
+        ),
+    )
 
 
 def _manage_form(s: engine.State, a: engine.Action) -> ActionForm:

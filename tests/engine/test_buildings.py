@@ -102,6 +102,8 @@ def test_scarce_houses_are_auctioned_when_two_players_want_them() -> None:
     s = use_up_houses(s, 2, 31)
     s = setup(s, cash={2: 10})  # player 2 cannot afford more
     s, ev = act(s, A.BUILD, square=6)
+    assert kinds(ev) == ["shortage"] and s.bld[6] == 0  # player 1 is asked first
+    s, ev = act(s, A.DECLARE_WISH, player=1)
     assert "auction_start" in kinds(ev) and s.bld[6] == 0
     bidders = {d.player for d in pending_decisions(s) if d.kind == "bid"}
     assert bidders == {0, 1}

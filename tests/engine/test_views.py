@@ -72,7 +72,9 @@ def test_debts_view() -> None:
 def test_placement_view_names_the_building_won_at_auction() -> None:
     s = engine.setup(game(players=3), owners={6: 0, 8: 0, 9: 0, 1: 1, 3: 1}, cash={2: 10})
     s = use_up_houses(s, 2, 31)
-    s, _ = act(s, engine.BUILD, player=0, square=6)  # one house left, two want it
+    s, _ = act(s, engine.BUILD, player=0, square=6)  # one house left, two could want it
+    assert engine.shortage(s) == engine.Shortage(0, 6, engine.A_HOUSE, (1,), ())
+    s, _ = act(s, engine.DECLARE_WISH, player=1)  # and both do
     s, _ = act(s, engine.BID, player=1, amount=80)
     s, _ = act(s, engine.PASS_BID, player=0)
     assert engine.placement(s) == engine.Placement(1, engine.A_HOUSE, 80)

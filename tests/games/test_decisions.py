@@ -96,4 +96,4 @@ def test_the_timer_row_and_the_notice_use_the_registrys_words(
         Deadline.objects.filter(game=duel).update(notice_due=True)
     assert notices.your_turn(duel.pk) == 1
     note = duel.seats.get(number=state.turn).user.notifications.get(kind="your_turn")
-    assert "you must throw the dice now by" in note.text
+    assert note.text.endswith(": throw the dice now.")
