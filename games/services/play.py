@@ -196,7 +196,7 @@ def _apply_one(
     # instead of being read back.
     w.events.extend(rows)
     # The deadlines of the new pending decisions are written with the move.
-    charge_time_bank(w, actor)
+    charge_time_bank(w, actor, action.kind)
     sync_deadlines(w, new_state, actor=actor, action_kind=action.kind)
     return new_state, events
 
