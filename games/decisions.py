@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import engine
-from games.standing_orders import DEFAULTS, auction_action, clean, jail_action
+from games.standing_orders import auction_action, clean, jail_action
 from games.wording import AUCTION_ITEMS, fine_or_chance_amount, money, square_name
 
 TIME_LIMIT = "time_limit"  # not a player's decision: the game's own end
@@ -302,11 +302,10 @@ def timeout_action(state: engine.State, kind: str, player: int, ref: str) -> eng
 def standing_action(state: engine.State, player: int, orders: Any) -> engine.Action | None:
     """The action ``player``'s standing orders give for their decisions now."""
     o = clean(orders)
-    if o == DEFAULTS:
-        return None
     mine = [p for p in engine.pending_decisions(state) if p.player == player]
-    if not mine:
-        return None
+    rolling = o["auto_roll"] and [d.kind for d in mine] == [engine.D_ROLL]
+    if not rolling and all(_of(d.kind).standing is None for d in mine):
+        return None  # no order could answer: the legal moves are not listed
     legal = engine.legal_actions(state, player)
 
     def find(kind: str, **match: int) -> engine.Action | None:
@@ -320,7 +319,7 @@ def standing_action(state: engine.State, player: int, orders: Any) -> engine.Act
         answer = order(state, d, o, find) if order is not None else None
         if answer is not None:
             return answer
-    if o["auto_roll"] and [d.kind for d in mine] == [engine.D_ROLL]:
+    if rolling:
         return find(engine.ROLL)
     return None
 

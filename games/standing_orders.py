@@ -15,8 +15,11 @@ from games import engine
 
 AUCTION_CHOICES = ("", "pass", "printed", "upto")
 JAIL_CHOICES = ("", "card", "pay", "roll")
+# What a seat that never set its orders (``{}``) has. Rent is claimed for
+# it: in a days-long game nobody should have to come back before the next
+# throw for every landing, or lose the rent (a player may turn it off).
 DEFAULTS: dict[str, Any] = {
-    "claim_rent": False,
+    "claim_rent": True,
     "buy_min_cash_left": None,
     "auction": "",
     "auction_max": 0,
@@ -30,7 +33,7 @@ def clean(orders: Any) -> dict[str, Any]:
     out = dict(DEFAULTS)
     if not isinstance(orders, dict):
         return out
-    out["claim_rent"] = bool(orders.get("claim_rent"))
+    out["claim_rent"] = bool(orders.get("claim_rent", DEFAULTS["claim_rent"]))
     out["auto_roll"] = bool(orders.get("auto_roll"))
     x = orders.get("buy_min_cash_left")
     out["buy_min_cash_left"] = int(x) if isinstance(x, int) and x >= 0 else None

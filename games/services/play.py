@@ -141,10 +141,7 @@ def _standing_order(w: Write, state: engine.State) -> tuple[int, engine.Action] 
     orders = [
         (s.number, s.standing_orders)
         for s in w.seats
-        if s.status == Seat.Status.PLAYING
-        and s.user_id is not None
-        and not s.taken_over
-        and s.standing_orders
+        if s.status == Seat.Status.PLAYING and s.user_id is not None and not s.taken_over
     ]
     for player, order in orders:
         action = decisions.standing_action(state, player, order)
