@@ -228,6 +228,9 @@ _ENTRIES = (
         engine.D_FINE_OR_CHANCE, "fine or Chance", "choose a fine or a Chance", _fine_or_chance,
         answers=(engine.PAY_TEN, engine.TAKE_CHANCE),
     ),
+    # An offer never holds up the game: the turns go on around it (the engine
+    # blocks only on debts, auctions and placements), and one left unanswered
+    # is rejected when its window closes (its row, found by the beat's sweep).
     DecisionKind(
         engine.D_TRADE, "answer a trade", "answer a trade offer", _trade,
         answers=(engine.ACCEPT_TRADE, engine.REJECT_TRADE), window=True, blocking=False,
