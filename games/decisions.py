@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import engine
-from games.standing_orders import DEFAULTS, auction_action, clean, jail_action
+from games.standing_orders import auction_action, clean, jail_action
 from games.wording import AUCTION_ITEMS, fine_or_chance_amount, money, square_name
 
 TIME_LIMIT = "time_limit"  # not a player's decision: the game's own end
@@ -44,10 +44,19 @@ class DecisionKind:
     words: str  # a person's notice: "you must <words> by ..."
     describe: Describe  # the pending list's sentence
     answers: tuple[str, ...] = ()  # the action kinds that answer it, panel order
-    # The clock runs from when it arose, whoever acts meanwhile (a window),
-    # rather than from the last move.
+    # The clock runs from when it arose, whoever acts meanwhile, until the
+    # window closes (a claim, a trade offer, the time limit).
     window: bool = False
-    # An action that starts the clock again for everyone (a bid).
+    # An action that starts the clock again for everyone still to answer:
+    # only a bid, because each new high bid is a new question for the other
+    # bidders (top it or not) and binds the bidder to pay it, so the
+    # restarts are bounded by the bidders' cash. Nothing else restarts a
+    # clock: a decision's deadline is set once, when it arises, and the
+    # optional moves made while it is open (building, mortgaging, trading,
+    # raising funds, another player's answer) never extend it. Only an
+    # answer of its own player (``answers``) that leaves the same decision
+    # open again makes a new one (a roll of doubles, one of several debts
+    # paid); see ``keeps_clock``.
     restarted_by: str | None = None
     # Holds up the game; only these count towards a take-over and send email.
     blocking: bool = True
@@ -269,6 +278,9 @@ _ENTRIES = (
         engine.D_FINE_OR_CHANCE, "fine or Chance", "choose a fine or a Chance", _fine_or_chance,
         answers=(engine.PAY_TEN, engine.TAKE_CHANCE),
     ),
+    # An offer never holds up the game: the turns go on around it (the engine
+    # blocks only on debts, auctions and placements), and one left unanswered
+    # is rejected when its window closes (its row, found by the beat's sweep).
     DecisionKind(
         engine.D_TRADE, "answer a trade", "answer a trade offer", _trade,
         answers=(engine.ACCEPT_TRADE, engine.REJECT_TRADE), window=True, blocking=False,
@@ -314,13 +326,25 @@ def describe(state: engine.State, pending: engine.Pending) -> str:
 
 
 def keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:
-    """Whether a decision still open after a move keeps its deadline."""
+    """Whether a decision still open after a move keeps its deadline.
+
+    The clock belongs to the decision, not to the last click: it keeps its
+    deadline through every optional move (a mortgage and its undoing, a
+    building, a trade offer), whoever makes it. It gets a new one only when
+    its player answered it and the same decision arose again (doubles: roll
+    again), or when its kind's ``restarted_by`` action was made (a bid)."""
     entry = _of(kind)
     if entry.window:
         return True
-    if entry.restarted_by is not None:
-        return action_kind != entry.restarted_by
-    return player != actor  # a new decision of the player who just acted
+    if entry.restarted_by is not None and action_kind == entry.restarted_by:
+        return False
+    return not answers(kind, player, actor, action_kind)
+
+
+def answers(kind: str, player: int, actor: int | None, action_kind: str) -> bool:
+    """Whether ``actor``'s move of ``action_kind`` answers ``player``'s
+    decision of ``kind`` (rather than being an optional move meanwhile)."""
+    return actor == player and action_kind in _of(kind).answers
 
 
 def timeout_action(state: engine.State, kind: str, player: int, ref: str) -> engine.Action:
@@ -331,11 +355,10 @@ def timeout_action(state: engine.State, kind: str, player: int, ref: str) -> eng
 def standing_action(state: engine.State, player: int, orders: Any) -> engine.Action | None:
     """The action ``player``'s standing orders give for their decisions now."""
     o = clean(orders)
-    if o == DEFAULTS:
-        return None
     mine = [p for p in engine.pending_decisions(state) if p.player == player]
-    if not mine:
-        return None
+    rolling = o["auto_roll"] and [d.kind for d in mine] == [engine.D_ROLL]
+    if not rolling and all(_of(d.kind).standing is None for d in mine):
+        return None  # no order could answer: the legal moves are not listed
     legal = engine.legal_actions(state, player)
 
     def find(kind: str, **match: int) -> engine.Action | None:
@@ -349,7 +372,7 @@ def standing_action(state: engine.State, player: int, orders: Any) -> engine.Act
         answer = order(state, d, o, find) if order is not None else None
         if answer is not None:
             return answer
-    if o["auto_roll"] and [d.kind for d in mine] == [engine.D_ROLL]:
+    if rolling:
         return find(engine.ROLL)
     return None
 

@@ -15,8 +15,11 @@ from games import engine
 
 AUCTION_CHOICES = ("", "pass", "printed", "upto")
 JAIL_CHOICES = ("", "card", "pay", "roll")
+# What a seat that never set its orders (``{}``) has. Rent is claimed for
+# it: in a days-long game nobody should have to come back before the next
+# throw for every landing, or lose the rent (a player may turn it off).
 DEFAULTS: dict[str, Any] = {
-    "claim_rent": False,
+    "claim_rent": True,
     "buy_min_cash_left": None,
     "auction": "",
     "auction_max": 0,
@@ -24,13 +27,46 @@ DEFAULTS: dict[str, Any] = {
     "auto_roll": False,
 }
 
+# A game whose turns last an hour or more runs for days: its lobby offers
+# the orders that remove most of the waiting, each with its one line.
+SUGGEST_FROM_SECONDS = 3600
+SUGGESTED: dict[str, Any] = {"auto_roll": True, "claim_rent": True, "auction": "printed"}
+SUGGESTED_LINES = (
+    (
+        "Roll automatically",
+        "When rolling is your only decision the dice are thrown at once, not when you return.",
+    ),
+    (
+        "Claim rent automatically",
+        "Rent owed to you is collected the moment someone lands, so none lapses while you are away.",
+    ),
+    (
+        "Bid up to the printed price",
+        "In auctions you bid the least that leads, never above the property's price.",
+    ),
+)
+
+
+def suggested_for(turn_seconds: int) -> bool:
+    return turn_seconds >= SUGGEST_FROM_SECONDS
+
+
+def with_suggested(orders: Any) -> dict[str, Any]:
+    """The orders with the suggested ones set (the others kept)."""
+    return clean({**clean(orders), **SUGGESTED})
+
+
+def uses_suggested(orders: Any) -> bool:
+    o = clean(orders)
+    return all(o[k] == v for k, v in SUGGESTED.items())
+
 
 def clean(orders: Any) -> dict[str, Any]:
     """The stored orders with defaults filled in and junk dropped."""
     out = dict(DEFAULTS)
     if not isinstance(orders, dict):
         return out
-    out["claim_rent"] = bool(orders.get("claim_rent"))
+    out["claim_rent"] = bool(orders.get("claim_rent", DEFAULTS["claim_rent"]))
     out["auto_roll"] = bool(orders.get("auto_roll"))
     x = orders.get("buy_min_cash_left")
     out["buy_min_cash_left"] = int(x) if isinstance(x, int) and x >= 0 else None

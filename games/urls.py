@@ -10,6 +10,11 @@ urlpatterns = [
     path("games/<str:public_id>/", views.game_detail, name="game_detail"),
     path("games/<str:public_id>/join", views.join, name="game_join"),
     path("games/<str:public_id>/leave", views.leave, name="game_leave"),
+    path(
+        "games/<str:public_id>/suggested-orders",
+        views.suggested_orders,
+        name="game_suggested_orders",
+    ),
     path("games/<str:public_id>/bots/add", views.add_bot, name="game_add_bot"),
     path("games/<str:public_id>/bots/remove", views.remove_bot, name="game_remove_bot"),
     path("games/<str:public_id>/start", views.start, name="game_start"),

@@ -21,6 +21,7 @@ from games.services.lobby import (
     leave_game,
     remove_bot,
     start_game,
+    use_suggested_orders,
 )
 from games.services.play import play_bot_move, resign, submit_action
 from games.services.removal import delete_game
@@ -51,4 +52,5 @@ __all__ = [
     "start_game",
     "start_vacation",
     "submit_action",
+    "use_suggested_orders",
 ]

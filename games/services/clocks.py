@@ -30,9 +30,11 @@ def sync_deadlines(
 ) -> None:
     """Make the deadline rows match the pending decisions of ``state``.
 
-    A decision still open keeps its clock unless it is new to the player who
-    just acted (their next move) or an auction bid extended the window; the
-    claim, trade and time-limit windows keep theirs until they close.
+    A decision still open keeps its clock (``decisions.keeps_clock``): the
+    optional moves of a turn never extend it; only a decision arising anew
+    (its player answered it and it came again, the next turn) or a bid (the
+    auction's new question) starts one. The claim, trade and time-limit
+    windows keep theirs until they close.
     Called inside the write's transaction with the game row locked; the
     write's other statements go out first, in the same round trip."""
     game = w.game
@@ -129,22 +131,28 @@ def _new_deadline(
     )  # fmt: skip
 
 
-def charge_time_bank(w: Write, actor: int, now: datetime | None = None) -> None:
-    """Spend the actor's thinking time from their bank (a time-bank game)."""
+def charge_time_bank(
+    w: Write, actor: int, action_kind: str = "", now: datetime | None = None
+) -> None:
+    """Spend the actor's thinking time from their bank (a time-bank game),
+    once per decision: when the move answers it. The optional moves made
+    meanwhile neither spend it nor earn the increment (the decision keeps
+    its clock through them, ``sync_deadlines``)."""
     game = w.game
     if not game.time_bank_seconds or actor < 0:
         return
     now = now or timezone.now()
     timer = dl.TimerSettings.of(game)
-    started = min(
-        (
-            d.started_at
-            for d in w.deadlines
-            if d.player == actor and d.kind not in decisions.WINDOW_KINDS
-        ),
-        default=None,
-    )
-    used = max(0.0, (now - started).total_seconds()) if started else 0.0
+    answered = [
+        d
+        for d in w.deadlines
+        if d.kind not in decisions.WINDOW_KINDS
+        and decisions.answers(d.kind, d.player, actor, action_kind)
+    ]
+    if not answered:
+        return
+    started = min(d.started_at for d in answered)
+    used = max(0.0, (now - started).total_seconds())
     seat = w.seat(actor)
     if seat is None:
         return

@@ -27,6 +27,7 @@ from games.services.play import set_auto_move
 from games.services.statements import insert_statement
 from games.services.subscribers import announce
 from games.services.write import Committed, Write, lock
+from games.standing_orders import with_suggested
 
 BOT_KINDS = {Seat.BotKind.RANDOM, Seat.BotKind.HEURISTIC}
 
@@ -161,7 +162,11 @@ def _next_number(game: Game) -> int:
     return min(set(range(game.max_seats)) - taken)
 
 
-def join_game(*, public_id: str, user: Any, invite_token: str | None = None) -> Seat:
+def join_game(
+    *, public_id: str, user: Any, invite_token: str | None = None, suggested_orders: bool = False
+) -> Seat:
+    """``suggested_orders``: the seat starts with the standing orders the
+    lobby suggests for a days-long game (``standing_orders.SUGGESTED``)."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to join a game.")
     with transaction.atomic():
@@ -174,10 +179,26 @@ def join_game(*, public_id: str, user: Any, invite_token: str | None = None) -> 
         check_open_games(user)
         try:
             with transaction.atomic():
-                seat = Seat.objects.create(game=game, number=_next_number(game), user=user)
+                seat = Seat.objects.create(
+                    game=game, number=_next_number(game), user=user,
+                    standing_orders=with_suggested({}) if suggested_orders else {},
+                )  # fmt: skip
         except IntegrityError:
             raise InvalidRequest("You already have a seat in this game.") from None
         _seat_taken(game)
+    return seat
+
+
+def use_suggested_orders(*, public_id: str, user: Any) -> Seat:
+    """Before the start: the player's seat takes the suggested standing
+    orders in one click (their other orders are kept)."""
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise InvalidRequest("You have no seat in this game.")
+        seat.standing_orders = with_suggested(seat.standing_orders)
+        seat.save(update_fields=["standing_orders"])
     return seat
 
 

@@ -141,10 +141,7 @@ def _standing_order(w: Write, state: engine.State) -> tuple[int, engine.Action] 
     orders = [
         (s.number, s.standing_orders)
         for s in w.seats
-        if s.status == Seat.Status.PLAYING
-        and s.user_id is not None
-        and not s.taken_over
-        and s.standing_orders
+        if s.status == Seat.Status.PLAYING and s.user_id is not None and not s.taken_over
     ]
     for player, order in orders:
         action = decisions.standing_action(state, player, order)
@@ -216,7 +213,7 @@ def _apply_one(
     # instead of being read back.
     w.events.extend(rows)
     # The deadlines of the new pending decisions are written with the move.
-    charge_time_bank(w, actor)
+    charge_time_bank(w, actor, action.kind)
     sync_deadlines(w, new_state, actor=actor, action_kind=action.kind)
     return new_state, events
 

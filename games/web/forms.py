@@ -45,7 +45,10 @@ class CreateGameForm(forms.Form):
         choices=TURN_TIMER_CHOICES,
         coerce=int,
         initial=24 * 3600,
-        help_text="How long each player has for a decision before the default is taken.",
+        help_text=(
+            "How long each player has for a decision before the default is taken. With an "
+            "hour or more, the game's page offers standing orders that remove most waiting."
+        ),
     )
     visibility = forms.ChoiceField(
         label="Who can join",

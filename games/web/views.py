@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from common import ratelimit
-from games import access, engine, services
+from games import access, engine, services, standing_orders
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.web.forms import CreateGameForm, timer_label
@@ -109,6 +109,14 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "switches": [row for row in switch_rows(game.preset) if row["name"] in game.switches],
         "switch_values": game.switches,
         "can_start": is_host and len(seats) >= 2,
+        # A days-long game: the standing orders that remove most waiting.
+        "suggested": (
+            standing_orders.SUGGESTED_LINES
+            if standing_orders.suggested_for(game.turn_seconds)
+            else ()
+        ),
+        "uses_suggested": my_seat is not None
+        and standing_orders.uses_suggested(my_seat.standing_orders),
     }
     return render(request, "games/game_lobby.html", context)
 
@@ -148,10 +156,25 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
         return ratelimit.too_many(request, exc, reverse("game_detail", args=[public_id]))
     game = Game.objects.filter(public_id=public_id).first()
     token = access.invite_token_for(request, game) if game is not None else None
+    suggested = bool(request.POST.get("suggested_orders"))
     return _lobby_action(
         request, public_id,
-        lambda: services.join_game(public_id=public_id, user=request.user, invite_token=token),
+        lambda: services.join_game(
+            public_id=public_id, user=request.user, invite_token=token,
+            suggested_orders=suggested,
+        ),
         "You have taken a seat.",
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def suggested_orders(request: HttpRequest, public_id: str) -> HttpResponse:
+    """One click in the lobby: the seat takes the suggested standing orders."""
+    return _lobby_action(
+        request, public_id,
+        lambda: services.use_suggested_orders(public_id=public_id, user=request.user),
+        "Your seat will roll, claim rent and bid up to the printed price by itself.",
     )  # fmt: skip
 
 

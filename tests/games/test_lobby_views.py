@@ -7,9 +7,10 @@ from unittest import mock
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils.html import escape
 
 from accounts.models import User
-from games import services
+from games import services, standing_orders
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -136,3 +137,48 @@ def test_create_demo_game_command_prints_public_id_last(alice: User, capsys) -> 
     assert game.status == Game.Status.ACTIVE
     assert not game.is_public
     assert game.seats.count() == 4
+
+
+def test_a_days_long_game_suggests_standing_orders_in_one_click(
+    alice_client: Client, alice: User, bob: User
+) -> None:
+    game = services.create_game(host=alice, max_seats=3, turn_seconds=24 * 3600)
+    url = f"/games/{game.public_id}/"
+    body = alice_client.get(url).content.decode()
+    assert "Suggested for a days-long game" in body
+    # Each default, explained in one line.
+    for name, line in standing_orders.SUGGESTED_LINES:
+        assert f"<dt>{name}</dt><dd>{escape(line)}</dd>" in body
+    assert "Use these standing orders" in body
+    # The host's seat takes them in one click.
+    response = alice_client.post(url + "suggested-orders")
+    assert response.status_code == 302
+    host_orders = game.seats.get(user=alice).standing_orders
+    assert standing_orders.clean(host_orders) == standing_orders.with_suggested({})
+    body = alice_client.get(url).content.decode()
+    assert "Your seat uses them." in body and "Use these standing orders" not in body
+    # A player joining finds them pre-filled on the join form.
+    guest = Client()
+    guest.force_login(bob)
+    body = guest.get(url).content.decode()
+    assert 'name="suggested_orders" value="1" id="join-suggested" checked' in body
+    guest.post(url + "join", {"suggested_orders": "1"})
+    assert standing_orders.uses_suggested(game.seats.get(user=bob).standing_orders)
+
+
+def test_a_quick_game_suggests_nothing_and_joins_with_the_defaults(
+    alice_client: Client, alice: User, bob: User
+) -> None:
+    game = services.create_game(host=alice, max_seats=3, turn_seconds=600)
+    url = f"/games/{game.public_id}/"
+    assert "Suggested for a days-long game" not in alice_client.get(url).content.decode()
+    guest = Client()
+    guest.force_login(bob)
+    body = guest.get(url).content.decode()
+    assert "suggested_orders" not in body
+    guest.post(url + "join")
+    seat = game.seats.get(user=bob)
+    # The default still claims rent; nothing else is set.
+    assert seat.standing_orders == {}
+    assert standing_orders.clean({}) == standing_orders.DEFAULTS
+    assert standing_orders.DEFAULTS["claim_rent"] is True

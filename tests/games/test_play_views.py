@@ -283,7 +283,27 @@ def test_mortgage_and_lift(game: Game, as_alice: Client, edit_state: Any) -> Non
     assert not s.mortgaged[39] and s.cash[0] == 1500 + 200 - 220
 
 
+def test_rent_is_claimed_automatically_by_default(
+    game: Game, as_alice: Client, as_bob: Client, edit_state: Any
+) -> None:
+    edit_state(game, lambda s: s.owner.__setitem__(3, 1))
+    roll_to(game, edit_state, (1, 2))
+    post(as_alice, game, engine.ROLL)
+    s = state_of(game)
+    assert s.cash == [1496, 1504] and not s.claims
+    html = as_bob.get(f"/games/{game.public_id}/").content.decode()
+    assert "(standing order)" in html and "Claim $4 rent" not in html
+
+
 def test_claim_rent(game: Game, as_alice: Client, as_bob: Client, edit_state: Any) -> None:
+    # Bob turns the automatic claim off (it is on by default) and claims by hand.
+    response = as_bob.post(
+        f"/games/{game.public_id}/orders",
+        {"auction": "", "jail": ""},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200 and "Saved." in response.content.decode()
+    assert game.seats.get(number=1).standing_orders["claim_rent"] is False
     edit_state(game, lambda s: s.owner.__setitem__(3, 1))
     roll_to(game, edit_state, (1, 2))
     post(as_alice, game, engine.ROLL)

@@ -156,6 +156,12 @@ ROUTES: list[Row] = [
         game="lobby"),
     Row(G + "leave", POST,    (LOGIN,    MISSING,  MISSING,   TO_LOBBY, TO_LOBBY, TO_LOBBY, MISSING),
         game="private lobby"),
+    # A seated player takes the suggested standing orders of a days-long game.
+    Row(G + "suggested-orders", POST,
+        (LOGIN,    REFUSED,  REFUSED,   DONE,     DONE,     DONE,     REFUSED), game="lobby"),
+    Row(G + "suggested-orders", POST,
+        (LOGIN,    MISSING,  MISSING,   DONE,     DONE,     DONE,     MISSING),
+        game="private lobby"),
     Row(G + "bots/add", POST, (LOGIN,    REFUSED,  REFUSED,   REFUSED,  REFUSED,  DONE,     REFUSED),
         game="lobby"),
     Row(G + "bots/add", POST, (LOGIN,    MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),

@@ -58,5 +58,22 @@ def test_auto_roll_only_when_rolling_is_the_only_decision() -> None:
     assert standing_action(on_buy(), 0, {"auto_roll": True}) is None
 
 
+def on_claim() -> engine.State:
+    """Player 0 has landed on player 1's Baltic Avenue: 1 may claim."""
+    s = engine.setup(game(), owners={3: 1})
+    engine.force_dice(s, (1, 2))
+    s, _ = engine.apply(s, engine.Action(engine.ROLL, 0))
+    assert engine.claims(s)
+    return s
+
+
+def test_rent_is_claimed_by_default_unless_turned_off() -> None:
+    assert clean({})["claim_rent"] is True
+    claim = standing_action(on_claim(), 1, {})
+    assert claim is not None and claim.kind == engine.CLAIM_RENT
+    assert clean({"claim_rent": False})["claim_rent"] is False
+    assert standing_action(on_claim(), 1, {"claim_rent": False}) is None
+
+
 def test_orders_are_cleaned_of_junk() -> None:
     assert clean({"auction": "all-in", "auction_max": -5, "buy_min_cash_left": "x"}) == clean({})

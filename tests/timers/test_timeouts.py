@@ -95,6 +95,11 @@ def test_a_claim_window_closes_and_the_rent_is_forfeited(
     game = timed_duel
     payer = turn_player(game)
     owner = 1 - payer
+    # The owner has turned off claiming rent automatically (on by default).
+    services.set_standing_orders(
+        public_id=game.public_id, user=user_of(game, owner), orders={"claim_rent": False}
+    )
+    game.refresh_from_db()
 
     def land_on_boardwalk(s: engine.State) -> engine.State:
         s = engine.setup(s, owners={39: owner}, positions={payer: 33})
