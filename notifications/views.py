@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from notifications import push, services
@@ -38,6 +38,8 @@ def mark_read(request: HttpRequest) -> HttpResponse:
 
 
 def _json(request: HttpRequest) -> Any:
+    if request.content_type != "application/json":
+        raise push.PushError("Send the subscription as JSON.")
     if len(request.body) > 4096:
         raise push.PushError("The subscription is too large.")
     try:
@@ -70,6 +72,7 @@ def push_unsubscribe(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"removed": push.unsubscribe(request.user, endpoint)})
 
 
+@require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """static/js/sw.js at the site's root, so that it may show notifications
     for every page (a worker's scope is its own path)."""

@@ -60,6 +60,7 @@ DONE = Expect("302 to the game page, no error", 302, to="game", flash="none", ch
 REFUSED = Expect("302 to the game page with an error, nothing changed", 302, "game", "error")
 TO_LOBBY = Expect("302 to the lobby", 302, to="/lobby/", flash="none", changes=True)
 SAVED = Expect("200, saved", changes=True)
+UNUSABLE = Expect("400: nothing to use in the request, nothing changed", 400)
 
 
 def redirect(path: str, *, changes: bool = False) -> Expect:
@@ -123,11 +124,16 @@ ROUTES: list[Row] = [
     Row("leaderboard/", GET, everyone(OK)),
     Row("u/<str:username>/", GET, everyone(OK), kwargs={"username": "authz-host"},
         wrong_method=OK),
-    Row("settings/", GET, signed_in(OK), wrong_method=OK),
+    # A post of the form with nothing ticked saves it (time zone: automatic).
+    Row("settings/", GET, signed_in(OK), wrong_method=redirect("/settings/")),
     Row("settings/vacation", POST, signed_in(redirect("/settings/", changes=True)),
         data={"days": "3"}),
     Row("notifications/", GET, signed_in(OK), wrong_method=OK),
     Row("notifications/read", POST, signed_in(redirect("/notifications/", changes=True))),
+    # An empty body is no subscription (and Web Push is off without VAPID keys).
+    Row("notifications/push/subscribe", POST, signed_in(UNUSABLE)),
+    Row("notifications/push/unsubscribe", POST, signed_in(UNUSABLE)),
+    Row("sw.js", GET, everyone(OK)),
 
     # --- invites and the game page -------------------------------------------------
     Row("join/<str:token>/", GET, everyone(redirect("/games/*")), game="lobby"),
@@ -354,6 +360,8 @@ ACTIONS: dict[str, tuple[Expect, ...]] = {
     engine.PASS_BID:              (*OUTSIDERS,                    X,       X,       X,    N),
     engine.PLACE_BUILDING:        (*OUTSIDERS,                    X,       X,       X,    N),
     engine.FORFEIT_BUILDING:      (*OUTSIDERS,                    X,       X,       X,    N),
+    engine.DECLARE_WISH:          (*OUTSIDERS,                    X,       X,       X,    N),
+    engine.NO_WISH:               (*OUTSIDERS,                    X,       X,       X,    N),
     engine.BUILD:                 (*OUTSIDERS,                    X,       X,       X,    N),
     engine.SELL_BUILDING:         (*OUTSIDERS,                    X,       X,       X,    N),
     engine.SELL_GROUP_BUILDINGS:  (*OUTSIDERS,                    X,       X,       X,    N),
