@@ -193,10 +193,16 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
                 conn.request, "POST", f"/games/{game.public_id}/act", body, headers
             )
             response = await asyncio.to_thread(conn.getresponse)
-            response.read()
+            answer = response.read()
             post_times.append((time.perf_counter() - start) * 1000)
             if response.status != 200:
                 raise RuntimeError(f"POST answered {response.status} for {form}")
+            # The version the move ended at: a standing order it brought into
+            # play (rent claimed automatically) commits its own version after
+            # it, and the push carries the last one.
+            pushed = re.match(rb"<!--push (\d+)-->", answer)
+            if pushed:
+                version = int(pushed.group(1))
             deadline = time.perf_counter() + 5
             while len(inbox.get(version, {})) < args.spectators and time.perf_counter() < deadline:
                 await asyncio.sleep(0.0005)
