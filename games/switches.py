@@ -109,19 +109,37 @@ PRESET_LABELS: dict[str, str] = {
 }
 
 
-def switch_rows(preset: str) -> list[dict[str, Any]]:
-    """Each switch with its type and the preset's value, for the create form."""
+# Turns this long or longer pre-select sealed-bid auctions in the create form.
+SEALED_FROM_SECONDS = 3600
+SEALED_WHY = (
+    "Sealed bids are pre-selected for turns of an hour or more: in an open auction "
+    "everyone would wait out each bid window; sealed bids close once all are in."
+)
+
+
+def switch_rows(
+    preset: str, *, turn_seconds: int | None = None, current: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Each switch with its type and value, for the create form: the
+    preset's, or ``current`` (what the form already says); the auction kind
+    follows ``turn_seconds`` (sealed for long turns, with ``why``)."""
     base = engine.PRESETS[preset]
+    current = current or {}
     rows = []
     for field in dataclasses.fields(base):
         if field.name == "preset":
             continue
         info = SWITCHES.get(field.name, SwitchInfo(field.name.replace("_", " ").capitalize(), ""))
-        value = getattr(base, field.name)
+        value = current.get(field.name, getattr(base, field.name))
+        why = ""
+        if field.name == "auction_kind" and turn_seconds is not None:
+            long_turns = turn_seconds >= SEALED_FROM_SECONDS
+            value = engine.AUCTION_SEALED if long_turns else getattr(base, field.name)
+            why = SEALED_WHY if long_turns else ""
         kind = "choice" if info.choices else type(value).__name__
         rows.append(
             {"name": field.name, "label": info.label, "help": info.help, "kind": kind,
-             "value": value, "choices": info.choices}
+             "value": value, "choices": info.choices, "why": why}
         )  # fmt: skip
     return rows
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.urls import reverse_lazy
 
 from games.switches import PRESET_LABELS
 
@@ -45,6 +46,18 @@ class CreateGameForm(forms.Form):
         choices=TURN_TIMER_CHOICES,
         coerce=int,
         initial=24 * 3600,
+        # A changed timer refreshes the house rules: long turns pre-select
+        # sealed-bid auctions (games.switches.switch_rows).
+        widget=forms.Select(
+            attrs={
+                "hx-get": reverse_lazy("lobby_switches"),
+                "hx-target": "#switches",
+                "hx-swap": "outerHTML",
+                "hx-trigger": "change",
+                "hx-include": "closest form",
+                "hx-vals": '{"keep": "1"}',
+            }
+        ),
         help_text=(
             "How long each player has for a decision before the default is taken. With an "
             "hour or more, the game's page offers standing orders that remove most waiting."

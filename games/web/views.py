@@ -19,8 +19,19 @@ from games.web.forms import CreateGameForm, timer_label
 from games.web.lobby_rows import open_game_rows, your_game_rows
 
 
-def _create_form_context(form: CreateGameForm, preset: str) -> dict[str, Any]:
-    return {"form": form, "switch_rows": switch_rows(preset), "preset": preset}
+def _create_form_context(form: CreateGameForm, preset: str, data: Any = None) -> dict[str, Any]:
+    """The create form; ``data`` (a submitted or refreshed form) keeps the
+    switches it already set, and its turn timer chooses the auction kind."""
+    data = data if data is not None else {}
+    turn = str(data.get("turn_seconds", form.fields["turn_seconds"].initial))
+    current = None
+    if data.get("switches_present"):
+        try:
+            current = parse_switches(preset, data)
+        except ValueError:
+            current = None
+    rows = switch_rows(preset, turn_seconds=int(turn) if turn.isdigit() else None, current=current)
+    return {"form": form, "switch_rows": rows, "preset": preset}
 
 
 @require_GET
@@ -39,9 +50,13 @@ def lobby_switches(request: HttpRequest) -> HttpResponse:
     preset = request.GET.get("preset", "us-2003")
     if preset not in engine.PRESETS:
         preset = "us-2003"
-    return render(
-        request, "games/lobby.html#switches", {"switch_rows": switch_rows(preset), "preset": preset}
-    )
+    # A changed preset starts from its own rules; a changed turn timer keeps
+    # what the form says and sets only the auction kind.
+    data = request.GET if request.GET.get("keep") else request.GET.copy()
+    if not request.GET.get("keep"):
+        data.pop("switches_present", None)
+    context = _create_form_context(CreateGameForm(), preset, data)
+    return render(request, "games/lobby.html#switches", context)
 
 
 @login_required
@@ -77,7 +92,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
 def _create_refused(
     request: HttpRequest, form: CreateGameForm, preset: str, error: str, status: int
 ) -> HttpResponse:
-    context = _create_form_context(form, preset)
+    context = _create_form_context(form, preset, request.POST)
     context.update(
         {"create_error": error, "open_games": [], "your_games": your_game_rows(request.user)}
     )
