@@ -4,6 +4,7 @@ once, and nobody seeing a bid before the close (pages, log, replay record)."""
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.test import Client
@@ -11,8 +12,10 @@ from django.urls import reverse
 
 from games import engine, services
 from games.models import Game, GameEvent
+from live import groups
 from tests.conftest import setup_writes
 from tests.games.conftest import _user
+from tests.live.conftest import pushes_of
 
 pytestmark = pytest.mark.django_db
 
@@ -120,3 +123,24 @@ def test_a_bid_above_cash_is_refused_clearly() -> None:
     open_auction(game, users)
     with pytest.raises(services.IllegalMove, match="exceed your cash"):
         bid(game, users[1], 999_999)
+
+
+def test_no_push_carries_a_sealed_bid_before_the_close(alice: Any, bob: Any) -> None:
+    """The pushes of the version with the bid, as rendered for the other seat
+    and for spectators (everyone listening): the amount is nowhere."""
+    game = sealed_game(alice, bob)
+    users = [alice, bob]
+    mover = open_auction(game, users)
+    bid(game, users[mover], 137)
+    game.refresh_from_db()
+    with mock.patch("live.presence.listening", return_value=None):
+        batches = list(pushes_of(game))
+    others = [
+        m["html"] for batch in batches for g, m in batch if g != groups.seat_group(game.pk, mover)
+    ]
+    own = [
+        m["html"] for batch in batches for g, m in batch if g == groups.seat_group(game.pk, mover)
+    ]
+    assert others and own
+    assert not any("137" in html for html in others)
+    assert any("137" in html for html in own)  # the bidder sees their own bid
