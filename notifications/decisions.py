@@ -125,14 +125,18 @@ def reminder(deadline_id: int) -> bool:
     seat = d.game.seats.select_related("user").filter(number=d.player).first()
     if seat is None or seat.user is None or seat.taken_over or not seat.user.notify_reminders:
         return False
-    user = seat.user
+    return _remind(seat.user, d, f"remind:{d.pk}", away=d.player not in _looking(d.game_id))
+
+
+def _remind(user: Any, d: Deadline, dedupe_key: str, *, away: bool) -> bool:
+    """A reminder notice of ``d``'s time left, stored once under
+    ``dedupe_key``; by email and push too when the player is ``away``."""
     left = dl.describe_left(dl.seconds_left(d.due_at, timezone.now()))
-    what = decisions.words(d.kind)
-    text = f"Game {d.game.public_id}: {left} left to {what}."
+    text = f"Game {d.game.public_id}: {left} left to {decisions.words(d.kind)}."
     note = services.notify(
-        user.pk, d.game_id, "reminder", text, dedupe_key=f"remind:{d.pk}", due_at=d.due_at
+        user.pk, d.game.pk, "reminder", text, dedupe_key=dedupe_key, due_at=d.due_at
     )
-    if note is not None and d.player not in _looking(d.game_id):
+    if note is not None and away:
         subject = f"Reminder: your move in game {d.game.public_id}"
         if tell_away(user, subject, text, d.game, d.due_at):
             note.emailed = True
@@ -152,18 +156,7 @@ def lead_reminder(reminder_id: int) -> bool:
     seat = d.game.seats.select_related("user").filter(number=d.player, user=r.user_id).first()
     if seat is None or seat.user is None or seat.taken_over or seat.number in _looking(d.game.pk):
         return False
-    user = seat.user
-    left = dl.describe_left(dl.seconds_left(d.due_at, timezone.now()))
-    text = f"Game {d.game.public_id}: {left} left to {decisions.words(d.kind)}."
-    note = services.notify(
-        user.pk, d.game.pk, "reminder", text, dedupe_key=f"lead:{r.pk}", due_at=d.due_at
-    )
-    if note is not None:
-        subject = f"Reminder: your move in game {d.game.public_id}"
-        if tell_away(user, subject, text, d.game, d.due_at):
-            note.emailed = True
-            note.save(update_fields=["emailed"])
-    return note is not None
+    return _remind(seat.user, d, f"lead:{r.pk}", away=True)
 
 
 def local_now(user: Any, now: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
@@ -47,23 +49,18 @@ def sweep_notices() -> int:
     been away long enough (each marked in the cache for a few sweeps, so a
     slow task is not queued again). Returns how many it queued."""
     ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
+    due: list[tuple[str, list[int], Any]] = [
+        ("timers:remind", timers.reminders_due(), send_reminder),
+        ("timers:notice", timers.turn_notices_due(), notify_your_turn),
+        ("notices:lead", services.lead_reminders_due(), send_lead_reminder),
+        ("notices:email", services.turn_emails_due(), send_turn_email),
+    ]
     queued = 0
-    for deadline_id in timers.reminders_due():
-        if cache.add(f"timers:remind:{deadline_id}", 1, timeout=ttl):
-            send_reminder.delay(deadline_id)
-            queued += 1
-    for game_id in timers.turn_notices_due():
-        if cache.add(f"timers:notice:{game_id}", 1, timeout=ttl):
-            notify_your_turn.delay(game_id)
-            queued += 1
-    for reminder_id in services.lead_reminders_due():
-        if cache.add(f"notices:lead:{reminder_id}", 1, timeout=ttl):
-            send_lead_reminder.delay(reminder_id)
-            queued += 1
-    for note_id in services.turn_emails_due():
-        if cache.add(f"notices:email:{note_id}", 1, timeout=ttl):
-            send_turn_email.delay(note_id)
-            queued += 1
+    for mark, ids, task in due:
+        for pk in ids:
+            if cache.add(f"{mark}:{pk}", 1, timeout=ttl):
+                task.delay(pk)
+                queued += 1
     return queued
 
 

@@ -48,6 +48,19 @@ _ROLLS: Final = tuple(Action(A.ROLL, p) for p in range(8))
 _ENDS: Final = tuple(Action(A.END_TURN, p) for p in range(8))
 
 
+def out_of_turn_open(s: State) -> bool:
+    """Whether anything may need a seat other than the turn player's: the one
+    list of what ``next_actor`` looks at before the turn player."""
+    return (
+        bool(s.debts)
+        or s.auction is not None
+        or bool(s.claims)
+        or bool(s.trades)
+        or s.placement is not None
+        or s.wish is not None
+    )
+
+
 def next_actor(s: State) -> int:
     """The seat that should act next: debtors, building placement, auction
     bidders (in seat order after the high bidder), those asked in a building
@@ -211,14 +224,7 @@ class HeuristicBot(Bot):
         self._cands_of: dict[int, list[tuple[int, int]]] = {}
 
     def act(self, s: State, p: int) -> Action:
-        if (
-            s.debts
-            or s.auction is not None
-            or s.claims
-            or s.trades
-            or s.placement is not None
-            or s.wish is not None
-        ):
+        if out_of_turn_open(s):
             a = self._out_of_turn(s, p)
             if a is not None:
                 return a

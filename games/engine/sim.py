@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import BUILD, CLAIM_RENT, END_TURN, ROLL, Action
-from .bots import make_bot, next_actor
+from .bots import make_bot, next_actor, out_of_turn_open
 from .events import EventLog
 from .game import RUNNERS, new_game, run_build, run_claim_rent, run_end_turn, run_roll, step
 from .invariants import check_invariants
@@ -59,14 +59,7 @@ def play_game(
     at_limit = s.turn_no >= max_turns
     while not at_limit and s.phase != P_OVER:
         # next_actor, inlined for the common case of nothing open out of turn
-        if (
-            s.debts
-            or s.auction is not None
-            or s.claims
-            or s.trades
-            or s.placement is not None
-            or s.wish is not None
-        ):
+        if out_of_turn_open(s):
             p = next_actor(s)
             a = bots[p].act(s, p)
         else:

@@ -52,9 +52,8 @@ def lobby_switches(request: HttpRequest) -> HttpResponse:
         preset = "us-2003"
     # A changed preset starts from its own rules; a changed turn timer keeps
     # what the form says and sets only the auction kind.
-    data = request.GET if request.GET.get("keep") else request.GET.copy()
-    if not request.GET.get("keep"):
-        data.pop("switches_present", None)
+    keep = bool(request.GET.get("keep"))
+    data = request.GET if keep else {"turn_seconds": request.GET.get("turn_seconds", "")}
     context = _create_form_context(CreateGameForm(), preset, data)
     return render(request, "games/lobby.html#switches", context)
 
