@@ -87,6 +87,12 @@ class Game(models.Model):
     time_limit_seconds = models.PositiveIntegerField(
         default=0, help_text="Time-limit games end this long after the start; 0 means no limit."
     )
+    # The turn player's clock while an interrupt (a debt, an auction, a
+    # shortage's wish window) holds their decision up: its deadline row is
+    # gone meanwhile, and it resumes with the time it had left, so that no
+    # interrupt, least of all one they start by building, gives a fresh one.
+    # Written only by ``games.services.clocks``.
+    held_clock = models.JSONField(null=True, blank=True)
     end_reason = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -68,8 +68,9 @@ def your_turn(game_id: int) -> int:
         away = d.kind not in decisions.NON_BLOCKING_KINDS and (
             user.email_notifications or push.has_devices(user)
         )
-        services.raise_turn_notice(user.pk, game, text, due_at=d.due_at, email=away)
-        raised += 1
+        raised += services.raise_turn_notice(
+            user.pk, game, text, due_at=d.due_at, email=away, deadline_id=d.pk
+        )
     return raised
 
 

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import lead_minutes
+from games.models import Deadline, Game
 from notifications import live
 from notifications.live import unread_count
 from notifications.models import LeadReminder, Notification
@@ -39,8 +40,6 @@ def notify(
     kept even for users who hide in-site notifications: it is also the
     record that makes email go out once."""
     if not url and game_id is not None:
-        from games.models import Game
-
         public_id = Game.objects.filter(pk=game_id).values_list("public_id", flat=True).first()
         url = f"/games/{public_id}/" if public_id else ""
     try:
@@ -65,14 +64,26 @@ def on_commit(user_id: int, game_id: int | None, kind: str, text: str, **kwargs:
     transaction.on_commit(lambda: notify(user_id, game_id, kind, text, **kwargs))
 
 
-def raise_turn_notice(user_id: int, game: Any, text: str, *, due_at: Any, email: bool) -> None:
+def raise_turn_notice(
+    user_id: int, game: Any, text: str, *, due_at: Any, email: bool, deadline_id: int | None = None
+) -> bool:
     """The person's one live "your move" notice for ``game``, made or updated
     to this decision, unread again. Its email waits for the reader to have
     been away ``TURN_EMAIL_AWAY_MINUTES``, and goes once per away spell: the
-    row keeps ``emailed`` until they act or open the game (which deletes it)."""
+    row keeps ``emailed`` until they act or open the game (which deletes it).
+
+    With ``deadline_id``, only while that decision is still open. The game
+    row is locked meanwhile, as a move locks it first: a move answering the
+    decision (which deletes its row, then clears the notice) waits for this
+    one instead of being overtaken by it. Returns whether it was raised."""
     now = timezone.now()
     fields = {"text": text[:300], "due_at": due_at, "read_at": None, "url": game.get_absolute_url()}
     with transaction.atomic():
+        if deadline_id is not None:
+            locked = Game.objects.select_for_update(no_key=True).filter(pk=game.pk)
+            list(locked.values_list("pk", flat=True))
+            if not Deadline.objects.filter(pk=deadline_id).exists():
+                return False  # answered meanwhile
         note, made = Notification.objects.select_for_update().get_or_create(
             user_id=user_id, game_id=game.pk, kind=Notification.Kind.YOUR_TURN, defaults=fields
         )
@@ -83,6 +94,7 @@ def raise_turn_notice(user_id: int, game: Any, text: str, *, due_at: Any, email:
             note.email_due_at = now + timedelta(minutes=settings.TURN_EMAIL_AWAY_MINUTES)
         note.save()
     transaction.on_commit(lambda: live.push_unread(user_id))
+    return True
 
 
 def clear_turn_notices(game_id: int, user_ids: list[int] | None = None) -> int:

@@ -141,6 +141,7 @@ from .legal import (
     legal_actions,
     pending_decisions,
     timeout_action,
+    turn_decision,
 )
 from .position import setup
 from .record import (
@@ -383,6 +384,7 @@ __all__ = [
     "timeout_action",
     "to_dict",
     "total_worth",
+    "turn_decision",
     "unmortgage_cost",
     "verify_record",
 ]

@@ -95,16 +95,29 @@ def pending_decisions(s: State) -> list[Pending]:
             if w[3 + q] == WISH_WAITING:
                 out.append(Pending(q, D_WISH, w[1]))
     if not out:
-        kind = _PHASE_DECISION[s.phase]
-        if s.phase == P_ROLL and s.in_jail[s.turn]:
-            kind = D_JAIL
-        ref = s.pending_sq if s.phase == P_BUY else -1
-        out.append(Pending(s.turn, kind, ref))
+        turn = turn_decision(s)
+        if turn is not None:
+            out.append(turn)
     for t in s.trades:
         out.append(Pending(t[2], D_TRADE, t[0], False))
     for c in s.claims:
         out.append(Pending(c[1], D_CLAIM, c[0], False))
     return out
+
+
+def turn_decision(s: State) -> Pending | None:
+    """The turn player's own decision, open or held up by an interrupt.
+
+    A debt, a placement, an auction or a shortage's wish window holds it up
+    (``pending_decisions`` then names theirs instead); it comes back as it
+    was once they are settled."""
+    if s.phase == P_OVER:
+        return None
+    kind = _PHASE_DECISION[s.phase]
+    if s.phase == P_ROLL and s.in_jail[s.turn]:
+        kind = D_JAIL
+    ref = s.pending_sq if s.phase == P_BUY else -1
+    return Pending(s.turn, kind, ref)
 
 
 def _candidates(s: State, p: int) -> list[A.Action]:

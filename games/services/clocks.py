@@ -9,6 +9,7 @@ own statements (``Write.flush``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 
@@ -34,7 +35,10 @@ def sync_deadlines(
     optional moves of a turn never extend it; only a decision arising anew
     (its player answered it and it came again, the next turn) or a bid (the
     auction's new question) starts one. The claim, trade and time-limit
-    windows keep theirs until they close.
+    windows keep theirs until they close. An interrupt (a debt, an auction,
+    a shortage's wish window) holds the turn player's decision up: its
+    clock stops (``Game.held_clock``) and resumes with the time it had left
+    when the decision comes back, so no interrupt gives a fresh one.
     Called inside the write's transaction with the game row locked; the
     write's other statements go out first, in the same round trip."""
     game = w.game
@@ -44,6 +48,7 @@ def sync_deadlines(
     if state.finished or game.status != Game.Status.ACTIVE:
         if existing:
             w.statements.append((f"DELETE FROM {table} WHERE game_id = %s", [game.pk]))
+        _set_held(w, None)
         w.flush()
         w.deadlines = []
         return
@@ -53,7 +58,18 @@ def sync_deadlines(
     # Only time-limit rules can end a game early (``end_now``).
     if game.time_limit_seconds and game.started_at and state.rules.end_condition == "time":
         wanted[(engine.SYSTEM, decisions.TIME_LIMIT, "")] = engine.SYSTEM
-    drop = [d.pk for key, d in existing.items() if key not in wanted]
+    turn = engine.turn_decision(state)
+    turn_key = (turn.player, turn.kind, str(turn.ref)) if turn is not None else None
+    held = game.held_clock
+    if held is not None and _held_key(held) != turn_key:
+        held = None  # the turn moved on, and its clock with it
+    drop: list[int] = []
+    for key, d in existing.items():
+        if key in wanted:
+            continue
+        if key == turn_key and decisions.keeps_clock(key[1], key[0], actor, action_kind):
+            held = _hold(d, now)  # an interrupt holds the turn up
+        drop.append(d.pk)
     kept: list[Deadline] = []
     arising: list[tuple[int, str, str]] = []
     for key, player in wanted.items():
@@ -64,10 +80,22 @@ def sync_deadlines(
         if old is not None:
             drop.append(old.pk)
         arising.append(key)
+    created: list[Deadline] = []
+    timer = dl.TimerSettings.of(game)
+    for player, kind, ref in arising:
+        if held is not None and _held_key(held) == (player, kind, ref):
+            created.append(_resumed(game, w.seat(player), held, now))
+            held = None
+        else:
+            created.append(_new_deadline(game, timer, w.seat(player), player, kind, ref, now))
+    for d in created:
+        if d.player == actor:
+            d.notice_due = False  # who just moved is here
     # A diff: only the rows that changed are written.
     if drop:
         marks = ", ".join(["%s"] * len(drop))
         w.statements.append((f"DELETE FROM {table} WHERE id IN ({marks})", drop))
+    _set_held(w, held)
     stale = [d.pk for d in kept if d.version != game.version]
     if stale:
         marks = ", ".join(["%s"] * len(stale))
@@ -76,15 +104,7 @@ def sync_deadlines(
         )
     for d in kept:
         d.version = game.version
-    created: list[Deadline] = []
-    if arising:
-        timer = dl.TimerSettings.of(game)
-        created = [
-            _new_deadline(game, timer, w.seat(p), p, kind, ref, now) for p, kind, ref in arising
-        ]
-        for d in created:
-            if d.player == actor:
-                d.notice_due = False  # who just moved is here
+    if created:
         # Last, so that the new rows are the last result.
         results = w.flush(insert_statement(created, returning=True))
         rows = reader(Deadline)
@@ -99,6 +119,42 @@ def sync_deadlines(
     # (``turn_notices_due``) the net.
     if any(d.notice_due for d in created):
         w.turn_notices = True
+
+
+def _held_key(held: dict[str, Any]) -> tuple[int, str, str]:
+    return (held["player"], held["kind"], held["ref"])
+
+
+def _hold(d: Deadline, now: datetime) -> dict[str, Any]:
+    """What the turn's clock is to resume with: its times, and when it stopped."""
+    remind = d.remind_at.isoformat() if d.remind_at is not None else None
+    return {
+        "player": d.player, "kind": d.kind, "ref": d.ref, "held_at": now.isoformat(),
+        "started_at": d.started_at.isoformat(), "due_at": d.due_at.isoformat(),
+        "remind_at": remind, "reminded": d.reminded,
+    }  # fmt: skip
+
+
+def _resumed(game: Game, seat: Seat | None, held: dict[str, Any], now: datetime) -> Deadline:
+    """The held clock, running again with the time it had left: the time the
+    interrupt took was others' (or another decision's own clock)."""
+    pause = now - datetime.fromisoformat(held["held_at"])
+    remind = held["remind_at"]
+    human = seat is not None and seat.user_id is not None and not seat.taken_over
+    return Deadline(
+        game=game, player=held["player"], kind=held["kind"], ref=held["ref"],
+        version=game.version,
+        started_at=datetime.fromisoformat(held["started_at"]) + pause,
+        due_at=datetime.fromisoformat(held["due_at"]) + pause,
+        remind_at=datetime.fromisoformat(remind) + pause if remind else None,
+        reminded=held["reminded"], notice_due=human,
+    )  # fmt: skip
+
+
+def _set_held(w: Write, held: dict[str, Any] | None) -> None:
+    if w.game.held_clock != held:
+        w.game.held_clock = held
+        w.update(w.game, ["held_clock"])
 
 
 def _new_deadline(

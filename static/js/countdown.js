@@ -2,6 +2,8 @@
 // left. It reads the attribute on each tick, so swapped-in regions just work.
 // Every <time data-local datetime="..."> shows its moment on this browser's
 // clock ("Fri 18:00 CET"): pushes are rendered once for many viewers, in UTC.
+// The zone is the page's <meta name="time-zone"> (the one in the viewer's
+// settings, else their browser's), so pushed times match the page's own.
 (function () {
   "use strict";
   function left(ms) {
@@ -15,12 +17,20 @@
     return sec + "s";
   }
   var localFormat = null;
+  var options = {
+    weekday: "short", day: "numeric", month: "short",
+    hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+  };
+  var zone = document.querySelector('meta[name="time-zone"]');
+  if (zone && zone.content && zone.content !== "UTC") options.timeZone = zone.content;
   try {
-    localFormat = new Intl.DateTimeFormat(undefined, {
-      weekday: "short", day: "numeric", month: "short",
-      hour: "2-digit", minute: "2-digit", timeZoneName: "short"
-    });
-  } catch (e) { /* the server's UTC text stays */ }
+    localFormat = new Intl.DateTimeFormat(undefined, options);
+  } catch (e) {
+    try {
+      delete options.timeZone;  // a zone this browser does not know
+      localFormat = new Intl.DateTimeFormat(undefined, options);
+    } catch (e2) { /* the server's UTC text stays */ }
+  }
   function tick() {
     var now = Date.now();
     if (localFormat) {

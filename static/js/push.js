@@ -40,7 +40,7 @@
       return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key(box.dataset.push) });
     }).then(function (sub) { return post(box.dataset.subscribeUrl, sub.toJSON()); })
       .then(function () { show(true); })
-      .catch(function () { say("Push notifications could not be turned on (allow them for this site and try again)."); });
+      .catch(function () { say("Push notifications could not be turned on. Allow notifications for this site and try again; private windows cannot receive them."); });
   });
   off.addEventListener("click", function () {
     ready.then(function (reg) { return reg.pushManager.getSubscription(); }).then(function (sub) {

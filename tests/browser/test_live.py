@@ -383,6 +383,40 @@ def test_your_games_shows_a_started_game_without_a_reload(
 
 
 @pytest.mark.browser
+def test_pushed_deadlines_show_in_the_zone_the_player_chose(
+    browser: Any, daphne_server: Daphne
+) -> None:
+    players = people("ada", "grace")
+    base = f"http://127.0.0.1:{daphne_server.port}"
+    pages = {}
+    for user in players:
+        user.time_zone = "Asia/Tokyo"
+        user.save(update_fields=["time_zone"])
+        context = browser.new_context(
+            base_url=base, bypass_csp=True, locale="en-US", timezone_id="America/New_York"
+        )
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session_cookie(user), "url": base}]
+        )
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto("/lobby/")
+        pages[user.pk] = page
+    page.wait_for_timeout(500)  # let the sockets open
+    with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
+        game = pool.submit(services.create_seated_game, humans=players, bots=[], start=True)
+        game = game.result()
+    # Only the player to move has a deadline in their row. It was rendered
+    # once (in UTC) and shows in Tokyo time, not the browser's New York.
+    mover = game.seats.get(number=engine.from_dict(game.state).turn).user_id
+    row = f"#your-games tr:has(a[href='{game.get_absolute_url()}'])"
+    local = pages[mover].locator(f"{row} time[data-local]")
+    local.filter(has_text="GMT+9").wait_for()
+    for page in pages.values():
+        page.context.close()
+
+
+@pytest.mark.browser
 def test_the_waiting_page_follows_the_seats_and_the_start(
     browser: Any, daphne_server: Daphne
 ) -> None:

@@ -20,9 +20,9 @@ from notifications.models import Notification
 pytestmark = pytest.mark.django_db
 
 
-def play_turns(game: Game, turns: int) -> None:
+def play_turns(game: Game, turns: int, *, notify: bool = True) -> None:
     """Both humans play as the heuristic bot would, each write followed by
-    what its notice task runs."""
+    what its notice task runs (unless a real worker runs it: ``notify``)."""
     done = 0
     while done < turns:
         game.refresh_from_db()
@@ -40,7 +40,8 @@ def play_turns(game: Game, turns: int) -> None:
             expected_version=game.version,
         )
         done += action.kind == engine.END_TURN
-        decisions.your_turn(game.pk)
+        if notify:
+            decisions.your_turn(game.pk)
 
 
 def unread_turn_notices(user: Any, game: Game) -> int:

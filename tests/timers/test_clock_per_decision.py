@@ -144,3 +144,40 @@ def test_only_an_answer_or_a_bid_gives_an_open_decision_a_new_clock() -> None:
     # Windows run until they close.
     assert decisions.keeps_clock(engine.D_TRADE, 0, 0, engine.ACCEPT_TRADE)
     assert decisions.keeps_clock(engine.D_CLAIM, 0, 1, engine.CLAIM_RENT)
+
+
+@pytest.mark.django_db
+def test_an_interrupt_holds_the_turn_clock_and_it_resumes_with_the_time_left(
+    duel: Game, edit_state: Any, no_bot_tasks: Any
+) -> None:
+    """Building into a shortage opens the others' wish window; the builder's
+    own clock stops meanwhile and comes back with what it had left, however
+    often they build and sell to open the window again."""
+    from tests.games.test_building_wish import HOUSES, OWNERS
+
+    with time_machine.travel(T0, tick=False) as clock:
+        mover = _to_end_of_turn(duel, edit_state, clock)
+        other = 1 - mover
+        owners = {sq: mover if seat == 0 else other for sq, seat in OWNERS.items()}
+        edit_state(duel, lambda s: engine.setup(s, owners=owners, buildings=HOUSES))
+        end = _row(duel, mover, engine.D_END_TURN)
+        paused = timedelta()
+        for _ in range(3):
+            clock.shift(timedelta(seconds=11))
+            _act(duel, mover, kind="build", square=6)
+            assert [(d.player, d.kind) for d in duel.deadlines.all()] == [(other, engine.D_WISH)]
+            assert duel.held_clock is not None
+            clock.shift(timedelta(seconds=20))
+            paused += timedelta(seconds=20)
+            _act(duel, other, kind="no_wish")
+            back = _row(duel, mover, engine.D_END_TURN)
+            assert back.due_at == end.due_at + paused
+            assert back.started_at == end.started_at + paused
+            assert duel.held_clock is None
+            _act(duel, mover, kind="sell_building", square=6)
+            assert _row(duel, mover, engine.D_END_TURN).due_at == end.due_at + paused
+        # Ending the turn answers it; the next turn's clock is its own.
+        _act(duel, mover, kind="end_turn")
+        assert _row(duel, other, engine.D_ROLL).due_at == timezone.now() + timedelta(
+            seconds=duel.turn_seconds
+        )
