@@ -116,13 +116,16 @@ def region_context(
     playing = seat is not None and seat.status == Seat.Status.PLAYING
     if action_panel is None:
         action_panel = panel(state, viewer if playing else None)
+    waiting = presenters.pending(state, viewer)
     return {
         **shared,
         "seat": seat,
         "viewer": viewer,
         "playing": playing and game.status == Game.Status.ACTIVE,
         "players": presenters.players(snap, viewer),
-        "pending": presenters.pending(state, viewer),
+        "pending": waiting,
+        # The tab title and favicon say so (static/js/your-move.js).
+        "your_move": playing and any(line["mine"] and line["blocking"] for line in waiting),
         # Worded and grouped only where the whole log is shown: a push
         # carries only the lines its version added (``log_delta``).
         "log": SimpleLazyObject(lambda: presenters.log(snap, viewer)),

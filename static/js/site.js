@@ -17,6 +17,16 @@
       document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
     }
   } catch (e) { /* no Intl: UTC */ }
+  // The phone's menu toggle (without script, its link opens the menu by :target).
+  var toggle = document.querySelector(".nav-toggle");
+  var menu = document.getElementById("site-menu");
+  if (toggle && menu) {
+    toggle.addEventListener("click", function (event) {
+      event.preventDefault();
+      var open = menu.classList.toggle("is-open");
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
   // One click selects the whole invite link, ready to copy.
   document.addEventListener("click", function (event) {
     var field = event.target;
