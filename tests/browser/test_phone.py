@@ -127,6 +127,17 @@ def test_the_player_to_move_sees_roll_without_scrolling(browser: Any, site: str)
     box = roll.bounding_box()
     assert page.evaluate("window.scrollY") == 0
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    # The zoomed board is twice the screen's width, its current token in view.
+    page.get_by_role("button", name="Zoom in").click()
+    frame = page.locator(".board-frame").bounding_box()
+    assert frame is not None and frame["width"] > 2 * PHONE["width"]
+    scroller = page.locator(".board-scroll").bounding_box()
+    token = page.locator("#board .token.current").bounding_box()
+    assert scroller is not None and token is not None
+    middle = (token["x"] + token["width"] / 2, token["y"] + token["height"] / 2)
+    assert scroller["x"] < middle[0] < scroller["x"] + scroller["width"]
+    assert scroller["y"] < middle[1] < scroller["y"] + scroller["height"]
+    page.locator(".board-stack").screenshot(path=str(SHOTS / "phone-board-zoomed.png"))
     page.context.close()
 
 
