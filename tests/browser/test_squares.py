@@ -107,6 +107,17 @@ def test_clicking_boardwalk_opens_its_deed(browser: Any, site: str) -> None:
     assert box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
     phone.screenshot(path=str(SHOTS / "square-deed-phone.png"))
 
-    for browsing, seen in ((player, page), (player, phone), (spectator, watch)):
+    # The replay: the card of the square as it was at the step shown.
+    replay = spectator.page()
+    spectator.visit(replay, f"{game.get_absolute_url()}replay/?step=0")
+    replay.locator('#board [data-square="39"]').click()
+    assert card(replay, 39).locator(".deed-owner").inner_text() == "The bank (for sale)"
+
+    for browsing, seen in (
+        (player, page),
+        (player, phone),
+        (spectator, watch),
+        (spectator, replay),
+    ):
         browsing.collect(seen)
         assert browsing.complaints == [] and browsing.violations == []

@@ -169,6 +169,22 @@ def test_a_held_jail_card_leaves_the_round():
     assert cards_left(ruleset(), 0, log, 16) == 15
 
 
+# --- the board's buttons ---------------------------------------------------------------
+
+
+def test_interactive_boards_make_every_square_a_button():
+    from games.web.board_svg import render_board, render_board_base
+
+    rules = ruleset()
+    for svg in (render_board_base(rules, interactive=True), render_board(game(), interactive=True)):
+        assert svg.count('data-square="') == 40
+        assert 'data-square="39" tabindex="0" role="button"' in svg
+        assert 'aria-label="Boardwalk: open its card"' in svg
+        assert 'aria-hidden="true"' not in svg.split(">", 1)[0]
+    assert "data-square" not in render_board_base(rules)
+    assert "data-square" not in render_board(game())
+
+
 # --- the view ------------------------------------------------------------------------
 
 
