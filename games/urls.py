@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import play_views, replay_views, timer_views, views
+from games.web import play_views, replay_views, square_views, timer_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -23,6 +23,7 @@ urlpatterns = [
     path("games/<str:public_id>/record.json", replay_views.record_json, name="game_record"),
     path("games/<str:public_id>/act", play_views.game_act, name="game_act"),
     path("games/<str:public_id>/resign", play_views.game_resign, name="game_resign"),
+    path("games/<str:public_id>/square/<int:sq>", square_views.square, name="game_square"),
     path("games/<str:public_id>/regions", play_views.game_regions, name="game_regions"),
     path("games/<str:public_id>/reclaim", timer_views.reclaim, name="game_reclaim"),
     path("games/<str:public_id>/orders", timer_views.standing_orders, name="game_orders"),

@@ -108,6 +108,11 @@ def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
 NEAREST_RAILROAD: Final[tuple[int, ...]] = _nearest(RAILROADS)
 NEAREST_UTILITY: Final[tuple[int, ...]] = _nearest(UTILITIES)
 
+# Railroad rent by how many the owner has (1-4), and the utilities' dice
+# multipliers by how many (1-2): printed on the deeds, not in the table above.
+RAILROAD_RENTS: Final[tuple[int, ...]] = (25, 50, 100, 200)
+UTILITY_MULTIPLIERS: Final[tuple[int, ...]] = (4, 10)
+
 TOTAL_HOUSES: Final = 32
 TOTAL_HOTELS: Final = 12
 HOTEL: Final = 5  # value of ``State.bld[sq]`` meaning "a hotel stands here"

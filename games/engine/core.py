@@ -17,10 +17,12 @@ from .board import (
     PRICE,
     PROPERTIES,
     RAILROAD,
+    RAILROAD_RENTS,
     RAILROADS,
     RENT,
     SITE,
     UTILITIES,
+    UTILITY_MULTIPLIERS,
 )
 from .events import EventLog
 from .rules import (
@@ -55,13 +57,13 @@ def rent_due(s: State, sq: int, owner: int, dice_total: int, card_rent: int) -> 
         for r in RAILROADS:
             if own[r] == owner and (count_mortgaged or not s.mortgaged[r]):
                 n += 1
-        amount = 25 << (n - 1)
+        amount = RAILROAD_RENTS[n - 1]
         return amount * 2 if card_rent == 1 else amount
     # Utility.
     if card_rent == 2:
         return 10 * dice_total
     both = own[UTILITIES[0]] == owner and own[UTILITIES[1]] == owner
-    return (10 if both else 4) * dice_total
+    return UTILITY_MULTIPLIERS[1 if both else 0] * dice_total
 
 
 def transfer(s: State, payer: int, creditor: int, amount: int) -> None:

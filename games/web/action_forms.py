@@ -25,6 +25,7 @@ from games.engine import (
     terms_error,
     unmortgage_cost,
 )
+from games.web.hints import Hint, hints
 from games.web.presenters import GROUP_COLOURS, group_name
 from games.wording import fine_or_chance_amount, money, square_name
 
@@ -129,6 +130,10 @@ class Panel:
     outgoing: list[dict[str, Any]] = field(default_factory=list)
     proposals: list[TradeForm] = field(default_factory=list)
     can_resign: bool = False
+    # Why a natural action is missing (games.web.hints), with the decision
+    # or with the property.
+    decision_hints: list[Hint] = field(default_factory=list)
+    property_hints: list[Hint] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -185,6 +190,8 @@ def panel(s: engine.State | None, seat: int | None) -> Panel:
             "below, then pay; or let the bank settle it automatically."
         )
     out.properties = [_property_row(s, sq, forms) for sq, forms in sorted(by_square.items())]
+    for hint in hints(s, seat, legal):
+        (out.decision_hints if hint.decision else out.property_hints).append(hint)
     _trades(s, seat, out, answers)
     return out
 

@@ -996,6 +996,8 @@ def _svg_open(extra: str, cls: str = "board-svg") -> str:
 
 
 _ACCESSIBLE = 'role="img" aria-labelledby="board-title board-desc"'
+# With buttons inside, the board is a group (an image hides its children).
+_INTERACTIVE = 'role="group" aria-labelledby="board-title board-desc"'
 _DEFS = (
     '<defs><pattern id="mb-hatch" width="7" height="7" patternUnits="userSpaceOnUse" '
     'patternTransform="rotate(45)"><rect width="7" height="7" fill="#FFFFFF" '
@@ -1024,6 +1026,16 @@ _KIND_CLASSES = {
     engine.JAIL: "sq-jail",
     engine.FREE_PARKING: "sq-parking",
 }
+
+
+def _square_key(rules: Ruleset, sq: int) -> str:
+    """What makes a square open its card (static/js/squares.js): focusable,
+    a button to assistive technology, named by the square."""
+    name = escape(engine.square_name(sq, rules.uk))
+    return (
+        f' data-square="{sq}" tabindex="0" role="button" aria-haspopup="dialog" '
+        f'aria-label="{name}: open its card"'
+    )
 
 
 def _labels(state: State, seat_labels: list[str] | None) -> list[str]:
@@ -1073,8 +1085,11 @@ def _summary(state: State) -> str:
     )
 
 
-def _square_open(state: State, sq: int, hl: set[int], here: dict[int, list[int]]) -> str:
-    """A square's group, with its state as classes and its tooltip."""
+def _square_open(
+    state: State, sq: int, hl: set[int], here: dict[int, list[int]], key: bool = False
+) -> str:
+    """A square's group, with its state as classes and its tooltip; ``key``
+    makes it open the square's card."""
     x, y, _, _, _ = square_box(sq)
     kind = engine.KIND[sq]
     classes = ["sq"]
@@ -1092,7 +1107,8 @@ def _square_open(state: State, sq: int, hl: set[int], here: dict[int, list[int]]
         classes.append("sq-hl")
     people = [state.names[p] + (" (in jail)" if state.in_jail[p] else "") for p in here.get(sq, [])]
     return (
-        f'<g id="sq-{sq}" class="{" ".join(classes)}" data-sq="{sq}" '
+        f'<g id="sq-{sq}" class="{" ".join(classes)}" data-sq="{sq}"'
+        f"{_square_key(state.rules, sq) if key else ''} "
         f'transform="translate({_n(x)} {_n(y)})">'
         f"<title>{escape(_square_title(state, sq, people))}</title>"
     )
@@ -1171,24 +1187,27 @@ def render_board(
     *,
     seat_labels: list[str] | None = None,
     highlight_squares: set[int] | None = None,
+    interactive: bool = False,
 ) -> str:
     """The board of ``state`` as one ``<svg>`` element (escaped, safe to inline).
 
     ``seat_labels`` are the short texts on the tokens (default "1", "2"...);
     ``highlight_squares`` get the ``sq-hl`` class and a ring, e.g. the
-    squares the viewer can act on.
+    squares the viewer can act on; ``interactive`` makes each square a
+    button (``data-square``) that opens its card.
     """
     labels = _labels(state, seat_labels)
     hl = highlight_squares or set()
     here = _standing(state)
-    out: list[str] = [_svg_open(_ACCESSIBLE), _summary(state), _DEFS, _BG]
+    svg = _svg_open(_INTERACTIVE if interactive else _ACCESSIBLE)
+    out: list[str] = [svg, _summary(state), _DEFS, _BG]
     # The centre first, then the squares, then highlights and tokens on top.
     out.append(f'<g class="centre">{_centre_static()}{_centre(state, labels)}</g>')
     out.append(_INNER_EDGE)
     out.append('<g class="squares">')
     for sq in range(engine.NUM_SQUARES):
         _, _, w, h, side = square_box(sq)
-        out.append(_square_open(state, sq, hl, here))
+        out.append(_square_open(state, sq, hl, here, interactive))
         out.append(
             f'<rect class="sq-bg" width="{_n(w)}" height="{_n(h)}" fill="{_SQUARE_BG}" '
             f'stroke="{_LINE}" stroke-width="1"/>'
@@ -1244,17 +1263,30 @@ def _printed_title(rules: Ruleset, sq: int) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def render_board_base(rules: Ruleset) -> str:
-    """The printed board of ``rules``: squares, names, prices, banner, decks."""
-    out = [_svg_open('aria-hidden="true" focusable="false"', "board-svg board-base"), _BG]
+def render_board_base(rules: Ruleset, interactive: bool = False) -> str:
+    """The printed board of ``rules``: squares, names, prices, banner, decks.
+
+    ``interactive`` makes each square a button (``data-square``) that opens
+    its card; the layer is then a group of those buttons, no longer hidden
+    from assistive technology (the live layer over it describes the play)."""
+    opening = (
+        'role="group" aria-label="Squares: open one for its card"'
+        if interactive
+        else 'aria-hidden="true" focusable="false"'
+    )
+    out = [_svg_open(opening, "board-svg board-base"), _BG]
     out.append(f'<g class="centre">{_centre_static()}</g>')
     out.append(_INNER_EDGE)
     out.append('<g class="squares">')
     for sq in range(engine.NUM_SQUARES):
         x, y, w, h, side = square_box(sq)
+        title = _printed_title(rules, sq)
+        if interactive:  # the owner is on the card, and in the live layer
+            title = title.replace(", for sale.", ".")
+        key = _square_key(rules, sq) if interactive else ""
         out.append(
-            f'<g class="sq-base" data-sq="{sq}" transform="translate({_n(x)} {_n(y)})">'
-            f"<title>{escape(_printed_title(rules, sq))}</title>"
+            f'<g class="sq-base" data-sq="{sq}"{key} transform="translate({_n(x)} {_n(y)})">'
+            f"<title>{escape(title)}</title>"
             f'<rect class="sq-bg" width="{_n(w)}" height="{_n(h)}" fill="{_SQUARE_BG}" '
             f'stroke="{_LINE}" stroke-width="1"/>'
         )

@@ -58,7 +58,7 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     if seat is not None and seat.user_id is not None:
         game_opened.send(sender=Game, game=game, user=request.user)
     context = region_context(Snapshot.of(game), seat)
-    context["board_base"] = presenters.board_base(context["state"])
+    context["board_base"] = presenters.board_base(context["state"], interactive=True)
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
     if game.status == Game.Status.FINISHED:
         # Drawn once on the full page: a finished game no longer changes.

@@ -564,10 +564,12 @@ def board_markup(s: engine.State, game: Game) -> SafeString:
     return mark_safe(svg)  # render_board escapes every text it writes
 
 
-def board_base(s: engine.State) -> SafeString:
-    """The printed board that ``board_markup`` is drawn over (empty if it fails)."""
+def board_base(s: engine.State, *, interactive: bool = False) -> SafeString:
+    """The printed board that ``board_markup`` is drawn over (empty if it
+    fails); ``interactive``: its squares open their cards."""
     try:
-        return mark_safe(board_svg.render_board_base(s.rules))  # escaped by board_svg
+        # escaped by board_svg
+        return mark_safe(board_svg.render_board_base(s.rules, interactive=interactive))
     except Exception:
         logger.exception("Could not draw the printed board")
         return mark_safe("")

@@ -79,7 +79,8 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         "steps": rep.steps,
         "turn_no": state.turn_no,
         "turns": len(turn_steps) - 1,
-        "board": mark_safe(render_board(state)),
+        "board": mark_safe(render_board(state, interactive=True)),
+        "square_url": f"{game.get_absolute_url()}square/",
         "players": [
             {
                 "name": name,

@@ -36,7 +36,7 @@ def test_replay_viewer_steps_through_a_game(page: Any) -> None:
     page.get_by_role("link", name="Next").click()
     assert page.get_by_text(f"Move 2 of {last}").is_visible()
     page.get_by_label("Jump to turn").fill("3")
-    page.get_by_role("button", name="Go").click()
+    page.get_by_role("button", name="Go", exact=True).click()  # not the GO square
     assert page.get_by_text("turn 4").first.is_visible()
     assert page.locator("#board svg").is_visible()
     assert page.locator(".heat-map").is_visible()
