@@ -60,7 +60,7 @@
 
   function typing(target) {
     if (!target || !target.closest) return false;
-    return !!target.closest("input, select, textarea, button, [contenteditable]");
+    return !!target.closest("input, select, textarea, [contenteditable]");
   }
 
   document.addEventListener("keydown", function (event) {

@@ -116,3 +116,30 @@ def test_lobby_points_to_finished_games_when_none_is_running(
     assert "You are not in any game yet" not in body
     assert 'href="/u/ada/"' in body
     assert 'href="/watch/finished/"' in body
+
+
+def test_home_shows_small_live_boards_of_public_games_in_play(
+    client: Client, no_bot_tasks: Any
+) -> None:
+    ada = User.objects.create_user("ada", "ada@example.com", "pw-ada-12345")
+    shown = services.create_seated_game(humans=[], bots=["heuristic"] * 2, start=True)
+    private = services.create_seated_game(
+        humans=[], bots=["heuristic"] * 2, start=True, is_public=False
+    )
+    done = finished_game(ada, moves=0)
+    body = client.get("/").content.decode()
+    assert f'data-live-board="/ws/games/{shown.public_id}/"' in body
+    assert f'data-version="{shown.version}"' in body
+    assert private.public_id not in body and done.public_id not in body
+    assert "board-live" in body and "board-base" in body and "to play" in body
+    # Three boards on one page: no id of the game page's board is repeated.
+    assert (
+        'id="sq-' not in body and 'id="token-' not in body and 'aria-labelledby="board' not in body
+    )
+    assert "js/home-live" in body
+
+
+def test_home_caps_the_live_boards_at_three(client: Client, no_bot_tasks: Any) -> None:
+    for _ in range(4):
+        services.create_seated_game(humans=[], bots=["heuristic"] * 2, start=True)
+    assert client.get("/").content.decode().count("data-live-board=") == 3
