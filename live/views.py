@@ -13,7 +13,7 @@ from common import ratelimit, redis_health
 from common.unavailable import unavailable_response
 from games.access import access_game_for_viewer
 from live.chat import ChatError, do_post_message
-from live.watch import SORTS, watch_rows
+from live.watch import SORTS, finished_rows, watch_rows
 
 # Chat is pushed through Redis: without it a message would be stored and
 # seen by nobody until they reload, so it is refused instead (issue 15).
@@ -61,4 +61,11 @@ def watch(request: HttpRequest) -> HttpResponse:
     if sort not in SORTS:
         sort = "recent"
     context = {"rows": watch_rows(sort), "sort": sort, "sorts": SORTS}
+    return render(request, "games/watch.html", context)
+
+
+@require_GET
+def watch_finished(request: HttpRequest) -> HttpResponse:
+    """The Finished tab: recent public games that have ended."""
+    context = {"page": finished_rows(request.GET.get("page")), "sorts": SORTS, "tab": "finished"}
     return render(request, "games/watch.html", context)

@@ -1,14 +1,20 @@
-"""The /watch/ list: live public games with their players, ratings and turn."""
+"""The /watch/ lists: live public games with their players, ratings and
+turn, and the recently finished ones with their results."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
+from django.utils.safestring import mark_safe
 
 from games import engine
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
+from games.web.board_svg import render_board_base, render_board_live
+from games.web.presenters import END_REASONS, turn_line
 from live.presence import watching_counts
 from ratings.models import PlayerRating
 from ratings.services import pool_for
@@ -55,3 +61,88 @@ def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
             }
         )
     return rows[:LIMIT]
+
+
+FINISHED_PER_PAGE = 20
+# Only the most recent are listed: older games stay on their players' profiles.
+FINISHED_CAP = 500
+
+
+def finished_rows(page_number: Any) -> Page[Any]:
+    """A page of the most recently finished public games, each with its
+    ranking (winner first), its length in turns and time, and its replay."""
+    recent = (
+        Game.objects.filter(status=Game.Status.FINISHED, is_public=True)
+        .order_by("-finished_at", "-pk")
+        .values_list("pk", flat=True)[:FINISHED_CAP]
+    )
+    page = Paginator(list(recent), FINISHED_PER_PAGE).get_page(page_number)
+    games = (
+        Game.objects.filter(pk__in=list(page.object_list))
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-finished_at", "-pk")
+    )
+    rows: list[Any] = []
+    for game in games:
+        state = game.state or {}
+        seats = sorted(game.seats.all(), key=lambda s: (s.final_rank or 99, s.number))
+        ranking = [
+            {"rank": seat.final_rank, "name": seat.name, "is_bot": seat.is_bot} for seat in seats
+        ]
+        winner = ranking[0]["name"] if ranking and ranking[0]["rank"] == 1 else ""
+        reason = str(state.get("end_reason") or game.end_reason or "")
+        rows.append(
+            {
+                "game": game,
+                "preset_label": PRESET_LABELS.get(game.preset, game.preset),
+                "ranking": ranking,
+                "winner": winner,
+                "reason": END_REASONS.get(reason, reason.replace("_", " ")),
+                # Numbered as the replay numbers them: the last turn played.
+                "turns": int(state.get("turn_no", 0)) + 1,
+                "started_at": game.started_at,
+                "finished_at": game.finished_at,
+            }
+        )
+    page.object_list = rows
+    return page
+
+
+HOME_GAMES = 3
+# Ids in a board's SVG name its squares and tokens on the game page; three
+# boards on one page would repeat them, so the small boards drop them (and
+# the labels that point at them: each card has its own text). The hatching
+# pattern keeps its id, which its fill refers to (the same in every board).
+_IDS = re.compile(r'\s(?:id="(?!mb-hatch")[^"]*"|aria-labelledby="[^"]*"|aria-describedby="[^"]*")')
+
+
+def mini_board(svg: str) -> str:
+    """A board SVG for a small card: without its ids (static/js/home-live.js
+    treats the pushed ones alike)."""
+    return _IDS.sub("", svg)
+
+
+def home_games(limit: int = HOME_GAMES) -> list[dict[str, Any]]:
+    """The public games in play most recently moved, as small boards for the
+    home page: what any spectator sees (the printed board and the live
+    layer), which the page keeps up to date over the games' spectator sockets."""
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
+        .exclude(state__isnull=True)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-updated_at")[:limit]
+    )
+    cards = []
+    for game in games:
+        state = engine.from_dict(game.state or {})
+        cards.append(
+            {
+                "game": game,
+                # mark_safe: the board's renderers escape every text they draw.
+                "base": mark_safe(mini_board(render_board_base(state.rules))),
+                "live": mark_safe(mini_board(render_board_live(state))),
+                "turn_line": turn_line(state),
+                "players": [seat.name for seat in game.seats.all()],
+            }
+        )
+    return cards

@@ -11,6 +11,7 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from live.watch import home_games
 from monopoly_site.tasks import HEARTBEAT_KEY
 
 
@@ -62,7 +63,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
-    return render(request, "home.html")
+    return render(request, "home.html", {"live_games": home_games()})
 
 
 @require_GET

@@ -39,6 +39,16 @@ def your_game_rows(user: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def your_games_context(user: Any) -> dict[str, Any]:
+    """The lobby's "Your games": the rows, and for someone in no game now,
+    whether they have finished ones (the list then points to them)."""
+    rows = your_game_rows(user)
+    finished = (
+        not rows and Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).exists()
+    )
+    return {"your_games": rows, "has_finished_games": finished, "player": user}
+
+
 def open_game_rows() -> list[dict[str, Any]]:
     """The lobby's open-games table ."""
     open_games = (

@@ -10,6 +10,7 @@ record hands out the secret only once the game has ended.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from html import escape
 from typing import Any
 
@@ -38,6 +39,37 @@ class Replay:
         for action in self.actions[:step]:
             engine.step(state, action, log)
         return state
+
+    def position(self, step: int) -> tuple[int, engine.State]:
+        """The turn number (0-based, ``State.turn_no``) before the ``step``-th
+        action, and the position after it: the action's log lines before a
+        ``turn_start`` belong to the former."""
+        state = self.initial_state()
+        before = state.turn_no
+        log: list[Any] = []
+        for action in self.actions[:step]:
+            before = state.turn_no
+            engine.step(state, action, log)
+        return before, state
+
+    @cached_property
+    def turn_firsts(self) -> dict[int, int]:
+        """The first step of each turn, by ``State.turn_no`` (0-based: the
+        page calls turn_no 0 "turn 1", as the game page does)."""
+        state = self.initial_state()
+        firsts = {state.turn_no: 0}
+        log: list[Any] = []
+        for index, action in enumerate(self.actions, start=1):
+            engine.step(state, action, log)
+            firsts.setdefault(state.turn_no, index)
+        return firsts
+
+    def step_of_turn(self, turn: int) -> int:
+        """The first step of turn ``turn`` as the page numbers it (1-based),
+        clamped to the turns the game has."""
+        firsts = self.turn_firsts
+        wanted = max(min(firsts), min(turn - 1, max(firsts)))
+        return firsts[max(t for t in firsts if t <= wanted)]
 
     def initial_state(self) -> engine.State:
         game = self.game

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
@@ -14,7 +18,7 @@ from games import access, engine
 from games.models import Game
 from games.web.board_svg import render_board
 from games.web.presenters import event_text
-from games.web.replay import heat_map_svg, landing_counts, load_replay, seat_colour
+from games.web.replay import Replay, heat_map_svg, landing_counts, load_replay, seat_colour
 
 logger = logging.getLogger(__name__)
 
@@ -52,33 +56,42 @@ def game_charts(game: Game) -> dict[str, str]:
     }
 
 
-@require_GET
-def replay(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _started_game(request, public_id)
-    rep = load_replay(game)
-    turn_steps, worths = rep.turn_starts()
-    step = _int_param(request, "step")
-    turn = _int_param(request, "turn")
-    if turn is not None:
-        step = turn_steps[max(0, min(turn, len(turn_steps) - 1))]
-    step = rep.steps if step is None else max(0, min(step, rep.steps))
-    state = rep.state_at(step)
-    rules = state.rules
-    version = step + 1
-    lines = [
-        event_text(kind, payload, rules, state.names)
-        for kind, payload in game.events.filter(seq=version, audience_seat__isnull=True)
+def _log_groups(game: Game, step: int, before: int, state: engine.State) -> list[dict[str, Any]]:
+    """What the ``step``-th action did (the events of version ``step + 1``
+    everyone saw), grouped by turn, numbered as the header numbers them:
+    lines before a ``turn_start`` belong to the turn the action was in."""
+    rows = (
+        game.events.filter(seq=step + 1, audience_seat__isnull=True)
         .exclude(kind__in=["action", "start"])
         .order_by("index")
         .values_list("kind", "payload")
-    ]
-    # mark_safe below: render_board, line_chart and heat_map_svg escape every text they draw.
-    context = {
+    )
+    groups: list[dict[str, Any]] = []
+    turn = before
+    for kind, payload in rows:
+        if kind == "turn_start":
+            with contextlib.suppress(TypeError, ValueError):
+                turn = int(payload.get("turn_no", turn))
+        if not groups or groups[-1]["turn"] != turn + 1:
+            groups.append({"turn": turn + 1, "lines": []})
+        groups[-1]["lines"].append(event_text(kind, payload, state.rules, state.names))
+    return groups
+
+
+def _step_context(game: Game, rep: Replay, step: int) -> dict[str, Any]:
+    """The replay region at ``step``: controls, board, what the move did, players."""
+    before, state = rep.position(step)
+    path = reverse("game_replay", args=[game.public_id])
+    # mark_safe: render_board escapes every text it draws.
+    return {
         "game": game,
+        "path": path,
         "step": step,
         "steps": rep.steps,
-        "turn_no": state.turn_no,
-        "turns": len(turn_steps) - 1,
+        "previous": max(0, step - 1),
+        "next": min(rep.steps, step + 1),
+        "turn": state.turn_no + 1,
+        "turns": max(rep.turn_firsts) + 1,
         "board": mark_safe(render_board(state, interactive=True)),
         "square_url": f"{game.get_absolute_url()}square/",
         "players": [
@@ -91,12 +104,37 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
             }
             for p, name in enumerate(state.names)
         ],
-        "currency": rules.currency,
-        "lines": lines,
-        "worth_chart": mark_safe(_worth_chart(state.names, worths)),
-        "heat_map": mark_safe(heat_map_svg(landing_counts(game), uk=rules.uk)),
+        "currency": state.rules.currency,
+        "log_groups": _log_groups(game, step, before, state),
     }
-    return render(request, "games/replay.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The replay at ``?step=N`` (moves played, 0 is the start) or at the
+    first move of ``?turn=N`` (turns numbered from 1, as everywhere). An
+    htmx request gets the replay region alone (the viewer's steps swap it,
+    static/js/replay.js); any other, the page with the charts."""
+    game = _started_game(request, public_id)
+    rep = load_replay(game)
+    step = _int_param(request, "step")
+    turn = _int_param(request, "turn")
+    if turn is not None:
+        step = rep.step_of_turn(turn)
+    step = rep.steps if step is None else max(0, min(step, rep.steps))
+    context = _step_context(game, rep, step)
+    htmx = request.htmx  # type: ignore[attr-defined]
+    if htmx and not htmx.history_restore_request:
+        response = render(request, "games/replay.html#replay_region", context)
+    else:
+        _, worths = rep.turn_starts()
+        # mark_safe: line_chart and heat_map_svg escape every text they draw.
+        context["worth_chart"] = mark_safe(_worth_chart(rep.names, worths))
+        context["heat_map"] = mark_safe(heat_map_svg(landing_counts(game), uk=rep.rules.uk))
+        response = render(request, "games/replay.html", context)
+    # The region and the page share a URL: a cache must tell them apart.
+    patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
+    return response
 
 
 @require_GET

@@ -10,13 +10,19 @@
   if (!dialog || typeof dialog.showModal !== "function") return;
   var content = dialog.querySelector(".square-card-content");
   var base = dialog.getAttribute("data-url");
-  var step = dialog.getAttribute("data-step");
   var current = -1;
+  // A replay's step: the region's own (it changes without a page load), else
+  // the one the page came with.
+  function stepNow() {
+    var region = document.getElementById("replay-region");
+    return region ? region.getAttribute("data-step") : dialog.getAttribute("data-step");
+  }
   var opener = null;
   var loads = 0;
 
   function load(square) {
     var mine = ++loads;
+    var step = stepNow();
     var url = base + square + (step !== null ? "?step=" + encodeURIComponent(step) : "");
     return fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (response) {

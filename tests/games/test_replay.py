@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,81 @@ def test_replay_page_steps_and_jumps(client: Client, no_bot_tasks: Any) -> None:
     assert "Move 0 of" in first
     assert client.get(url + "?step=999999").status_code == 200
     assert client.get(url + "?step=banana").status_code == 200
-    assert "turn 3" in client.get(url + "?turn=2").content.decode()
+    assert "turn 2 of" in client.get(url + "?turn=2").content.decode()
+
+
+def htmx_get(client: Client, url: str, **headers: str) -> str:
+    response = client.get(url, HTTP_HX_REQUEST="true", **headers)
+    assert response.status_code == 200, url
+    assert "HX-Request" in response["Vary"]
+    return response.content.decode()
+
+
+def test_replay_region_at_every_step_shows_the_live_state(no_bot_tasks: Any) -> None:
+    """The viewer's steps (htmx GETs of the region) show, at every step,
+    the position play reached at that version: the move, and each cash."""
+    game, stored = bot_game(60)
+    client = Client()
+    url = f"/games/{game.public_id}/replay/"
+    steps = game.version - 1
+    for version, state in stored.items():
+        step = version - 1
+        body = htmx_get(client, f"{url}?step={step}")
+        assert body.lstrip().startswith('<div id="replay-region"'), step
+        assert "Net worth by turn" not in body  # the charts stay with the page
+        assert f"Move {step} of {steps}" in body
+        assert f"turn {state['turn_no'] + 1} of" in body, step
+        assert f'name="step" min="0" max="{steps}" value="{step}"' in body
+        for name, cash in zip(state["names"], state["cash"], strict=True):
+            shown = re.escape(f"{escape(name)}: ") + r"\D{0,3}" + f"{cash}" + r"(?![\d,])"
+            assert re.search(shown, body), (step, name, cash)
+        # The neighbours' links, for the buttons and the keys.
+        assert (
+            f'id="replay-next" class="button small" href="{url}?step={min(steps, step + 1)}"'
+            in body
+        )
+        assert f'id="replay-prev" class="button small" href="{url}?step={max(0, step - 1)}"' in body
+
+
+def test_a_history_restore_gets_the_whole_page(client: Client, no_bot_tasks: Any) -> None:
+    game, _ = bot_game(10)
+    url = f"/games/{game.public_id}/replay/?step=3"
+    body = htmx_get(client, url, HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in body and "Net worth by turn" in body
+
+
+def test_jump_to_turn_n_shows_turn_n_at_its_first_move(client: Client, no_bot_tasks: Any) -> None:
+    game, stored = bot_game(80)
+    url = f"/games/{game.public_id}/replay/"
+    turn_at = {version - 1: state["turn_no"] + 1 for version, state in stored.items()}
+    turns = max(turn_at.values())
+    assert turns >= 4
+    for turn in range(1, turns + 1):
+        body = client.get(f"{url}?turn={turn}").content.decode()
+        assert f"turn {turn} of {turns}" in body, turn
+        assert f'name="turn" min="1" max="{turns}" value="{turn}"' in body
+        first = min(step for step, shown in turn_at.items() if shown == turn)
+        assert f"Move {first} of" in body, turn
+    # Out of range: the first and the last turn.
+    assert f"turn 1 of {turns}" in client.get(f"{url}?turn=0").content.decode()
+    assert f"turn {turns} of {turns}" in client.get(f"{url}?turn=9999").content.decode()
+
+
+def test_the_log_lines_are_numbered_as_the_header(client: Client, no_bot_tasks: Any) -> None:
+    """At the move that starts turn N the header says turn N, and so does the
+    log label over the new turn's lines (the lines before it are turn N-1's)."""
+    game, _ = bot_game(80)
+    url = f"/games/{game.public_id}/replay/"
+    starts = GameEvent.objects.filter(game=game, kind="turn_start", seq__gt=1).order_by("seq")
+    checked = 0
+    for event in starts[:5]:
+        turn = event.payload["turn_no"] + 1
+        body = client.get(f"{url}?step={event.seq - 1}").content.decode()
+        assert f"turn {turn} of" in body
+        labels = [int(x.split("<")[0]) for x in body.split('class="log-turn-label">Turn ')[1:]]
+        assert labels[-1] == turn and all(label in (turn - 1, turn) for label in labels)
+        checked += 1
+    assert checked
 
 
 def test_landing_counts_match_the_move_events(no_bot_tasks: Any) -> None:

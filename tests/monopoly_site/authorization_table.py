@@ -121,6 +121,7 @@ ROUTES: list[Row] = [
               "visibility": "public"}),
     Row("lobby/switches", GET, everyone(OK)),
     Row("watch/", GET, everyone(OK)),
+    Row("watch/finished/", GET, everyone(OK)),
     Row("leaderboard/", GET, everyone(OK)),
     Row("u/<str:username>/", GET, everyone(OK), kwargs={"username": "authz-host"},
         wrong_method=OK),
