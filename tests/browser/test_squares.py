@@ -112,6 +112,15 @@ def test_clicking_boardwalk_opens_its_deed(browser: Any, site: str) -> None:
     spectator.visit(replay, f"{game.get_absolute_url()}replay/?step=0")
     replay.locator('#board [data-square="39"]').click()
     assert card(replay, 39).locator(".deed-owner").inner_text() == "The bank (for sale)"
+    # Stepping without a page load, the card asks for the step shown.
+    replay.keyboard.press("Escape")
+    replay.get_by_role("link", name="Last").click()
+    game.refresh_from_db()
+    replay.wait_for_selector(f'#replay-region[data-step="{game.version - 1}"]')
+    with replay.expect_request(lambda r: "/square/39" in r.url) as asked:
+        replay.locator('#board [data-square="39"]').click()
+    assert asked.value.url.endswith(f"?step={game.version - 1}")
+    card(replay, 39)
 
     for browsing, seen in (
         (player, page),
