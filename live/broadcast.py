@@ -339,11 +339,9 @@ def watch_html() -> str:
 
 
 def your_games_html(user: Any) -> str:
-    from games.web.lobby_rows import your_game_rows
+    from games.web.lobby_rows import your_games_context
 
-    return render_to_string(
-        "games/lobby.html#your_games", {"your_games": your_game_rows(user), **NO_CSRF}
-    )
+    return render_to_string("games/lobby.html#your_games", {**your_games_context(user), **NO_CSRF})
 
 
 # Per game, what its players' "Your games" rows last showed (status and who

@@ -39,6 +39,24 @@ def your_game_rows(user: Any) -> list[dict[str, Any]]:
     return rows
 
 
+FINISHED_SHOWN = 5
+
+
+def your_games_context(user: Any) -> dict[str, Any]:
+    """The lobby's "Your games": the games in play, and when there are
+    none, the last few finished ones (so that a player whose game just
+    ended is not told they were never in one)."""
+    rows = your_game_rows(user)
+    finished: list[Game] = []
+    if not rows:
+        finished = list(
+            Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
+            .order_by("-finished_at", "-pk")
+            .distinct()[:FINISHED_SHOWN]
+        )
+    return {"your_games": rows, "finished_games": finished, "lobby_user": user}
+
+
 def open_game_rows() -> list[dict[str, Any]]:
     """The lobby's open-games table ."""
     open_games = (

@@ -16,7 +16,7 @@ from games import access, engine, services, standing_orders
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.web.forms import CreateGameForm, timer_label
-from games.web.lobby_rows import open_game_rows, your_game_rows
+from games.web.lobby_rows import open_game_rows, your_games_context
 
 
 def _create_form_context(form: CreateGameForm, preset: str, data: Any = None) -> dict[str, Any]:
@@ -36,11 +36,9 @@ def _create_form_context(form: CreateGameForm, preset: str, data: Any = None) ->
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {
-        "open_games": open_game_rows(),
-        "your_games": your_game_rows(request.user) if request.user.is_authenticated else [],
-    }
+    context: dict[str, Any] = {"open_games": open_game_rows(), "your_games": []}
     if request.user.is_authenticated:
+        context.update(your_games_context(request.user))
         context.update(_create_form_context(CreateGameForm(), "us-2003"))
     return render(request, "games/lobby.html", context)
 
@@ -92,9 +90,7 @@ def _create_refused(
     request: HttpRequest, form: CreateGameForm, preset: str, error: str, status: int
 ) -> HttpResponse:
     context = _create_form_context(form, preset, request.POST)
-    context.update(
-        {"create_error": error, "open_games": [], "your_games": your_game_rows(request.user)}
-    )
+    context.update({"create_error": error, "open_games": [], **your_games_context(request.user)})
     return render(request, "games/lobby.html", context, status=status)
 
 

@@ -647,7 +647,9 @@ def test_the_final_ranking_reads_place_name_and_worth_without_stray_marks(
     game.refresh_from_db()
     services.resign(public_id=game.public_id, user=bob, expected_version=game.version)
     html = as_alice.get(f"/games/{game.public_id}/").content.decode()
-    ranking = html[html.index('<ol class="ranking">') : html.index("</ol>", html.index('class="ranking"'))]
+    ranking = html[
+        html.index('<ol class="ranking">') : html.index("</ol>", html.index('class="ranking"'))
+    ]
     items = [item.split(">", 1)[1] for item in ranking.split("<li")[1:]]
     rows = [re.sub(r"<[^>]+>", " ", item).split() for item in items]
     assert [row[:2] for row in rows] == [["1", "alice"], ["2", "bob"]]
