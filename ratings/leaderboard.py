@@ -11,6 +11,7 @@ from django.utils import timezone
 from ratings.models import PROVISIONAL_GAMES, PlayerRating
 
 ACTIVE_DAYS = 30
+PROVISIONAL_SHOWN = 20
 
 
 def ranked(pool: str) -> QuerySet[PlayerRating]:
@@ -18,6 +19,16 @@ def ranked(pool: str) -> QuerySet[PlayerRating]:
     cutoff = timezone.now() - timedelta(days=ACTIVE_DAYS)
     return PlayerRating.objects.filter(
         pool=pool, games__gte=PROVISIONAL_GAMES, last_game_at__gte=cutoff
+    ).order_by("-ordinal", "user_id")
+
+
+def provisional(pool: str) -> QuerySet[PlayerRating]:
+    """Recent players with fewer rated games than the board asks, shown
+    apart, best first: the shown rating (mu - 3 sigma) is already cautious
+    about a player with few games, so it orders them sensibly too."""
+    cutoff = timezone.now() - timedelta(days=ACTIVE_DAYS)
+    return PlayerRating.objects.filter(
+        pool=pool, games__gt=0, games__lt=PROVISIONAL_GAMES, last_game_at__gte=cutoff
     ).order_by("-ordinal", "user_id")
 
 

@@ -45,6 +45,11 @@ class PlayerRating(models.Model):
                 name="rating_board_idx",
                 condition=models.Q(games__gte=PROVISIONAL_GAMES),
             ),
+            models.Index(
+                fields=["pool", "-ordinal", "user"],
+                name="rating_provisional_idx",
+                condition=models.Q(games__gt=0, games__lt=PROVISIONAL_GAMES),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -5,8 +5,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from ratings.leaderboard import own_rank, ranked
-from ratings.models import Pool
+from ratings.leaderboard import PROVISIONAL_SHOWN, own_rank, provisional, ranked
+from ratings.models import PROVISIONAL_GAMES, Pool
 
 PAGE_SIZE = 50
 
@@ -32,5 +32,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "my_rating": mine,
             "my_rank_on_page": rank is not None and page.start_index() <= rank <= page.end_index(),
             "my_page": (rank - 1) // PAGE_SIZE + 1 if rank else None,
+            # Beside the first page only, so a new site's board is not empty.
+            "provisional": (
+                provisional(pool).select_related("user")[:PROVISIONAL_SHOWN]
+                if page.number == 1
+                else []
+            ),
+            "provisional_games": PROVISIONAL_GAMES,
         },
     )

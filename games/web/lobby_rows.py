@@ -39,14 +39,22 @@ def your_game_rows(user: Any) -> list[dict[str, Any]]:
     return rows
 
 
+FINISHED_SHOWN = 5
+
+
 def your_games_context(user: Any) -> dict[str, Any]:
-    """The lobby's "Your games": the rows, and for someone in no game now,
-    whether they have finished ones (the list then points to them)."""
+    """The lobby's "Your games": the games in play, and when there are
+    none, the last few finished ones (so that a player whose game just
+    ended is not told they were never in one)."""
     rows = your_game_rows(user)
-    finished = (
-        not rows and Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).exists()
-    )
-    return {"your_games": rows, "has_finished_games": finished, "player": user}
+    finished: list[Game] = []
+    if not rows:
+        finished = list(
+            Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
+            .order_by("-finished_at", "-pk")
+            .distinct()[:FINISHED_SHOWN]
+        )
+    return {"your_games": rows, "finished_games": finished, "lobby_user": user}
 
 
 def open_game_rows() -> list[dict[str, Any]]:

@@ -47,9 +47,7 @@ def seat_marks(snap: Snapshot) -> list[dict[str, Any]]:
             marks.append({"text": f"{seat.name} is on vacation until", "until": until})
         if seat.taken_over:
             marks.append(
-                {
-                    "text": f"{seat.name} timed out {game.takeover_after} times; a bot plays the seat."
-                }
+                {"text": f"{seat.name} timed out {game.takeover_after} times; a bot plays the seat"}
             )
     return marks
 

@@ -9,6 +9,29 @@
       form.reset();
     }
   });
+  // Forms pushed over the WebSocket are rendered once for many viewers, so
+  // they carry no CSRF token of their own: htmx sends the page's (the
+  // hx-headers on <body>), and a form that is posted the plain way gets it
+  // here, as a field, before it leaves. (Without JavaScript the server's
+  // refusal says to reload the page: common/csrf.py.)
+  function pageToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) { return ""; }
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+    if (new URL(form.action, location.href).origin !== location.origin) return; // never send it away
+    var token = pageToken();
+    if (!token) return;
+    var field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "csrfmiddlewaretoken";
+    field.value = token;
+    form.appendChild(field);
+  }, true);
   // The server shows times on this browser's clock unless the account chose
   // a zone (accounts/middleware.py reads this cookie).
   try {
@@ -31,5 +54,25 @@
   document.addEventListener("click", function (event) {
     var field = event.target;
     if (field && field.matches && field.matches("input[data-select-on-click]")) field.select();
+  });
+  // A Copy button (data-copy="<field id>") copies its field through the
+  // Clipboard API; where that is missing or refused, it selects the text
+  // for the reader to copy, and says which it did.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    var id = button.getAttribute("data-copy");
+    var field = document.getElementById(id);
+    var status = document.querySelector('[data-copy-status="' + id + '"]');
+    if (!field) return;
+    function say(text) { if (status) status.textContent = text; }
+    function selectIt() {
+      field.focus();
+      field.select();
+      say("Selected: press Ctrl+C (or ⌘C) to copy.");
+    }
+    say("");
+    if (!navigator.clipboard || !window.isSecureContext) { selectIt(); return; }
+    navigator.clipboard.writeText(field.value).then(function () { say("Copied."); }, selectIt);
   });
 })();

@@ -42,6 +42,33 @@ def test_lobby_shows_your_games_with_your_move(alice_client: Client, alice: User
     assert game.public_id in body
 
 
+def test_lobby_links_a_players_finished_games_once_none_is_in_play(
+    alice_client: Client, alice: User, bob: User
+) -> None:
+    game = services.create_seated_game(humans=[alice, bob], bots=[], start=True)
+    game.refresh_from_db()
+    services.resign(public_id=game.public_id, user=bob, expected_version=game.version)
+    body = alice_client.get("/lobby/").content.decode()
+    assert "not in any game" not in body
+    assert "No games in play" in body
+    assert f'href="{game.get_absolute_url()}"' in body
+    assert 'href="/u/alice/"' in body
+
+
+def test_lobby_tells_a_newcomer_they_are_in_no_game_yet(alice_client: Client) -> None:
+    assert "You are not in any game yet" in alice_client.get("/lobby/").content.decode()
+
+
+def test_the_pushed_your_games_links_the_finished_games_too(alice: User, bob: User) -> None:
+    from live.broadcast import your_games_html
+
+    game = services.create_seated_game(humans=[alice, bob], bots=[], start=True)
+    game.refresh_from_db()
+    services.resign(public_id=game.public_id, user=bob, expected_version=game.version)
+    html = your_games_html(bob)
+    assert "No games in play" in html and game.get_absolute_url() in html
+
+
 def test_create_game_with_switches_stores_only_overrides(alice_client: Client) -> None:
     response = alice_client.post(
         "/lobby/create",

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import engine
+from games import engine, services
 from games.models import Game, Seat
 
 pytestmark = [
@@ -639,3 +639,18 @@ def test_a_bot_game_page_renders_bot_badges(alice: User) -> None:
     html = client_for(alice).get(f"/games/{game.public_id}/").content.decode()
     assert html.count('class="badge bot"') == 2
     assert '<a href="/u/alice/">alice</a>' in html
+
+
+def test_the_final_ranking_reads_place_name_and_worth_without_stray_marks(
+    game: Game, as_alice: Client, bob: User
+) -> None:
+    game.refresh_from_db()
+    services.resign(public_id=game.public_id, user=bob, expected_version=game.version)
+    html = as_alice.get(f"/games/{game.public_id}/").content.decode()
+    ranking = html[
+        html.index('<ol class="ranking">') : html.index("</ol>", html.index('class="ranking"'))
+    ]
+    items = [item.split(">", 1)[1] for item in ranking.split("<li")[1:]]
+    rows = [re.sub(r"<[^>]+>", " ", item).split() for item in items]
+    assert [row[:2] for row in rows] == [["1", "alice"], ["2", "bob"]]
+    assert all("." not in row for row in rows)  # a hidden "." read as a line of its own

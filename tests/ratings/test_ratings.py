@@ -117,9 +117,37 @@ def test_leaderboard_lists_only_active_players_with_ten_games(client: Client) ->
         user=idle, pool=Pool.REGULAR, games=50, last_game_at=timezone.now() - timedelta(days=31)
     )
     body = client.get("/leaderboard/").content.decode()
-    assert all(u.username in body for u in users)
-    assert "newcomer" not in body and "idle" not in body
+    board, _, apart = body.partition('id="provisional-heading"')
+    assert all(u.username in board for u in users)
+    assert "newcomer" not in board and "newcomer" in apart  # listed apart, as provisional
+    assert "idle" not in body
     assert body.index("p002") < body.index("p000")  # best first
+
+
+def test_a_new_sites_leaderboard_lists_its_provisional_players_best_first(
+    client: Client,
+) -> None:
+    a, b, c, nogames = make_user("a"), make_user("b"), make_user("c"), make_user("nogames")
+    rate_game(finished_game({a: 1, b: 2, c: 3}))
+    rate_game(finished_game({a: 1, b: 2, c: 3}))
+    PlayerRating.objects.create(user=nogames, pool=Pool.REGULAR, games=0)
+    body = client.get("/leaderboard/").content.decode()
+    assert "Nobody has qualified for this board yet" in body
+    apart = body.partition('id="provisional-heading"')[2]
+    assert apart.index(">a<") < apart.index(">b<") < apart.index(">c<")
+    assert f'{rating(a).shown}<abbr title="provisional">?</abbr>' in apart
+    assert "2 of 10" in apart
+    assert "nogames" not in body
+
+
+def test_provisional_players_are_listed_beside_the_first_page_only(client: Client) -> None:
+    seed_board(60)
+    newcomer = make_user("newcomer")
+    PlayerRating.objects.create(
+        user=newcomer, pool=Pool.REGULAR, games=3, last_game_at=timezone.now()
+    )
+    assert "newcomer" in client.get("/leaderboard/").content.decode()
+    assert "newcomer" not in client.get("/leaderboard/?page=2").content.decode()
 
 
 def test_own_rank_is_found_even_off_the_page(client: Client) -> None:
@@ -139,7 +167,8 @@ def test_leaderboard_query_count_does_not_grow_with_page(client: Client) -> None
         with CaptureQueriesContext(connection) as queries:
             assert client.get(f"/leaderboard/?page={page}").status_code == 200
         counts.append(len(queries))
-    assert counts[0] == counts[1] == counts[2]
+    assert counts[1] == counts[2]
+    assert counts[0] == counts[1] + 1  # the provisional players, beside the first page
 
 
 def test_profile_shows_rating_history_chart(client: Client) -> None:

@@ -97,6 +97,7 @@ def test_a_player_reclaims_a_taken_over_seat(
         Seat.objects.filter(game=duel, user=alice).update(taken_over=True, timeouts_in_row=3)
     body = login(client, alice).get(duel.get_absolute_url()).content.decode()
     assert "Reclaim my seat" in body
+    assert "a bot plays the seat.</p>" in body  # one full stop, not two
     response = client.post(f"{duel.get_absolute_url()}reclaim")
     assert response.status_code == 302
     seat = Seat.objects.get(game=duel, user=alice)
