@@ -224,3 +224,51 @@ def test_the_invite_link_is_copied_with_one_click(browser: Any, site: str) -> No
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#invite").screenshot(path=str(SHOTS / "invite-copy-phone.png"))
     assert_quiet(browsing)
+
+
+def settle_or_decide(page: Any) -> bool:
+    """A debtor with nothing to sell settles (the bank declares them
+    bankrupt); anyone else clicks a decision as a scripted player would."""
+    settle = page.locator("#actions .action-group.decision button", has_text="Settle automatically")
+    if settle.count():
+        settle.first.click()
+        page.wait_for_load_state("networkidle")
+        return True
+    return click_a_decision(page)
+
+
+@pytest.mark.browser
+def test_a_whole_game_to_its_end_with_a_spectator_has_no_console_error(
+    browser: Any, site: str
+) -> None:
+    """From the first roll to the final ranking, through the pages only: the
+    loser has $1 and the winner owns every property, so it ends in a few
+    moves, by a bankruptcy."""
+    ada, grace, carol = people("ada", "grace", "carol")
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    loser = engine.from_dict(game.state).turn
+    owners = dict.fromkeys(engine.PROPERTIES, 1 - loser)
+    edit(game, lambda s: engine.setup(s, cash={loser: 1}, owners=owners))
+    edit(game, lambda s: engine.force_dice(s, (1, 2)))  # onto Baltic Avenue
+    players = [Browsing(browser, site, user) for user in (ada, grace)]
+    spectator = Browsing(browser, site, carol)
+    watcher = opened(spectator, game)
+    pages = [opened(browsing, game) for browsing in players]
+    for _ in range(30):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        for page in pages:
+            page.wait_for_function(PANEL_AT, arg=game.version)
+        watcher.wait_for_function(SHOWS_VERSION, arg=game.version)
+        mover = next((page for page in pages if settle_or_decide(page)), None)
+        assert mover is not None, "nobody had a decision to click"
+        mover.wait_for_function(SHOWS_VERSION, arg=game.version + 1)
+    assert game.status == Game.Status.FINISHED
+    for page in [*pages, watcher]:
+        page.wait_for_selector(".final-banner .ranking")
+    watcher.screenshot(path=str(SHOTS / "game-over-spectator.png"), full_page=True)
+    for browsing, page in [*zip(players, pages, strict=True), (spectator, watcher)]:
+        browsing.collect(page)
+        assert browsing.violations == []
+    assert_quiet(*players, spectator)

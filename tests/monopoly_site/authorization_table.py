@@ -203,6 +203,9 @@ ROUTES: list[Row] = [
         game="private running", data={"expected_version": "{version}"}),
     Row(G + "regions", GET, everyone(OK), game="running"),
     Row(G + "regions", GET, members_only(OK), game="private running"),
+    # A square's card: the same for every viewer of the game.
+    Row(G + "square/<int:sq>", GET, everyone(OK), game="running", kwargs={"sq": "39"}),
+    Row(G + "square/<int:sq>", GET, members_only(OK), game="private running", kwargs={"sq": "39"}),
     # Only the waiting player's seat is being played by a bot, so only they
     # can take it back; the others get as far as the seat check.
     Row(G + "reclaim", POST,  (LOGIN,    REFUSED,  REFUSED,   DONE,     REFUSED,  REFUSED,  REFUSED),

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 
 from games import engine, services
 from games.models import Deadline, Game
 from live import presence
 from notifications.models import Notification
+from tests.live.conftest import run
 from tests.notifications.test_live_notices import play_turns, unread_turn_notices
 from tests.timers.conftest import wait_for
 
@@ -48,9 +48,16 @@ def test_forty_turns_leave_each_player_at_most_one_unread_notice_for_the_game(
 
 def test_a_player_watching_the_game_gets_no_notice(timers: None, alice: Any, bob: Any) -> None:
     game = duel_of(alice, bob)
-    for seat in game.seats.all():
-        person = presence.member(f"u{seat.user_id}", seat.number, f"channel-{seat.number}")
-        async_to_sync(presence.touch)(game.pk, person)
+    people = [
+        presence.member(f"u{seat.user_id}", seat.number, f"channel-{seat.number}")
+        for seat in game.seats.all()
+    ]
+
+    async def watching() -> None:
+        for person in people:
+            await presence.touch(game.pk, person)
+
+    run(watching)  # in a thread of its own: the browser tests keep a loop in this one
     play_turns(game, 6, notify=False)
     wait_for(lambda: settled(game))
     assert not Notification.objects.filter(game=game, kind="your_turn").exists()
