@@ -67,7 +67,7 @@ def issue(user: Any, *, scopes: Iterable[str], name: str = "") -> tuple[ApiToken
 def authenticate(token: str) -> ApiToken | None:
     """The live token row for ``token``, its user loaded; None if unknown,
     revoked, or its user is inactive."""
-    parts = token.split("_")
+    parts = token.split("_", 2)
     if len(parts) != 3 or parts[0] != PREFIX or len(parts[1]) != PREFIX_LENGTH:
         return None
     row = (
