@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
 from ninja import Field, Header, NinjaAPI, Path, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.responses import Status
 from ninja.security import HttpBearer
 
 from api import reads, tokens
@@ -253,7 +254,7 @@ def _view(game_id: str, user: Any) -> dict[str, Any]:
 
 
 @api.post("/games", response={201: GameOut, **ERRORS}, summary="Create a game")
-def create_game(request: HttpRequest, body: CreateGameIn) -> tuple[int, dict[str, Any]]:
+def create_game(request: HttpRequest, body: CreateGameIn) -> Status[dict[str, Any]]:
     user = _need(request, SCOPE_PLAY)
     try:
         game = services.create_game(
@@ -266,7 +267,7 @@ def create_game(request: HttpRequest, body: CreateGameIn) -> tuple[int, dict[str
         )
     except services.GameError as exc:
         raise _game_error(exc) from None
-    return 201, _view(game.public_id, user)
+    return Status(201, _view(game.public_id, user))
 
 
 @api.get("/games", response={200: list[GameRowOut], **ERRORS}, summary="Your games")
@@ -321,14 +322,14 @@ def join(request: HttpRequest, body: JoinIn, game_id: str = GameId) -> dict[str,
 
 
 @api.post("/games/{game_id}/bots", response={201: GameOut, **ERRORS}, summary="Add a site bot")
-def add_bot(request: HttpRequest, body: BotIn, game_id: str = GameId) -> tuple[int, dict[str, Any]]:
+def add_bot(request: HttpRequest, body: BotIn, game_id: str = GameId) -> Status[dict[str, Any]]:
     user = _need(request, SCOPE_PLAY)
     _visible(game_id, user)
     try:
         services.add_bot(public_id=game_id, user=user, kind=body.kind)
     except services.GameError as exc:
         raise _game_error(exc) from None
-    return 201, _view(game_id, user)
+    return Status(201, _view(game_id, user))
 
 
 @api.post("/games/{game_id}/start", response={200: GameOut, **ERRORS}, summary="Start a game")

@@ -75,9 +75,7 @@ def test_a_player_creates_a_game_adds_a_bot_starts_and_plays_a_turn_through_the_
     assert view["state"]["turn"] != seat or view["state"]["finished"]
 
 
-def test_every_legal_action_entry_is_accepted_as_it_is(
-    alice_api: Api, no_bot_tasks: Any
-) -> None:
+def test_every_legal_action_entry_is_accepted_as_it_is(alice_api: Api, no_bot_tasks: Any) -> None:
     view = started_against_a_bot(alice_api)
     play_bots_until_seat(view["id"], view["your_seat"])
     view = alice_api.get(f"/games/{view['id']}").json()
@@ -148,9 +146,7 @@ def test_an_illegal_action_is_a_422_problem(alice_api: Api, no_bot_tasks: Any) -
     assert answer["Content-Type"] == "application/problem+json"
 
 
-def test_acting_out_of_turn_is_a_403_problem(
-    alice: User, bob: User, no_bot_tasks: Any
-) -> None:
+def test_acting_out_of_turn_is_a_403_problem(alice: User, bob: User, no_bot_tasks: Any) -> None:
     game = services.create_game(host=alice, max_seats=2, bot_delay_ms=0)
     services.join_game(public_id=game.public_id, user=bob)
     services.start_game(public_id=game.public_id, user=alice)
@@ -203,9 +199,7 @@ def test_your_games_list_puts_the_ones_waiting_on_you_first(
     assert {r["id"] for r in rows} == set(waiting + idle)
 
 
-def test_open_games_lists_public_lobbies_and_a_player_joins_one(
-    alice: User, bob_api: Api
-) -> None:
+def test_open_games_lists_public_lobbies_and_a_player_joins_one(alice: User, bob_api: Api) -> None:
     public = services.create_game(host=alice, max_seats=2)
     services.create_game(host=alice, max_seats=2, is_public=False)
     listed = bob_api.get("/games/open").json()

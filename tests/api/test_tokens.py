@@ -27,7 +27,7 @@ def test_a_token_is_stored_as_its_hash_with_a_short_prefix(alice: User) -> None:
 
 
 def test_a_wrong_secret_with_a_real_prefix_is_refused(alice: User) -> None:
-    row, token = tokens.issue(alice, scopes=["read"])
+    row, _ = tokens.issue(alice, scopes=["read"])
     forged = f"mnp_{row.prefix}_{'A' * 43}"
     assert tokens.authenticate(forged) is None
     assert Api(forged).get("/games").status_code == 401
