@@ -15,11 +15,13 @@ admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("api/v1/", include("api.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("fair-dice/", views.fair_dice, name="fair_dice"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("", include("api.settings_urls")),
     path("", include("games.urls")),
     path("", include("notifications.urls")),
     path("", include("live.urls")),

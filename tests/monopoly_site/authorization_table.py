@@ -129,6 +129,11 @@ ROUTES: list[Row] = [
     Row("settings/", GET, signed_in(OK), wrong_method=redirect("/settings/")),
     Row("settings/vacation", POST, signed_in(redirect("/settings/", changes=True)),
         data={"days": "3"}),
+    # A token is shown on the page the post answers; revoking one that is not
+    # yours changes nothing and says so on the settings page.
+    Row("settings/api-tokens/new", POST, signed_in(OK), data={"scopes": "read"}),
+    Row("settings/api-tokens/<int:token_id>/revoke", POST, signed_in(redirect("/settings/")),
+        kwargs={"token_id": "999999"}),
     Row("notifications/", GET, signed_in(OK), wrong_method=OK),
     Row("notifications/read", POST, signed_in(redirect("/notifications/", changes=True))),
     # An empty body is no subscription (and Web Push is off without VAPID keys).
@@ -271,6 +276,9 @@ ROUTES: list[Row] = [
 # app index, an unknown page) as these three, and the views of one object as
 # the two kept out.
 ADMIN_PREFIX = "admin/"
+# The API authenticates bearer tokens, not sessions: its own matrix (no token,
+# scopes, private games, spectators) is tests/api/test_authorization.py.
+API_PREFIX = "api/v1/"
 ADMIN_PERSONAS = ("anonymous", "stranger", "staff")
 ADMIN = (ADMIN_LOGIN, ADMIN_LOGIN, OK)
 ADMIN_EXCEPTIONS: dict[str, tuple[Expect, ...]] = {

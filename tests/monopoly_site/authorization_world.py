@@ -173,7 +173,9 @@ def site_routes() -> dict[str, Route]:
                 walk(entry, prefix + str(entry.pattern), inner)
             elif isinstance(entry, URLPattern):
                 name = ":".join(filter(None, [namespace, entry.name or ""])) if entry.name else ""
-                view = f"{entry.callback.__module__}.{entry.callback.__qualname__}"
+                # The API's views are partials of ninja's router (no __qualname__).
+                qualname = getattr(entry.callback, "__qualname__", type(entry.callback).__name__)
+                view = f"{entry.callback.__module__}.{qualname}"
                 out[prefix + str(entry.pattern)] = Route(name, view)
 
     walk(get_resolver(), "", "")

@@ -14,7 +14,16 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "live", "notifications", "ratings", "accounts", "monopoly_site", "common")
+PACKAGES = (
+    "api",
+    "games",
+    "live",
+    "notifications",
+    "ratings",
+    "accounts",
+    "monopoly_site",
+    "common",
+)
 # Wiring and build tooling, outside the layers.
 UNLAYERED = {"games.apps", "games.native", "games.build_engine", "games.templatetags"}
 

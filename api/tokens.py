@@ -1,0 +1,95 @@
+"""Issuing, checking and revoking personal API tokens.
+
+A token is ``mnp_<prefix>_<secret>``: a 12-character public prefix finds the
+row through its unique index, and the SHA-256 of the whole token is
+compared in constant time. The secret holds 256 random bits, so a fast hash
+is enough (no password stretching is needed for a value nobody chose).
+Every request reads the row again: revoking takes effect at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from api.models import SCOPES, ApiToken
+
+PREFIX = "mnp"
+PREFIX_LENGTH = 12
+NAME_LENGTH = 60
+# ``last_used_at`` is written at most this often per token (one UPDATE,
+# not one per request).
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+class TokenError(ValueError):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_scopes(scopes: Iterable[str]) -> list[str]:
+    chosen = [s.strip() for s in scopes if s.strip()]
+    unknown = sorted(set(chosen) - set(SCOPES))
+    if unknown:
+        raise TokenError(f"Unknown scope {unknown[0]!r}: choose among {', '.join(SCOPES)}.")
+    if not chosen:
+        raise TokenError("Choose at least one scope.")
+    return [s for s in SCOPES if s in chosen]
+
+
+def issue(user: Any, *, scopes: Iterable[str], name: str = "") -> tuple[ApiToken, str]:
+    """A new token for ``user``: the row, and the token to show once."""
+    chosen = check_scopes(scopes)
+    name = name.strip()[:NAME_LENGTH]
+    while True:
+        prefix = secrets.token_hex(PREFIX_LENGTH // 2)
+        token = f"{PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+        with transaction.atomic():
+            if ApiToken.objects.filter(prefix=prefix).exists():
+                continue  # 48 random bits: practically never
+            row = ApiToken.objects.create(
+                user=user, name=name, scopes=chosen, prefix=prefix, digest=digest(token)
+            )
+        return row, token
+
+
+def authenticate(token: str) -> ApiToken | None:
+    """The live token row for ``token``, its user loaded; None if unknown,
+    revoked, or its user is inactive."""
+    parts = token.split("_", 2)
+    if len(parts) != 3 or parts[0] != PREFIX or len(parts[1]) != PREFIX_LENGTH:
+        return None
+    row = (
+        ApiToken.objects.select_related("user")
+        .filter(prefix=parts[1], revoked_at__isnull=True)
+        .first()
+    )
+    if row is None or not secrets.compare_digest(row.digest, digest(token)):
+        return None
+    if not row.user.is_active:
+        return None
+    now = timezone.now()
+    if row.last_used_at is None or now - row.last_used_at > TOUCH_EVERY:
+        ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
+        row.last_used_at = now
+    return row
+
+
+def revoke(user: Any, token_id: int) -> bool:
+    """Revoke one of ``user``'s tokens; False if it is not theirs or was
+    already revoked (compare-and-set)."""
+    changed = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    return changed == 1

@@ -1,0 +1,501 @@
+"""``/api/v1/``: the NinjaAPI, its endpoints and its error answers.
+
+Thin endpoints: the token (``api.tokens``) says who asks, ``games.access``
+says what they may see, ``games.services`` does every write, and
+``api.reads`` shapes the answer. Services raise domain errors; they are
+caught here and answered as RFC 9457 problem details (``api.problems``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, QueryDict
+from ninja import Field, Header, NinjaAPI, Path, Schema
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.responses import Status
+from ninja.security import HttpBearer
+
+from api import reads, tokens
+from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
+from api.problems import problem
+from games import access, engine, services
+from games.models import Game, Seat
+from games.web.action_forms import FormError, parse_action
+from games.web.lobby_rows import open_game_rows, your_game_rows
+
+GAME_ID = r"^[A-Za-z0-9]{1,16}$"
+IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
+
+
+class Problem(Exception):
+    """Raised inside an endpoint; answered as a problem document."""
+
+    def __init__(self, status: int, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.extra = extra
+
+
+class TokenAuth(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
+        row = tokens.authenticate(token)
+        if row is not None:
+            request.user = row.user
+        return row
+
+
+api = NinjaAPI(
+    title="Async Monopoly API",
+    version="1",
+    description=(
+        "Play, watch and build on the site from code. Send a personal token as "
+        "`Authorization: Bearer <token>`; make one on the settings page or with "
+        "`python manage.py create_api_token USER`. Scopes: `read` for GETs, `play` for "
+        "creating games and acting in them, `bot` reserved for bot accounts. Errors are "
+        "RFC 9457 problem details (`application/problem+json`). See docs/api.md."
+    ),
+    urls_namespace="api-v1",
+    auth=TokenAuth(),
+)
+
+
+# --- errors -------------------------------------------------------------------------
+
+
+@api.exception_handler(Problem)
+def _problem(request: HttpRequest, exc: Problem) -> HttpResponse:
+    return problem(exc.status, exc.detail, **exc.extra)
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return problem(
+        401,
+        "Send a valid, unrevoked token as 'Authorization: Bearer <token>'.",
+        headers={"WWW-Authenticate": 'Bearer realm="api"'},
+    )
+
+
+@api.exception_handler(ValidationError)
+def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    errors = json.loads(json.dumps(exc.errors, default=str))
+    return problem(422, "The request does not match the schema.", errors=errors)
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    status = exc.status_code if 400 <= exc.status_code < 500 else 400
+    return problem(status, str(exc.message))
+
+
+def _need(request: HttpRequest, scope: str) -> Any:
+    """The token's user, if the token has ``scope``."""
+    token: ApiToken = request.auth  # type: ignore[attr-defined]
+    if scope not in token.scopes:
+        raise Problem(403, f"This token lacks the '{scope}' scope.", slug="scope")
+    return token.user
+
+
+def _game_error(exc: services.GameError) -> Problem:
+    if isinstance(exc, services.VersionConflict):
+        return Problem(
+            409,
+            "The game moved on before your action arrived, so nothing was done.",
+            slug="stale-version",
+            version=exc.game.version,
+        )
+    if isinstance(exc, services.GameNotFound):
+        return Problem(404, "There is no such game.")
+    return Problem(exc.status if 400 <= exc.status < 500 else 400, exc.message)
+
+
+# --- schemas ------------------------------------------------------------------------
+
+
+class ProblemOut(Schema):
+    type: str = Field(description="A URI reference naming the kind of problem.")
+    title: str = Field(description="The HTTP status phrase.")
+    status: int = Field(description="The HTTP status code.")
+    detail: str = Field(description="What went wrong, fit to show a person.")
+
+
+class PlayerOut(Schema):
+    seat: int = Field(description="Seat number (the engine's player index).")
+    username: str | None = Field(description="The seated user; null for a site bot.")
+    bot: str | None = Field(description="The site bot's kind, or null for a person.")
+    status: str = Field(description="seated, playing, resigned, bankrupt, winner...")
+
+
+class GameOut(Schema):
+    id: str = Field(description="The game's public id, as in its page's URL.")
+    status: str = Field(description="lobby, active or finished.")
+    version: int = Field(description="Bumped by every move; send it back as expected_version.")
+    preset: str = Field(description="The ruleset preset.")
+    seats: int = Field(description="How many seats the game has.")
+    turn_seconds: int = Field(description="The turn timer.")
+    public: bool = Field(description="Listed among the open games and visible to all.")
+    host: str | None = Field(description="The host's username.")
+    your_seat: int | None = Field(description="The token user's seat, or null for a spectator.")
+    players: list[PlayerOut] = Field(description="The seats, in order.")
+    state: dict[str, Any] | None = Field(
+        description="The public state (null before the start): nothing that tells the future."
+    )
+    private: dict[str, Any] | None = Field(
+        description="Your seat's private view (your sealed bid, your trade offers)."
+    )
+    decisions: list[dict[str, Any]] = Field(
+        description="The pending decisions: player, kind, ref, blocking."
+    )
+    legal_actions: list[dict[str, Any]] = Field(
+        description="Your legal actions, as the page offers them; post one back as it is."
+    )
+    deadlines: list[dict[str, Any]] = Field(description="When each pending decision times out.")
+
+
+class CreateGameIn(Schema):
+    preset: str = Field("us-2003", description="The ruleset preset, e.g. us-2003 or uk-2017.")
+    switches: dict[str, Any] = Field(default_factory=dict, description="Rule switches.")
+    seats: int = Field(4, ge=2, le=8, description="How many seats.")
+    turn_seconds: int = Field(24 * 3600, description="The turn timer, 60 s to 3 days.")
+    public: bool = Field(True, description="List the game and let anyone watch.")
+
+
+class BotIn(Schema):
+    kind: str = Field("heuristic", description="heuristic or random.")
+
+
+class JoinIn(Schema):
+    invite_token: str | None = Field(None, description="A private game's invite token.")
+
+
+class VersionIn(Schema):
+    expected_version: int | None = Field(None, ge=0, description="The version you acted on.")
+
+
+class TermsIn(Schema):
+    give_props: list[int] = Field(default_factory=list, description="Squares you give.")
+    give_cash: int = Field(0, description="Cash you give.")
+    give_cards: list[int] = Field(
+        default_factory=lambda: [0, 0], description="Jail cards you give: [chance, chest]."
+    )
+    take_props: list[int] = Field(default_factory=list, description="Squares you ask for.")
+    take_cash: int = Field(0, description="Cash you ask for.")
+    take_cards: list[int] = Field(
+        default_factory=lambda: [0, 0], description="Jail cards you ask for: [chance, chest]."
+    )
+
+
+class ActionBody(Schema):
+    kind: str = Field(description="The action kind, as in legal_actions.")
+    square: int | None = Field(None, description="A board square (build, mortgage...).")
+    target: int | None = Field(None, description="A seat, trade id, claim id or card deck.")
+    amount: int | None = Field(None, description="A bid.")
+    terms: TermsIn | None = Field(None, description="A trade's terms (propose, counter).")
+
+
+class ActionIn(Schema):
+    action: ActionBody = Field(description="One entry of legal_actions, or a trade offer.")
+    expected_version: int = Field(ge=0, description="The game version you acted on.")
+
+
+class ActionOut(Schema):
+    version: int = Field(description="The game's version after your action.")
+    events: list[dict[str, Any]] = Field(description="What your action did, in order.")
+    legal_actions: list[dict[str, Any]] = Field(description="Your legal actions now.")
+
+
+class GameRowOut(Schema):
+    id: str
+    status: str
+    version: int
+    your_seat: int
+    your_move: bool = Field(description="A decision of yours holds the game up.")
+    waiting_on: str = Field(description="Whose decisions the game waits for.")
+
+
+class OpenGameOut(Schema):
+    id: str
+    preset: str
+    seats: int
+    taken: int = Field(description="Seats taken so far.")
+    turn_seconds: int
+    host: str | None
+
+
+ERRORS = {400: ProblemOut, 401: ProblemOut, 403: ProblemOut, 404: ProblemOut, 422: ProblemOut}
+GameId = Path(  # type: ignore[type-arg]
+    ..., pattern=GAME_ID, description="The game's public id."
+)
+
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def _visible(game_id: str, user: Any, invite_token: str | None = None) -> access.Viewer:
+    """The game as ``user`` may see it (404 otherwise, as on the site)."""
+    game = Game.objects.select_related("host").filter(public_id=game_id).first()
+    viewer = access.check_viewer(game, user, None, invite_token) if game is not None else None
+    if viewer is None:
+        raise Problem(404, "There is no such game.")
+    return viewer
+
+
+def _view(game_id: str, user: Any) -> dict[str, Any]:
+    viewer = _visible(game_id, user)
+    return reads.game_view(viewer.game, viewer.seat)
+
+
+# --- games --------------------------------------------------------------------------
+
+
+@api.post("/games", response={201: GameOut, **ERRORS}, summary="Create a game")
+def create_game(request: HttpRequest, body: CreateGameIn) -> Status[dict[str, Any]]:
+    user = _need(request, SCOPE_PLAY)
+    try:
+        game = services.create_game(
+            host=user,
+            preset=body.preset,
+            switches=body.switches,
+            max_seats=body.seats,
+            turn_seconds=body.turn_seconds,
+            is_public=body.public,
+        )
+    except services.GameError as exc:
+        raise _game_error(exc) from None
+    return Status(201, _view(game.public_id, user))
+
+
+@api.get("/games", response={200: list[GameRowOut], **ERRORS}, summary="Your games")
+def my_games(request: HttpRequest) -> list[dict[str, Any]]:
+    """Your games in the lobby or in play, waiting-on-you first."""
+    user = _need(request, SCOPE_READ)
+    return [
+        {
+            "id": row["game"].public_id,
+            "status": reads.status_of(row["game"]),
+            "version": row["game"].version,
+            "your_seat": row["seat"].number,
+            "your_move": row["your_move"],
+            "waiting_on": row["waiting_on"],
+        }
+        for row in your_game_rows(user)
+    ]
+
+
+@api.get("/games/open", response={200: list[OpenGameOut], **ERRORS}, summary="Open games")
+def open_games(request: HttpRequest) -> list[dict[str, Any]]:
+    """Public games still in the lobby, newest first."""
+    _need(request, SCOPE_READ)
+    return [
+        {
+            "id": row["game"].public_id,
+            "preset": row["game"].preset,
+            "seats": row["game"].max_seats,
+            "taken": row["game"].taken,
+            "turn_seconds": row["game"].turn_seconds,
+            "host": row["game"].host.username if row["game"].host else None,
+        }
+        for row in open_game_rows()
+    ]
+
+
+@api.get("/games/{game_id}", response={200: GameOut, **ERRORS}, summary="One game")
+def get_game(request: HttpRequest, game_id: str = GameId) -> dict[str, Any]:
+    user = _need(request, SCOPE_READ)
+    return _view(game_id, user)
+
+
+@api.post("/games/{game_id}/join", response={200: GameOut, **ERRORS}, summary="Join a game")
+def join(request: HttpRequest, body: JoinIn, game_id: str = GameId) -> dict[str, Any]:
+    user = _need(request, SCOPE_PLAY)
+    _visible(game_id, user, body.invite_token)
+    try:
+        services.join_game(public_id=game_id, user=user, invite_token=body.invite_token)
+    except services.GameError as exc:
+        raise _game_error(exc) from None
+    return _view(game_id, user)
+
+
+@api.post("/games/{game_id}/bots", response={201: GameOut, **ERRORS}, summary="Add a site bot")
+def add_bot(request: HttpRequest, body: BotIn, game_id: str = GameId) -> Status[dict[str, Any]]:
+    user = _need(request, SCOPE_PLAY)
+    _visible(game_id, user)
+    try:
+        services.add_bot(public_id=game_id, user=user, kind=body.kind)
+    except services.GameError as exc:
+        raise _game_error(exc) from None
+    return Status(201, _view(game_id, user))
+
+
+@api.post("/games/{game_id}/start", response={200: GameOut, **ERRORS}, summary="Start a game")
+def start(request: HttpRequest, game_id: str = GameId) -> dict[str, Any]:
+    user = _need(request, SCOPE_PLAY)
+    _visible(game_id, user)
+    try:
+        services.start_game(public_id=game_id, user=user)
+    except services.GameError as exc:
+        raise _game_error(exc) from None
+    return _view(game_id, user)
+
+
+@api.post(
+    "/games/{game_id}/resign", response={200: GameOut, 409: ProblemOut, **ERRORS}, summary="Resign"
+)
+def resign(request: HttpRequest, body: VersionIn, game_id: str = GameId) -> dict[str, Any]:
+    user = _need(request, SCOPE_PLAY)
+    viewer = _visible(game_id, user)
+    if viewer.seat is None:
+        raise Problem(403, "Only players in this game can resign.")
+    try:
+        services.resign(public_id=game_id, user=user, expected_version=body.expected_version)
+    except services.GameError as exc:
+        raise _game_error(exc) from None
+    return _view(game_id, user)
+
+
+# --- actions ------------------------------------------------------------------------
+
+
+def form_data(action: ActionBody) -> QueryDict:
+    """The action as the page's form would post it, for ``parse_action``:
+    the same checks and the same bounds as a move made on the page."""
+    data = QueryDict(mutable=True)
+    data["kind"] = action.kind
+    for name in ("square", "target", "amount"):
+        value = getattr(action, name)
+        if value is not None:
+            data[name] = str(value)
+    if action.terms is not None:
+        terms = action.terms
+        for side in ("give", "take"):
+            data.setlist(f"{side}_props", [str(sq) for sq in getattr(terms, f"{side}_props")])
+            data[f"{side}_cash"] = str(getattr(terms, f"{side}_cash"))
+            cards = getattr(terms, f"{side}_cards")
+            if len(cards) != 2:
+                raise FormError("Jail cards are given as [chance, chest].")
+            for deck, count in enumerate(cards):
+                data[f"{side}_cards_{deck}"] = str(count)
+    return data
+
+
+def _refused(game_id: str, user: Any, kind: str, exc: services.GameError) -> Problem:
+    """A refused move, told apart as the page does: 404 for a game the user
+    may not see, 403 for a spectator or a move out of turn, 409 for a stale
+    version, 422 for an illegal one."""
+    viewer = _visible(game_id, user)
+    if viewer.seat is None:
+        raise Problem(403, "Only players in this game can act.", slug="not-a-player")
+    if isinstance(exc, services.IllegalMove) and viewer.game.state:
+        state = engine.from_dict(viewer.game.state)
+        mine = {a["kind"] for a in reads.legal_actions(state, viewer.seat.number)}
+        waiting = any(p.player == viewer.seat.number for p in engine.pending_decisions(state))
+        if kind not in mine and not waiting:
+            return Problem(403, exc.message, slug="not-your-turn")
+    return _game_error(exc)
+
+
+def _fingerprint(game_id: str, body: ActionIn) -> str:
+    raw = json.dumps([game_id, body.model_dump(mode="json")], sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _claim_key(user: Any, key: str, game_id: str, fingerprint: str) -> IdempotentAnswer | None:
+    """Take the key (committed at once), or None with the first answer
+    raised or replayed by the caller: the existing row is returned through
+    ``Replay``."""
+    try:
+        with transaction.atomic():
+            return IdempotentAnswer.objects.create(
+                user=user, key=key, game_public_id=game_id, fingerprint=fingerprint
+            )
+    except IntegrityError:
+        pass
+    first = IdempotentAnswer.objects.filter(user=user, key=key).first()
+    if first is None:  # the first request failed and let the key go: try again
+        raise Problem(409, "A request with this Idempotency-Key is in progress.", slug="in-flight")
+    if first.game_public_id != game_id or first.fingerprint != fingerprint:
+        raise Problem(
+            422, "This Idempotency-Key was used for another request.", slug="idempotency-key-reused"
+        )
+    if first.status is None:
+        raise Problem(409, "A request with this Idempotency-Key is in progress.", slug="in-flight")
+    raise Replay(first)
+
+
+class Replay(Exception):
+    def __init__(self, first: IdempotentAnswer) -> None:
+        super().__init__("replay")
+        self.first = first
+
+
+@api.exception_handler(Replay)
+def _replay(request: HttpRequest, exc: Replay) -> HttpResponse:
+    response = HttpResponse(
+        json.dumps(exc.first.body), status=exc.first.status, content_type="application/json"
+    )
+    response["Idempotent-Replayed"] = "true"
+    return response
+
+
+@api.post(
+    "/games/{game_id}/actions",
+    response={200: ActionOut, 409: ProblemOut, **ERRORS},
+    summary="Act in a game",
+)
+def act(
+    request: HttpRequest,
+    body: ActionIn,
+    game_id: str = GameId,
+    idempotency_key: str | None = Header(  # type: ignore[type-arg]
+        None,
+        alias="Idempotency-Key",
+        pattern=IDEMPOTENCY_KEY,
+        description="Retries with the same key get the first answer; nothing is applied twice.",
+    ),
+) -> dict[str, Any]:
+    """Apply one action of your seat. ``expected_version`` must be the game's
+    current version (409 otherwise)."""
+    user = _need(request, SCOPE_PLAY)
+    try:
+        action = parse_action(form_data(body.action))
+    except FormError as exc:
+        raise Problem(422, exc.message, slug="invalid-action") from None
+    claimed = None
+    if idempotency_key is not None:
+        claimed = _claim_key(user, idempotency_key, game_id, _fingerprint(game_id, body))
+    try:
+        with transaction.atomic():
+            events = services.submit_action(
+                public_id=game_id, user=user, action=action, expected_version=body.expected_version
+            )
+            answer = _answer(game_id, user, events)
+            if claimed is not None:
+                claimed.status, claimed.body = 200, answer
+                claimed.save(update_fields=["status", "body"])
+    except services.GameError as exc:
+        if claimed is not None:
+            # Nothing was applied: the key is free for a corrected retry.
+            claimed.delete()
+        raise _refused(game_id, user, action["kind"], exc) from None
+    except BaseException:
+        if claimed is not None:
+            claimed.delete()
+        raise
+    return answer
+
+
+def _answer(game_id: str, user: Any, events: list[engine.Event]) -> dict[str, Any]:
+    game = Game.objects.get(public_id=game_id)
+    state = engine.from_dict(game.state) if game.state else None
+    seat = Seat.objects.filter(game=game, user=user).first()
+    playing = seat is not None and seat.status == Seat.Status.PLAYING
+    return {
+        "version": game.version,
+        "events": [reads.event_entry(e, state) for e in events] if state is not None else [],
+        "legal_actions": reads.legal_actions(state, seat.number if playing and seat else None),
+    }
