@@ -106,6 +106,8 @@ def test_no_page_is_wider_than_a_phone(browser: Any, site: str) -> None:
             page.goto(url)
             page.wait_for_load_state("networkidle")
             slug = url.strip("/").replace("/", "-") or "home"
+            for name, g in (("game", game), ("finished", finished), ("waiting", waiting)):
+                slug = slug.replace(g.public_id, name)
             page.screenshot(path=str(SHOTS / f"phone-{slug}-{user or 'anonymous'}.png"))
             if width_of(page) > PHONE["width"]:
                 wide.append(f"{url} ({user}): {width_of(page)} px: {widest(page)}")
