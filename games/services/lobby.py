@@ -54,8 +54,11 @@ def open_games_cap(user: Any) -> int:
 def lock_user(user: Any) -> None:
     """Lock the user's row, so that two of their requests at once cannot
     both take the last place under their cap. Users are locked before
-    games, the order ``start_vacation`` takes them in."""
-    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    games, the order ``start_vacation`` takes them in. The lock is FOR NO
+    KEY UPDATE: a row referring to the user (a notice, made under a game's
+    lock) must not wait for it, or the two would deadlock."""
+    users = get_user_model().objects.select_for_update(no_key=True)
+    list(users.filter(pk=user.pk).values_list("pk"))
 
 
 def check_open_games(user: Any) -> None:

@@ -278,7 +278,7 @@ def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> date
     """Pause the user's deadlines in every game for ``days`` days. Only their
     own clocks move, so an opponent's time is never shortened."""
     now = now or timezone.now()
-    user = get_user_model().objects.select_for_update().get(pk=user.pk)
+    user = get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)  # as lock_user
     if user.vacation_until and user.vacation_until > now:
         raise InvalidRequest("You are already on vacation.")
     if days < 1:
@@ -300,7 +300,7 @@ def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> date
 def end_vacation(*, user: Any, now: datetime | None = None) -> None:
     """Come back early: the unused whole days are returned."""
     now = now or timezone.now()
-    user = get_user_model().objects.select_for_update().get(pk=user.pk)
+    user = get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)  # as lock_user
     until = user.vacation_until
     if until is None or until <= now:
         raise InvalidRequest("You are not on vacation.")

@@ -3,12 +3,16 @@ playing, with the same services and rules as the page."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
+
+from django.db import transaction
 
 from accounts.models import User
 from games import engine, services
 from games.models import Game
 from tests.api.conftest import Api, api_for
+from tests.conftest import setup_writes
 
 PREFERRED = ["roll", "pay_jail_fine", "income_tax_flat", "buy", "end_turn", "pay_debt"]
 
@@ -76,17 +80,38 @@ def test_a_player_creates_a_game_adds_a_bot_starts_and_plays_a_turn_through_the_
 
 
 def test_every_legal_action_entry_is_accepted_as_it_is(alice_api: Api, no_bot_tasks: Any) -> None:
+    """Each entry of ``legal_actions``, posted back unchanged, is a legal
+    move: tried one at a time on the same position, each in a savepoint that
+    is rolled back, from a position with many choices (roll, jail, build,
+    mortgage, sell)."""
     view = started_against_a_bot(alice_api)
     play_bots_until_seat(view["id"], view["your_seat"])
+    game = Game.objects.get(public_id=view["id"])
+    me = view["your_seat"]
+    owners = dict.fromkeys([1, 3, 6, 8, 9, 5, 12], me)  # browns, light blues, a railroad, a utility
+    state = engine.setup(
+        engine.from_dict(game.state), owners=owners, buildings={6: 1, 8: 1, 9: 1},
+        mortgaged=[12], jail={me: 0}, jail_cards={me: (1, 0)}, turn=me,
+    )  # fmt: skip
+    game.state = engine.to_dict(state)
+    with setup_writes("a scripted position"):
+        game.save(update_fields=["state"])
     view = alice_api.get(f"/games/{view['id']}").json()
+    kinds = {entry["kind"] for entry in view["legal_actions"]}
+    assert {"pay_jail_fine", "use_jail_card", "build", "mortgage", "unmortgage"} <= kinds
     for entry in view["legal_actions"]:
-        # The first entry is the roll: posting it changes the version, so
-        # each entry is tried on a fresh read and only the first applied.
-        answer = alice_api.post(
-            f"/games/{view['id']}/actions", {"action": entry, "expected_version": view["version"]}
-        )
-        assert answer.status_code == 200, (entry, answer.content)
-        break
+        with contextlib.suppress(_Undo), transaction.atomic():
+            answer = alice_api.post(
+                f"/games/{view['id']}/actions",
+                {"action": entry, "expected_version": view["version"]},
+            )
+            assert answer.status_code == 200, (entry, answer.content)
+            assert answer.json()["version"] == view["version"] + 1
+            raise _Undo  # back to the position, for the next entry
+
+
+class _Undo(Exception):
+    """Rolls a tried move back."""
 
 
 def test_the_game_view_reveals_nothing_of_the_future(alice_api: Api, no_bot_tasks: Any) -> None:
