@@ -81,12 +81,13 @@ def sync_deadlines(
             drop.append(old.pk)
         arising.append(key)
     created: list[Deadline] = []
-    timer = dl.TimerSettings.of(game)
+    timer = dl.TimerSettings.of(game) if arising else None
     for player, kind, ref in arising:
         if held is not None and _held_key(held) == (player, kind, ref):
             created.append(_resumed(game, w.seat(player), held, now))
             held = None
         else:
+            assert timer is not None
             created.append(_new_deadline(game, timer, w.seat(player), player, kind, ref, now))
     for d in created:
         if d.player == actor:
