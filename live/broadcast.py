@@ -99,7 +99,7 @@ def game_pushes(
     ahead = _sent_ahead(record)
     if ahead is None:
         here = _listening(game, here)
-        watched = here is None or here.watching > 0
+        watched = here is None or here.spectated
         shared, public, spectators = _first_renders(snap, spectators=watched)
         # Two batches, so that the largest audience is sent to before the
         # per-seat renders begin.
@@ -160,7 +160,7 @@ def _listening(game: Game, here: Any) -> Any:
     the subscriber read it, else read now."""
     if here is UNREAD:
         here = presence.listening(game.pk)
-    _remember_watched(game.pk, here is None or here.watching > 0)
+    _remember_watched(game.pk, here is None or here.spectated)
     return here
 
 

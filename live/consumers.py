@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import random
@@ -96,6 +97,12 @@ async def _discard_all(consumer: Any, groups: list[str]) -> None:
             return
 
 
+def _glances(scope: dict[str, Any]) -> bool:
+    """``?glance=1``: the home page's small board. It is sent what any
+    spectator sees, and counts as nobody watching or online."""
+    return b"glance=1" in scope.get("query_string", b"").split(b"&")
+
+
 def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
     names = sessions.groups_for(scope)
     if invited_pk is not None:
@@ -134,6 +141,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
 
     listener: access.Listener | None = None
     presence_entry = ""
+    glance = False
     # The seats' names and colours, read once the socket is accepted: a
     # socket closed before has none and announces nothing.
     seat_names: list[dict[str, Any]] | None = None
@@ -157,6 +165,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         if self.listener is None:
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
             return
+        self.glance = _glances(self.scope)
+        if self.glance:
+            self.listener = dataclasses.replace(self.listener, seat=None)
         try:
             with redis_health.guarded():
                 summary = await self.join_live(user)
@@ -184,7 +195,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         snapshot are dropped. Every step needs Redis."""
         assert self.listener is not None
         self.presence_entry = presence.member(
-            presence.person_for(self.scope), self.listener.seat, self.channel_name
+            presence.person_for(self.scope), self.listener.seat, self.channel_name, self.glance
         )
         summary = await presence.touch(self.listener.game_pk, self.presence_entry)
         self.groups = [groups.game_group(self.listener.game_pk)]

@@ -63,25 +63,37 @@ def person_for(scope: dict[str, Any]) -> str:
 class Summary:
     online_seats: frozenset[int]
     watching: int
+    # Sockets that only glance at the game (the home page's small boards):
+    # pushes must reach them, but they are nobody watching.
+    glancing: int = 0
+
+    @property
+    def spectated(self) -> bool:
+        """Whether any spectator's socket (watching or glancing) is open."""
+        return self.watching > 0 or self.glancing > 0
 
     def encode(self) -> str:
         return ",".join(map(str, sorted(self.online_seats))) + f"/{self.watching}"
 
 
-def member(person: str, seat: int | None, channel_name: str) -> str:
-    return f"{person or channel_name}|{'-' if seat is None else seat}|{channel_name}"
+def member(person: str, seat: int | None, channel_name: str, glance: bool = False) -> str:
+    place = "g" if glance else "-" if seat is None else str(seat)
+    return f"{person or channel_name}|{place}|{channel_name}"
 
 
 def _summarise(members: list[bytes]) -> Summary:
     seats: set[int] = set()
     watchers: set[str] = set()
+    glancers: set[str] = set()
     for raw in members:
         person, seat, _channel = raw.decode().split("|", 2)
         if seat == "-":
             watchers.add(person)
+        elif seat == "g":
+            glancers.add(person)
         else:
             seats.add(int(seat))
-    return Summary(frozenset(seats), len(watchers))
+    return Summary(frozenset(seats), len(watchers), len(glancers - watchers))
 
 
 def _hidden_key(game_pk: int) -> str:

@@ -83,7 +83,7 @@ def heard(here: Any) -> bool:
     rendered or sent at all: a socket registers its presence before it
     subscribes and takes its snapshot, so one that arrives later reads this
     version there."""
-    return here is None or bool(here.online_seats) or here.watching > 0
+    return here is None or bool(here.online_seats) or here.spectated
 
 
 def push_if_heard(record: Committed, here: Any) -> None:

@@ -46,7 +46,8 @@
 
   function connect(card, attempt) {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + location.host + card.getAttribute("data-live-board"));
+    // "glance": a spectator's view that counts as nobody watching the game.
+    var socket = new WebSocket(scheme + location.host + card.getAttribute("data-live-board") + "?glance=1");
     socket.addEventListener("open", function () { attempt = 0; });
     socket.addEventListener("message", function (event) {
       if (typeof event.data === "string") apply(card, event.data);

@@ -43,6 +43,28 @@ def test_it_counts_people_not_tabs(duel: Game, alice: User, charlie: User) -> No
     run(scenario)
 
 
+def test_a_glancing_board_counts_as_nobody_watching(duel: Game, alice: User, charlie: User) -> None:
+    """The home page's small boards (``?glance=1``) get the spectators'
+    pushes but are neither "watching" nor a seat online."""
+
+    async def scenario() -> None:
+        path = f"/ws/games/{duel.public_id}/?glance=1"
+        boards = [communicator(path, charlie), communicator(path, alice)]
+        for comm in boards:
+            assert (await comm.connect())[0]
+        snapshot = (await collect(boards[1]))[0]
+        assert 'id="actions"' not in snapshot  # alice's board is a spectator's view
+        assert "chat-players" not in snapshot
+        summary = await presence.touch(duel.pk, "probe|g|probe")
+        assert summary.watching == 0 and summary.online_seats == frozenset()
+        assert summary.glancing == 3 and summary.spectated
+        await presence.leave(duel.pk, "probe|g|probe")
+        for comm in boards:
+            await comm.disconnect()
+
+    run(scenario)
+
+
 def test_entries_of_a_dead_process_expire(duel: Game) -> None:
     async def scenario() -> None:
         key = f"{settings.REDIS_PREFIX}:live:presence:{duel.pk}"
