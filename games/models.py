@@ -93,6 +93,11 @@ class Game(models.Model):
     # interrupt, least of all one they start by building, gives a fresh one.
     # Written only by ``games.services.clocks``.
     held_clock = models.JSONField(null=True, blank=True)
+    # Spectators see the win-probability bar this many moves late, so that
+    # none can pass a player help during the game (lichess's delayed feeds).
+    analysis_delay_moves = models.PositiveSmallIntegerField(
+        default=0, help_text="Spectators see the win-probability bar this many moves late."
+    )
     end_reason = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -262,3 +267,43 @@ class Deadline(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.kind}({self.player}) due {self.due_at:%Y-%m-%d %H:%M:%S}"
+
+
+class PositionEstimate(models.Model):
+    """Each seat's chance of winning at one version of a running game, by
+    playouts that never see the game's secret (``engine.estimate_win_probabilities``).
+    Computed off the request path; seated players never see it during the game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="estimates")
+    version = models.PositiveIntegerField()
+    playouts = models.PositiveIntegerField()
+    probabilities = models.JSONField(help_text="Per seat number, summing to 1.")
+    stderr = models.JSONField(help_text="Per seat number: the standard error of each.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="estimate_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.version}: {self.probabilities}"
+
+
+class GameAnalysis(models.Model):
+    """A finished game's analysis, made once in the background: the win
+    probabilities over the whole game and the moves that changed them most."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    playouts = models.PositiveIntegerField(help_text="Playouts per analysed position.")
+    points = models.JSONField(
+        help_text="[{step, turn, probabilities: [per seat]}] over the replay's steps."
+    )
+    turning_points = models.JSONField(
+        help_text="[{step, turn, seat, before, after, text}]: the largest swings, largest first."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Analysis of {self.game_id}"
