@@ -280,6 +280,9 @@ ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 OPEN_GAMES_CAP = env_int("OPEN_GAMES_CAP", 20)
 OPEN_GAMES_BONUS_EVERY = env_int("OPEN_GAMES_BONUS_EVERY", 10)
 OPEN_GAMES_CAP_MAX = env_int("OPEN_GAMES_CAP_MAX", 50)
+# A bot account's cap on games open or under way at once (instead of the
+# above): a runaway program cannot fill the lobby.
+API_BOT_MAX_GAMES = max(1, env_int("API_BOT_MAX_GAMES", 10))
 # One beat runs the schedule however many are started (monopoly_site/beat.py).
 CELERY_BEAT_SCHEDULER = "monopoly_site.beat:SingleBeatScheduler"
 CELERY_BEAT_SCHEDULE = {
