@@ -49,7 +49,7 @@ api = NinjaAPI(
         "Play, watch and build on the site from code. Send a personal token as "
         "`Authorization: Bearer <token>`; make one on the settings page or with "
         "`python manage.py create_api_token USER`. Scopes: `read` for GETs, `play` for "
-        "creating games and acting in them, `bot` reserved for bot accounts. Errors are "
+        "creating games and acting in them, `bot` (bot accounts only) for both. Errors are "
         "RFC 9457 problem details (`application/problem+json`). See docs/api.md."
     ),
     urls_namespace="api-v1",
