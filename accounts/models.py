@@ -56,6 +56,10 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # A bot account plays only through the API (with a ``bot`` token), wears
+    # a BOT badge, and is rated among bot accounts unless a game's host lets
+    # bot accounts into a game rated with people (docs/api.md).
+    bot_account = models.BooleanField(default=False)
 
     objects: ClassVar[UserManager] = UserManager()
 

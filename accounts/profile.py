@@ -12,7 +12,11 @@ from games import engine
 from games.models import Game, Seat
 from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 
-POOL_COLOURS: dict[str, str] = {Pool.REGULAR: "#0072B2", Pool.SHORT: "#E69F00"}
+POOL_COLOURS: dict[str, str] = {
+    Pool.REGULAR: "#0072B2",
+    Pool.SHORT: "#E69F00",
+    Pool.BOT: "#009E73",
+}
 
 
 def _listed(viewer: Any) -> Q:
@@ -61,7 +65,12 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
     }
     return {
         "counts": counts,
-        "ratings": [(label, ratings.get(pool)) for pool, label in Pool.choices],
+        # The bot accounts' pool only for those who can be rated in it.
+        "ratings": [
+            (label, ratings.get(pool))
+            for pool, label in Pool.choices
+            if pool != Pool.BOT or player.bot_account or pool in ratings
+        ],
         "rating_chart": line_chart(series, title="Rating history", x_label="Rated games")
         if series
         else "",

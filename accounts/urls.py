@@ -5,4 +5,5 @@ from accounts import views
 urlpatterns = [
     path("u/<str:username>/", views.profile, name="profile"),
     path("settings/", views.settings_view, name="settings"),
+    path("settings/bot-account", views.bot_account, name="bot_account"),
 ]

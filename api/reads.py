@@ -120,6 +120,7 @@ def players(seats: list[Seat]) -> list[dict[str, Any]]:
             "seat": seat.number,
             "username": seat.user.username if seat.user is not None else None,
             "bot": seat.bot_kind or None,
+            "bot_account": seat.user is not None and bool(getattr(seat.user, "bot_account", False)),
             "status": str(seat.status),
         }
         for seat in seats

@@ -18,7 +18,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from api.models import SCOPES, ApiToken
+from api.models import SCOPE_BOT, SCOPE_PLAY, SCOPE_READ, SCOPES, ApiToken
+from games.bot_accounts import is_bot_account
 
 PREFIX = "mnp"
 PREFIX_LENGTH = 12
@@ -48,9 +49,28 @@ def check_scopes(scopes: Iterable[str]) -> list[str]:
     return [s for s in SCOPES if s in chosen]
 
 
+def scopes_for(user: Any) -> tuple[str, ...]:
+    """The scopes ``user`` may be issued: a bot account plays with ``bot``,
+    a person with ``play`` (``api.auth``)."""
+    if is_bot_account(user):
+        return (SCOPE_READ, SCOPE_BOT)
+    return (SCOPE_PLAY, SCOPE_READ)
+
+
+def default_scopes(user: Any) -> list[str]:
+    return [SCOPE_BOT] if is_bot_account(user) else [SCOPE_PLAY, SCOPE_READ]
+
+
 def issue(user: Any, *, scopes: Iterable[str], name: str = "") -> tuple[ApiToken, str]:
     """A new token for ``user``: the row, and the token to show once."""
     chosen = check_scopes(scopes)
+    if SCOPE_BOT in chosen and not is_bot_account(user):
+        raise TokenError(
+            "The bot scope is only for bot accounts: make this account one on the "
+            "settings page first."
+        )
+    if SCOPE_PLAY in chosen and is_bot_account(user):
+        raise TokenError("A bot account plays with the bot scope, not play.")
     name = name.strip()[:NAME_LENGTH]
     while True:
         prefix = secrets.token_hex(PREFIX_LENGTH // 2)

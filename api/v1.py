@@ -19,10 +19,12 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.responses import Status
 from ninja.security import HttpBearer
 
-from api import reads, tokens
+from api import auth, limits, me, orders, reads, records, tokens
+from api.action_schema import ActionBody
+from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
-from api.problems import problem
-from games import access, engine, services
+from api.problems import ERRORS, Problem, ProblemOut, game_problem, problem
+from games import engine, services
 from games.models import Game, Seat
 from games.web.action_forms import FormError, parse_action
 from games.web.lobby_rows import open_game_rows, your_game_rows
@@ -31,21 +33,12 @@ GAME_ID = r"^[A-Za-z0-9]{1,16}$"
 IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
 
 
-class Problem(Exception):
-    """Raised inside an endpoint; answered as a problem document."""
-
-    def __init__(self, status: int, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.extra = extra
-
-
 class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
         row = tokens.authenticate(token)
         if row is not None:
             request.user = row.user
+            limits.count(request, row)
         return row
 
 
@@ -56,12 +49,17 @@ api = NinjaAPI(
         "Play, watch and build on the site from code. Send a personal token as "
         "`Authorization: Bearer <token>`; make one on the settings page or with "
         "`python manage.py create_api_token USER`. Scopes: `read` for GETs, `play` for "
-        "creating games and acting in them, `bot` reserved for bot accounts. Errors are "
+        "creating games and acting in them, `bot` (bot accounts only) for both. Errors are "
         "RFC 9457 problem details (`application/problem+json`). See docs/api.md."
     ),
     urls_namespace="api-v1",
     auth=TokenAuth(),
 )
+
+
+api.add_router("", records.router)
+api.add_router("", orders.router)
+api.add_router("", me.router)
 
 
 # --- errors -------------------------------------------------------------------------
@@ -93,41 +91,20 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return problem(status, str(exc.message))
 
 
-def _need(request: HttpRequest, scope: str) -> Any:
-    """The token's user, if the token has ``scope``."""
-    token: ApiToken = request.auth  # type: ignore[attr-defined]
-    if scope not in token.scopes:
-        raise Problem(403, f"This token lacks the '{scope}' scope.", slug="scope")
-    return token.user
+_need = auth.need
 
 
-def _game_error(exc: services.GameError) -> Problem:
-    if isinstance(exc, services.VersionConflict):
-        return Problem(
-            409,
-            "The game moved on before your action arrived, so nothing was done.",
-            slug="stale-version",
-            version=exc.game.version,
-        )
-    if isinstance(exc, services.GameNotFound):
-        return Problem(404, "There is no such game.")
-    return Problem(exc.status if 400 <= exc.status < 500 else 400, exc.message)
+_game_error = game_problem
 
 
 # --- schemas ------------------------------------------------------------------------
-
-
-class ProblemOut(Schema):
-    type: str = Field(description="A URI reference naming the kind of problem.")
-    title: str = Field(description="The HTTP status phrase.")
-    status: int = Field(description="The HTTP status code.")
-    detail: str = Field(description="What went wrong, fit to show a person.")
 
 
 class PlayerOut(Schema):
     seat: int = Field(description="Seat number (the engine's player index).")
     username: str | None = Field(description="The seated user; null for a site bot.")
     bot: str | None = Field(description="The site bot's kind, or null for a person.")
+    bot_account: bool = Field(description="The seated user is a bot account (BOT badge).")
     status: str = Field(description="seated, playing, resigned, bankrupt, winner...")
 
 
@@ -157,14 +134,6 @@ class GameOut(Schema):
     deadlines: list[dict[str, Any]] = Field(description="When each pending decision times out.")
 
 
-class CreateGameIn(Schema):
-    preset: str = Field("us-2003", description="The ruleset preset, e.g. us-2003 or uk-2017.")
-    switches: dict[str, Any] = Field(default_factory=dict, description="Rule switches.")
-    seats: int = Field(4, ge=2, le=8, description="How many seats.")
-    turn_seconds: int = Field(24 * 3600, description="The turn timer, 60 s to 3 days.")
-    public: bool = Field(True, description="List the game and let anyone watch.")
-
-
 class BotIn(Schema):
     kind: str = Field("heuristic", description="heuristic or random.")
 
@@ -177,29 +146,10 @@ class VersionIn(Schema):
     expected_version: int | None = Field(None, ge=0, description="The version you acted on.")
 
 
-class TermsIn(Schema):
-    give_props: list[int] = Field(default_factory=list, description="Squares you give.")
-    give_cash: int = Field(0, description="Cash you give.")
-    give_cards: list[int] = Field(
-        default_factory=lambda: [0, 0], description="Jail cards you give: [chance, chest]."
-    )
-    take_props: list[int] = Field(default_factory=list, description="Squares you ask for.")
-    take_cash: int = Field(0, description="Cash you ask for.")
-    take_cards: list[int] = Field(
-        default_factory=lambda: [0, 0], description="Jail cards you ask for: [chance, chest]."
-    )
-
-
-class ActionBody(Schema):
-    kind: str = Field(description="The action kind, as in legal_actions.")
-    square: int | None = Field(None, description="A board square (build, mortgage...).")
-    target: int | None = Field(None, description="A seat, trade id, claim id or card deck.")
-    amount: int | None = Field(None, description="A bid.")
-    terms: TermsIn | None = Field(None, description="A trade's terms (propose, counter).")
-
-
 class ActionIn(Schema):
-    action: ActionBody = Field(description="One entry of legal_actions, or a trade offer.")
+    action: ActionBody = Field(
+        description="One entry of legal_actions, or a trade offer: one variant per action kind."
+    )
     expected_version: int = Field(ge=0, description="The game version you acted on.")
 
 
@@ -227,7 +177,6 @@ class OpenGameOut(Schema):
     host: str | None
 
 
-ERRORS = {400: ProblemOut, 401: ProblemOut, 403: ProblemOut, 404: ProblemOut, 422: ProblemOut}
 GameId = Path(  # type: ignore[type-arg]
     ..., pattern=GAME_ID, description="The game's public id."
 )
@@ -236,13 +185,7 @@ GameId = Path(  # type: ignore[type-arg]
 # --- helpers ------------------------------------------------------------------------
 
 
-def _visible(game_id: str, user: Any, invite_token: str | None = None) -> access.Viewer:
-    """The game as ``user`` may see it (404 otherwise, as on the site)."""
-    game = Game.objects.select_related("host").filter(public_id=game_id).first()
-    viewer = access.check_viewer(game, user, None, invite_token) if game is not None else None
-    if viewer is None:
-        raise Problem(404, "There is no such game.")
-    return viewer
+_visible = auth.visible
 
 
 def _view(game_id: str, user: Any) -> dict[str, Any]:
@@ -253,18 +196,13 @@ def _view(game_id: str, user: Any) -> dict[str, Any]:
 # --- games --------------------------------------------------------------------------
 
 
-@api.post("/games", response={201: GameOut, **ERRORS}, summary="Create a game")
-def create_game(request: HttpRequest, body: CreateGameIn) -> Status[dict[str, Any]]:
+@api.post("/games", response={201: GameOut, 409: ProblemOut, **ERRORS}, summary="Create a game")
+def create_game(request: HttpRequest, body: CreateGameIn) -> Status[dict[str, Any]]:  # type: ignore[valid-type]
+    """Every setting of the lobby's create form, checked by that form."""
     user = _need(request, SCOPE_PLAY)
+    settings = create_kwargs(body)
     try:
-        game = services.create_game(
-            host=user,
-            preset=body.preset,
-            switches=body.switches,
-            max_seats=body.seats,
-            turn_seconds=body.turn_seconds,
-            is_public=body.public,
-        )
+        game = services.create_game(host=user, **settings)
     except services.GameError as exc:
         raise _game_error(exc) from None
     return Status(201, _view(game.public_id, user))
@@ -310,7 +248,11 @@ def get_game(request: HttpRequest, game_id: str = GameId) -> dict[str, Any]:
     return _view(game_id, user)
 
 
-@api.post("/games/{game_id}/join", response={200: GameOut, **ERRORS}, summary="Join a game")
+@api.post(
+    "/games/{game_id}/join",
+    response={200: GameOut, 409: ProblemOut, **ERRORS},
+    summary="Join a game",
+)
 def join(request: HttpRequest, body: JoinIn, game_id: str = GameId) -> dict[str, Any]:
     user = _need(request, SCOPE_PLAY)
     _visible(game_id, user, body.invite_token)
@@ -361,17 +303,17 @@ def resign(request: HttpRequest, body: VersionIn, game_id: str = GameId) -> dict
 # --- actions ------------------------------------------------------------------------
 
 
-def form_data(action: ActionBody) -> QueryDict:
+def form_data(action: Any) -> QueryDict:
     """The action as the page's form would post it, for ``parse_action``:
     the same checks and the same bounds as a move made on the page."""
     data = QueryDict(mutable=True)
     data["kind"] = action.kind
     for name in ("square", "target", "amount"):
-        value = getattr(action, name)
+        value = getattr(action, name, None)
         if value is not None:
             data[name] = str(value)
-    if action.terms is not None:
-        terms = action.terms
+    terms = getattr(action, "terms", None)
+    if terms is not None:
         for side in ("give", "take"):
             data.setlist(f"{side}_props", [str(sq) for sq in getattr(terms, f"{side}_props")])
             data[f"{side}_cash"] = str(getattr(terms, f"{side}_cash"))

@@ -16,9 +16,10 @@ from api.forms import TokenForm
 @login_required
 @require_POST
 def create_token(request: HttpRequest) -> HttpResponse:
-    form = TokenForm(request.POST)
+    form = TokenForm(request.POST, user=request.user)
     if not form.is_valid():
-        messages.error(request, "Choose at least one scope for the token.")
+        errors = form.errors.get("scopes") or ["Choose at least one scope for the token."]
+        messages.error(request, str(errors[0]))
         return redirect("settings")
     row, token = tokens.issue(
         request.user, scopes=form.cleaned_data["scopes"], name=form.cleaned_data["name"]

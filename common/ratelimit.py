@@ -40,6 +40,8 @@ MESSAGES = {
     "trade": "You are proposing trades too quickly.",
     "action": "You are acting too quickly.",
     "login_failed": "Too many failed login attempts.",
+    "api_read": "This token is reading too quickly.",
+    "api_write": "This token is writing too quickly.",
 }
 
 
@@ -86,7 +88,7 @@ def _subject(request: HttpRequest, per: str, account: str | None) -> str | None:
         return str(user.pk) if user.is_authenticated else None
     assert account is not None, f"{per} rates need an account"
     # Typed logins are arbitrary text: hashed, they make valid cache keys.
-    subject = account if per == "account" else f"{account}|{client_ip(request)}"
+    subject = account if per in ("account", "token") else f"{account}|{client_ip(request)}"
     return hashlib.sha256(subject.encode()).hexdigest()[:32]
 
 

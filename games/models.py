@@ -68,6 +68,10 @@ class Game(models.Model):
     # Games with bots are unrated unless the host opts in; bots then count as
     # fixed-strength opponents (see ratings.services.BOT_STRENGTH).
     rated_with_bots = models.BooleanField(default=False)
+    # Bot accounts (people's programs, playing through the API) may join this
+    # game, which is then rated in the people's pool; without it, people and
+    # bot accounts are never seated together in a rated game (games.bot_accounts).
+    allow_bot_accounts = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(default=DEFAULT_TURN_SECONDS)
     bot_delay_ms = models.PositiveIntegerField(default=1000)
     # When a bot (or a seat a bot took over) is next due to act, written with

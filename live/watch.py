@@ -17,7 +17,7 @@ from games.web.board_svg import render_board_base, render_board_live
 from games.web.presenters import END_REASONS, turn_line
 from live.presence import watching_counts
 from ratings.models import PlayerRating
-from ratings.services import pool_for
+from ratings.services import rating_pool
 
 SORTS = {"recent": "Recent activity", "spectators": "Most watched"}
 LIMIT = 50
@@ -38,14 +38,15 @@ def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
     rows = []
     for game in games:
         state = engine.from_dict(game.state or {})
-        pool = pool_for(game.preset, game.switches)
+        pool = rating_pool(game, list(game.seats.all()))
         players = []
         for seat in game.seats.all():
-            rating = ratings.get((seat.user_id, pool)) if seat.user_id else None
+            rating = ratings.get((seat.user_id, pool)) if seat.user_id and pool else None
             players.append(
                 {
                     "name": seat.name,
                     "is_bot": seat.is_bot,
+                    "bot_account": seat.user is not None and seat.user.bot_account,
                     "out": not state.alive[seat.number],
                     "rating": rating.shown if rating else None,
                 }
@@ -87,7 +88,13 @@ def finished_rows(page_number: Any) -> Page[Any]:
         state = game.state or {}
         seats = sorted(game.seats.all(), key=lambda s: (s.final_rank or 99, s.number))
         ranking = [
-            {"rank": seat.final_rank, "name": seat.name, "is_bot": seat.is_bot} for seat in seats
+            {
+                "rank": seat.final_rank,
+                "name": seat.name,
+                "is_bot": seat.is_bot,
+                "bot_account": seat.user is not None and seat.user.bot_account,
+            }
+            for seat in seats
         ]
         winner = ranking[0]["name"] if ranking and ranking[0]["rank"] == 1 else ""
         reason = str(state.get("end_reason") or game.end_reason or "")

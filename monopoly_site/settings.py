@@ -271,6 +271,9 @@ RATE_LIMITS = {
     "login_failed": env_rates(
         "RATE_LIMIT_LOGIN_FAILED", "5/5m/pair,50/1h/account,30/10m/ip", {"pair", "account", "ip"}
     ),
+    # The API's budgets per token (api/limits.py), reads and writes apart.
+    "api_read": env_rates("API_RATE_LIMIT_READ", "60/10s/token,1200/10m/token", {"token"}),
+    "api_write": env_rates("API_RATE_LIMIT_WRITE", "30/10s/token,900/10m/token", {"token"}),
 }
 # How many proxies in front of the site append to X-Forwarded-For; the
 # client's address is the one the outermost trusted proxy saw. 0 (the
@@ -280,6 +283,11 @@ ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 OPEN_GAMES_CAP = env_int("OPEN_GAMES_CAP", 20)
 OPEN_GAMES_BONUS_EVERY = env_int("OPEN_GAMES_BONUS_EVERY", 10)
 OPEN_GAMES_CAP_MAX = env_int("OPEN_GAMES_CAP_MAX", 50)
+# A bot account's cap on games open or under way at once (instead of the
+# above): a runaway program cannot fill the lobby.
+API_BOT_MAX_GAMES = max(1, env_int("API_BOT_MAX_GAMES", 10))
+# How long an Idempotency-Key's first answer is kept for retries.
+API_IDEMPOTENCY_RETENTION_HOURS = max(1, env_int("API_IDEMPOTENCY_RETENTION_HOURS", 24))
 # One beat runs the schedule however many are started (monopoly_site/beat.py).
 CELERY_BEAT_SCHEDULER = "monopoly_site.beat:SingleBeatScheduler"
 CELERY_BEAT_SCHEDULE = {
@@ -302,6 +310,12 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Every quarter hour: each user's digest goes out in their own DIGEST_HOUR.
     "daily-digest": {"task": "notifications.tasks.send_digests", "schedule": 900.0},
+    # The API's idempotency keys past their retention (api/tasks.py).
+    "sweep-idempotency-keys": {
+        "task": "api.tasks.sweep_idempotency_keys",
+        "schedule": 600.0,
+        "options": {"expires": 600.0},
+    },
 }
 
 AUTH_USER_MODEL = "accounts.User"

@@ -21,6 +21,7 @@ def display(ordinal: float) -> int:
 class Pool(models.TextChoices):
     REGULAR = "regular", "Regular games"
     SHORT = "short", "Short and time-limit games"
+    BOT = "bot", "Bot accounts"
 
 
 class PlayerRating(models.Model):

@@ -22,6 +22,19 @@ def pool_for(preset: str, switches: dict[str, Any]) -> str:
     return Pool.REGULAR
 
 
+def rating_pool(game: Any, seats: list[Any]) -> str | None:
+    """The pool a game is rated in (its seats' users loaded): the people's
+    pool of its rules; the bot accounts' pool if everyone seated is a bot
+    account and the host did not let bot accounts into a people's game;
+    None for a game mixing the two without that leave (the lobby refuses
+    such a seating: this only makes sure it is never rated)."""
+    people = [seat.user for seat in seats if seat.user_id is not None]
+    bots = [user for user in people if getattr(user, "bot_account", False)]
+    if not bots or game.allow_bot_accounts:
+        return pool_for(game.preset, game.switches)
+    return Pool.BOT if len(bots) == len(people) else None
+
+
 # Fixed-strength bot opponents (mu, sigma) for games rated with bots; their
 # ratings never move, so they anchor the scale instead of drifting with it.
 BOT_STRENGTH = {"heuristic": (25.0, 1.0), "random": (12.0, 1.0)}
@@ -39,10 +52,12 @@ def is_rated(game: Any, seats: list[Any]) -> bool:
 def rate_game(game: Any) -> list[RatingChange]:
     """Update every seated person's rating from the seats' final ranks.
     Seats with equal ranks tie. Returns the changes (none if unrated)."""
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     if not is_rated(game, seats) or any(seat.final_rank is None for seat in seats):
         return []
-    pool = pool_for(game.preset, game.switches)
+    pool = rating_pool(game, seats)
+    if pool is None:
+        return []
     now = timezone.now()
     with transaction.atomic():
         if RatingChange.objects.filter(game=game).exists():

@@ -20,6 +20,7 @@ def api_token_section(context: Any) -> dict[str, Any]:
     return {
         "request": context["request"],
         "csrf_token": context.get("csrf_token"),
-        "token_form": TokenForm(),
+        "user": user,
+        "token_form": TokenForm(user=user),
         "api_tokens": list(ApiToken.objects.filter(user=user, revoked_at__isnull=True)),
     }

@@ -10,6 +10,7 @@ from games.services.errors import (
     IllegalMove,
     InvalidRequest,
     NotAllowed,
+    TooManyGames,
     VersionConflict,
 )
 from games.services.lobby import (
@@ -34,6 +35,7 @@ __all__ = [
     "IllegalMove",
     "InvalidRequest",
     "NotAllowed",
+    "TooManyGames",
     "VersionConflict",
     "add_bot",
     "create_game",

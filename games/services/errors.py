@@ -23,6 +23,12 @@ class NotAllowed(GameError):
     status = 403
 
 
+class TooManyGames(GameError):
+    """A bot account at its cap of concurrent games (``API_BOT_MAX_GAMES``)."""
+
+    status = 409
+
+
 class InvalidRequest(GameError):
     status = 422
 

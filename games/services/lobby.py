@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import access, engine
+from games.bot_accounts import is_bot_account, seating_refusal
 from games.models import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
@@ -21,7 +22,7 @@ from games.models import (
     new_secret,
 )
 from games.services.clocks import sync_deadlines
-from games.services.errors import InvalidRequest, NotAllowed
+from games.services.errors import InvalidRequest, NotAllowed, TooManyGames
 from games.services.locking import lock_game
 from games.services.play import set_auto_move
 from games.services.statements import insert_statement
@@ -58,7 +59,11 @@ def lock_user(user: Any) -> None:
     KEY UPDATE: a row referring to the user (a notice, made under a game's
     lock) must not wait for it, or the two would deadlock."""
     users = get_user_model().objects.select_for_update(no_key=True)
-    list(users.filter(pk=user.pk).values_list("pk"))
+    fresh = users.filter(pk=user.pk).only("pk", "bot_account").first()
+    if fresh is not None:
+        # Whether they are a bot account, as of the lock: the switch takes
+        # the same lock (accounts.bot).
+        user.bot_account = fresh.bot_account
 
 
 def check_open_games(user: Any) -> None:
@@ -69,6 +74,14 @@ def check_open_games(user: Any) -> None:
         .distinct()
         .count()
     )
+    if is_bot_account(user):
+        if open_now >= settings.API_BOT_MAX_GAMES:
+            raise TooManyGames(
+                f"This bot account is in {open_now} games that are open or under way, its "
+                f"limit (API_BOT_MAX_GAMES = {settings.API_BOT_MAX_GAMES}). Finish or leave "
+                "one first."
+            )
+        return
     cap = open_games_cap(user)
     if open_now >= cap:
         every, most = settings.OPEN_GAMES_BONUS_EVERY, settings.OPEN_GAMES_CAP_MAX
@@ -89,6 +102,7 @@ def create_game(
     is_public: bool = True,
     auto_start: bool = False,
     rated_with_bots: bool = False,
+    allow_bot_accounts: bool = False,
     bot_delay_ms: int = 1000,
     seat_host: bool = True,
     timers: dict[str, int] | None = None,
@@ -118,6 +132,7 @@ def create_game(
             is_public=is_public,
             auto_start=auto_start,
             rated_with_bots=rated_with_bots,
+            allow_bot_accounts=allow_bot_accounts,
             bot_delay_ms=bot_delay_ms,
             **timers,
         )
@@ -180,6 +195,10 @@ def join_game(
         if game.seats.filter(user=user).exists():
             raise InvalidRequest("You already have a seat in this game.")
         check_open_games(user)
+        seated = [seat.user for seat in game.seats.select_related("user") if seat.user_id]
+        refusal = seating_refusal(game, seated, user)
+        if refusal:
+            raise NotAllowed(refusal)
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(

@@ -80,6 +80,13 @@ class CreateGameForm(forms.Form):
         required=False,
         help_text="Bots then count as fixed-strength opponents. Otherwise games with bots are unrated.",
     )
+    allow_bot_accounts = forms.BooleanField(
+        label="Allow bot accounts",
+        required=False,
+        help_text="Bot accounts are people's programs playing through the API. Allowed, they "
+        "may join and are rated with everyone; otherwise people and bot accounts never "
+        "share a rated game.",
+    )
     time_bank_seconds = forms.TypedChoiceField(
         label="Time bank",
         choices=[(0, "None"), *TURN_TIMER_CHOICES[1:]],
@@ -177,6 +184,7 @@ class CreateGameForm(forms.Form):
             "is_public": data["visibility"] == "public",
             "auto_start": data["auto_start"],
             "rated_with_bots": data.get("rated_with_bots", False),
+            "allow_bot_accounts": data.get("allow_bot_accounts", False),
             # Left out of a post (older forms, scripts): the model's defaults.
             "timers": {
                 name: data[name] for name in self.TIMER_FIELDS if data.get(name) is not None

@@ -26,6 +26,7 @@ from games.signals import game_opened
 from games.web import presenters, regions
 from games.web.action_forms import FormError, Panel, parse_action, parse_version, trade_form
 from games.web.answer import answer_html, answering
+from games.web.bot_refusal import api_only_for_bots
 from games.web.regions import TEMPLATE, region_context
 from games.web.snapshot import Snapshot
 
@@ -84,6 +85,7 @@ def game_regions(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
+@api_only_for_bots
 def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     # The write checks the seat itself under the game's lock, so the page's
     # access check (two queries) runs only when something is refused, and
@@ -132,6 +134,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
+@api_only_for_bots
 def game_resign(request: HttpRequest, public_id: str) -> HttpResponse:
     game, seat = _viewing(request, public_id)
     if seat is None:

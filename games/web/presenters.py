@@ -68,6 +68,7 @@ class SeatView:
     colour: str
     text_colour: str
     is_bot: bool
+    bot_account: bool
     bot_label: str
     profile_url: str
     status: str
@@ -87,6 +88,8 @@ def seat_views(seats: list[Seat]) -> list[SeatView]:
                 colour=colours[seat.number % len(colours)],
                 text_colour=seat_text_colour(seat.number),
                 is_bot=seat.is_bot,
+                bot_account=seat.user is not None
+                and bool(getattr(seat.user, "bot_account", False)),
                 bot_label=seat.get_bot_kind_display() if seat.is_bot else "",
                 profile_url=f"/u/{seat.user.username}/" if seat.user is not None else "",
                 status=seat.status,

@@ -14,6 +14,7 @@ from games import access, services
 from games.models import Game
 from games.standing_orders import clean
 from games.web import presenters
+from games.web.bot_refusal import api_only_for_bots
 from games.web.forms import StandingOrdersForm
 
 ORDERS_TEMPLATE = "games/play/standing_orders.html"
@@ -27,6 +28,7 @@ def _game(request: HttpRequest, public_id: str) -> Game:
 
 @login_required
 @require_POST
+@api_only_for_bots
 def reclaim(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(request, public_id)
     try:
@@ -44,6 +46,7 @@ def reclaim(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@api_only_for_bots
 def standing_orders(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(request, public_id)
     form = StandingOrdersForm(request.POST)

@@ -15,6 +15,7 @@ from common import ratelimit
 from games import access, engine, services, standing_orders
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
+from games.web.bot_refusal import api_only_for_bots
 from games.web.forms import CreateGameForm, timer_label
 from games.web.lobby_rows import open_game_rows, your_games_context
 
@@ -58,6 +59,7 @@ def lobby_switches(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@api_only_for_bots
 def create_game(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     preset = request.POST.get("preset", "us-2003")
@@ -159,6 +161,7 @@ def _lobby_action(request: HttpRequest, public_id: str, do: Any, success: str) -
 
 @login_required
 @require_POST
+@api_only_for_bots
 def join(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         ratelimit.hit(request, "join")
@@ -179,6 +182,7 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@api_only_for_bots
 def suggested_orders(request: HttpRequest, public_id: str) -> HttpResponse:
     """One click in the lobby: the seat takes the suggested standing orders."""
     return _lobby_action(
@@ -228,6 +232,7 @@ def _invite_url(request: HttpRequest, game: Game) -> str:
 
 @login_required
 @require_POST
+@api_only_for_bots
 def add_bot(request: HttpRequest, public_id: str) -> HttpResponse:
     kind = request.POST.get("kind", Seat.BotKind.HEURISTIC)
     return _lobby_action(
@@ -239,6 +244,7 @@ def add_bot(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@api_only_for_bots
 def remove_bot(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         number = int(request.POST.get("seat", ""))
@@ -254,6 +260,7 @@ def remove_bot(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@api_only_for_bots
 def start(request: HttpRequest, public_id: str) -> HttpResponse:
     return _lobby_action(
         request, public_id,

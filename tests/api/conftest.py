@@ -11,9 +11,9 @@ from django.test import Client
 
 from accounts.models import User
 from api import tokens
-from tests.games.conftest import alice, bob, charlie, no_bot_tasks
+from tests.games.conftest import alice, bob, charlie, duel, no_bot_tasks
 
-__all__ = ["alice", "bob", "charlie", "no_bot_tasks"]
+__all__ = ["alice", "bob", "charlie", "duel", "no_bot_tasks"]
 
 
 class Api:
@@ -37,6 +37,14 @@ class Api:
             content_type="application/json",
             headers=self.headers(headers),
         )
+
+
+@pytest.fixture(autouse=True)
+def unlimited_api(settings: Any) -> None:
+    """The API's rate limits off, but where a test sets its own
+    (``tests/api/test_rate_limits.py``): schemathesis and the concurrency
+    tests send more than a token's budget."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "api_read": (), "api_write": ()}
 
 
 def api_for(user: User, scopes: str = "play,read") -> Api:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.bot import set_bot_account
 from accounts.models import User
 from games import services
 from tests.api.conftest import Api, api_for
@@ -28,10 +29,15 @@ def test_a_play_token_cannot_read(alice: User) -> None:
     assert api_for(alice, "play").get("/games").status_code == 403
 
 
-def test_a_bot_scope_alone_neither_reads_nor_plays(alice: User) -> None:
+def test_a_bot_scope_does_nothing_for_an_account_that_is_no_longer_a_bot(alice: User) -> None:
+    set_bot_account(alice, True)
     api = api_for(alice, "bot")
+    assert api.get("/games").status_code == 200
+    set_bot_account(alice, False)
     assert api.get("/games").status_code == 403
-    assert api.post("/games", {"seats": 2}).status_code == 403
+    refused = api.post("/games", {"seats": 2})
+    assert refused.status_code == 403
+    assert "only for bot accounts" in refused.json()["detail"]
 
 
 def test_another_users_private_game_does_not_exist_for_you(

@@ -129,6 +129,10 @@ ROUTES: list[Row] = [
     Row("settings/", GET, signed_in(OK), wrong_method=redirect("/settings/")),
     Row("settings/vacation", POST, signed_in(redirect("/settings/", changes=True)),
         data={"days": "3"}),
+    # Unconfirmed, the switch to a bot account changes nothing (and seated
+    # personas, in open games, could not switch anyway).
+    Row("settings/bot-account", POST, signed_in(redirect("/settings/")),
+        data={"bot_account": "on"}),
     # A token is shown on the page the post answers; revoking one that is not
     # yours changes nothing and says so on the settings page.
     Row("settings/api-tokens/new", POST, signed_in(OK), data={"scopes": "read"}),

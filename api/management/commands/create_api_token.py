@@ -16,7 +16,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
-        parser.add_argument("--scopes", default="play,read", help="Comma-separated: play,read,bot.")
+        parser.add_argument(
+            "--scopes",
+            default="",
+            help="Comma-separated among play, read and bot (default: play,read for a person, "
+            "bot for a bot account).",
+        )
         parser.add_argument("--name", default="", help="To tell the user's tokens apart.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -25,7 +30,11 @@ class Command(BaseCommand):
             raise CommandError(f"No user {options['username']!r}.")
         try:
             row, token = tokens.issue(
-                user, scopes=options["scopes"].split(","), name=options["name"]
+                user,
+                scopes=options["scopes"].split(",")
+                if options["scopes"]
+                else tokens.default_scopes(user),
+                name=options["name"],
             )
         except tokens.TokenError as exc:
             raise CommandError(exc.message) from None

@@ -1,0 +1,80 @@
+"""The create endpoint's body, built from the lobby's own form
+(``games.web.forms.CreateGameForm``): every setting the page offers, with
+the values it offers (enums in the schema) and its labels and help as the
+fields' descriptions. A posted body is checked by that same form, then
+created by ``services.create_game`` as the page's is."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django import forms
+from ninja import Field, Schema
+from pydantic import create_model
+
+from api.problems import Problem
+from games.web.forms import CreateGameForm
+
+# The API's names for the form's fields where they differ.
+RENAMED = {"max_seats": "seats", "visibility": "public"}
+_FORM = CreateGameForm()
+
+
+def _describe(field: forms.Field) -> str:
+    help_text = str(field.help_text or "")
+    return f"{field.label}. {help_text}".strip() if help_text else f"{field.label}."
+
+
+def _field(name: str, field: forms.Field) -> tuple[Any, Any]:
+    description = _describe(field)
+    if name == "visibility":
+        return bool, Field(True, description="Anyone may join from the lobby and watch.")
+    if isinstance(field, forms.BooleanField):
+        return bool, Field(False, description=description)
+    values = tuple(value for value, _ in field.choices)  # type: ignore[attr-defined]
+    kind: Any = Literal[values]
+    if name in CreateGameForm.TIMER_FIELDS:
+        # Left out: the site's default for this timer.
+        return kind | None, Field(None, description=description + f" Default {field.initial}.")
+    return kind, Field(field.initial, description=description)
+
+
+def _fields() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, field in _FORM.fields.items():
+        out[RENAMED.get(name, name)] = _field(name, field)
+    out["switches"] = (
+        dict[str, Any],
+        Field(
+            default_factory=dict,
+            description="House-rule switches over the preset, by name (as the lobby's "
+            'switches form lists them), e.g. {"starting_cash": 2000}.',
+        ),
+    )
+    return out
+
+
+CreateGameIn = create_model("CreateGameIn", __base__=Schema, **_fields())
+
+
+def create_kwargs(body: Any) -> dict[str, Any]:
+    """``services.create_game``'s settings from ``body``, through the
+    lobby form (422 for what the page would refuse)."""
+    data: dict[str, Any] = {}
+    for name in _FORM.fields:
+        value = getattr(body, RENAMED.get(name, name))
+        if name == "visibility":
+            data[name] = "public" if value else "private"
+        elif isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        elif value is not None:
+            data[name] = str(value)
+    form = CreateGameForm(data)
+    if not form.is_valid():
+        errors = {
+            RENAMED.get(name, name): [str(e) for e in errs] for name, errs in form.errors.items()
+        }
+        first = next(iter(errors.items()))
+        raise Problem(422, f"{first[0]}: {first[1][0]}", slug="invalid-settings", errors=errors)
+    return {**form.create_kwargs(), "switches": dict(body.switches)}
