@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0009_game_held_clock"),
+        ("games", "0010_win_estimates"),
     ]
 
     operations = [
