@@ -1,0 +1,95 @@
+"""Reading the API's NDJSON streams from a real Daphne, in a thread."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.live.servers import daphnes
+
+Line = dict[str, Any]
+
+
+@pytest.fixture
+def site(transactional_db: None) -> Iterator[str]:
+    """A Daphne on the test database: the streams need the ASGI server."""
+    with daphnes(1) as [port]:
+        yield f"http://127.0.0.1:{port}"
+
+
+class Stream:
+    """One stream read in a thread until ``stop`` says so (the connection is
+    then closed, as a client that goes away closes it) or it ends."""
+
+    def __init__(
+        self, url: str, token: str, stop: Callable[[Line], bool] = lambda line: False
+    ) -> None:
+        self.lines: queue.Queue[Line | None] = queue.Queue()
+        self.seen: list[Line] = []
+        self.status: int | None = None
+        self.content_type = ""
+        self.closed = threading.Event()
+        self._url, self._token, self._stop = url, token, stop
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        headers = {"Authorization": f"Bearer {self._token}"}
+        try:
+            with httpx.stream("GET", self._url, headers=headers, timeout=60) as answer:
+                self.status = answer.status_code
+                self.content_type = answer.headers.get("content-type", "")
+                for text in answer.iter_lines():
+                    if not text:
+                        continue
+                    line = json.loads(text)
+                    self.lines.put(line)
+                    if self._stop(line):
+                        break
+        finally:
+            self.lines.put(None)
+            self.closed.set()
+
+    def until(self, check: Callable[[Line], bool], timeout: float = 20) -> Line:
+        """Lines up to the first that passes ``check`` (kept in ``seen``)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            assert line is not None, f"the stream ended first: {self.seen[-3:]}"
+            self.seen.append(line)
+            if check(line):
+                return line
+
+    def rest(self, timeout: float = 20) -> list[Line]:
+        """Every line until the stream has closed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            if line is None:
+                return self.seen
+            self.seen.append(line)
+
+    def join(self, timeout: float = 20) -> None:
+        self._thread.join(timeout)
+        assert not self._thread.is_alive()
+
+
+def state_at(version: int) -> Callable[[Line], bool]:
+    return lambda line: line["type"] == "state" and line["version"] >= version
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 20, every: float = 0.05) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(every)
