@@ -36,8 +36,12 @@ from games.services.write import Committed
 
 logger = logging.getLogger(__name__)
 
-KEEPALIVE_SECONDS = 20.0
-TTL_SECONDS = 3 * KEEPALIVE_SECONDS  # survives two lost refreshes
+
+def ttl() -> float:
+    """An entry outlives two lost refreshes (one per keep-alive)."""
+    return 3.0 * settings.API_STREAM_KEEPALIVE_SECONDS
+
+
 MESSAGE_TYPE = "api.version"
 
 
@@ -85,8 +89,8 @@ async def join(group: str, channel: str) -> None:
     commit that finds the entry sends to a group the channel is in."""
     key = _key(group)
     async with _aredis().pipeline(transaction=False) as pipe:
-        pipe.zadd(key, {channel: time.time() + TTL_SECONDS})
-        pipe.expire(key, int(TTL_SECONDS * 2))
+        pipe.zadd(key, {channel: time.time() + ttl()})
+        pipe.expire(key, int(ttl() * 2))
         await pipe.execute()
     layer = get_channel_layer()
     assert layer is not None

@@ -47,13 +47,16 @@ GAME_STREAM = re.compile(r"^/api/v1/games/(?P<game_id>[^/]*)/stream/?$")
 EVENTS_STREAM = re.compile(r"^/api/v1/stream/events/?$")
 GAME_ID = re.compile(r"^[A-Za-z0-9]{1,16}$")
 CONTENT_TYPE = "application/x-ndjson"
-KEEPALIVE_SECONDS = listeners.KEEPALIVE_SECONDS
 FAILED: dict[str, Any] = {"type": "stream.failed"}
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Line = dict[str, Any]
 Write = Callable[[Line], Awaitable[None]]
+
+
+def keepalive() -> float:
+    return float(settings.API_STREAM_KEEPALIVE_SECONDS)
 
 
 class Refused(Exception):
@@ -291,7 +294,7 @@ class GameStream:
             if await self.catch_up(write, first=True) or not self.follow:
                 return
             while True:
-                message = await sub.next(KEEPALIVE_SECONDS)
+                message = await sub.next(keepalive())
                 if message is None:
                     await sub.refresh()
                     # A message lost on its way costs at most this wait.
@@ -351,7 +354,7 @@ class EventsStream:
             if not self.follow:
                 return
             while True:
-                message = await sub.next(KEEPALIVE_SECONDS)
+                message = await sub.next(keepalive())
                 if message is None:
                     await sub.refresh()
                     await write({"type": "ping"})

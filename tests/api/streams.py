@@ -12,16 +12,31 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.live.servers import daphnes
+from tests.live.servers import Daphne, free_port
 
 Line = dict[str, Any]
 
 
+KEEPALIVE = 1  # seconds, in the tests' Daphne
+
+
+@pytest.fixture(scope="module")
+def stream_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    """One Daphne on the test database for a module's tests (a start costs
+    seconds): the streams need the ASGI server."""
+    with django_db_blocker.unblock():
+        server = Daphne(free_port(), env={"API_STREAM_KEEPALIVE_SECONDS": str(KEEPALIVE)})
+        server.start()
+        try:
+            server.wait_until_serving()
+            yield f"http://127.0.0.1:{server.port}"
+        finally:
+            server.stop()
+
+
 @pytest.fixture
-def site(transactional_db: None) -> Iterator[str]:
-    """A Daphne on the test database: the streams need the ASGI server."""
-    with daphnes(1) as [port]:
-        yield f"http://127.0.0.1:{port}"
+def site(stream_server: str, transactional_db: None) -> str:
+    return stream_server
 
 
 class Stream:
@@ -36,6 +51,7 @@ class Stream:
         self.status: int | None = None
         self.content_type = ""
         self.closed = threading.Event()
+        self.error: Exception | None = None
         self._url, self._token, self._stop = url, token, stop
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -53,6 +69,8 @@ class Stream:
                     self.lines.put(line)
                     if self._stop(line):
                         break
+        except httpx.HTTPError as exc:
+            self.error = exc  # the server went away: the stream has ended
         finally:
             self.lines.put(None)
             self.closed.set()
@@ -93,3 +111,22 @@ def wait_for(check: Callable[[], Any], timeout: float = 20, every: float = 0.05)
             return value
         assert time.monotonic() < deadline, "timed out"
         time.sleep(every)
+
+
+def edit(game: Any, change: Callable[[Any], Any]) -> None:
+    """Script the game's position (``change`` edits the engine state), with
+    the game row locked: a bot's move waiting on the lock then plays from
+    the scripted position."""
+    from django.db import transaction
+
+    from games import engine
+    from games.models import Game
+    from tests.conftest import setup_writes
+
+    with transaction.atomic(), setup_writes("a scripted position"):
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        state = engine.from_dict(locked.state)
+        change(state)
+        locked.state = engine.to_dict(state)
+        locked.save(update_fields=["state"])
+    game.refresh_from_db()
