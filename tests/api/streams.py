@@ -113,10 +113,11 @@ def wait_for(check: Callable[[], Any], timeout: float = 20, every: float = 0.05)
         time.sleep(every)
 
 
-def edit(game: Any, change: Callable[[Any], Any]) -> None:
-    """Script the game's position (``change`` edits the engine state), with
-    the game row locked: a bot's move waiting on the lock then plays from
-    the scripted position."""
+def edit(game: Any, change: Callable[[Any], Any], **fields: Any) -> None:
+    """Script the game's position (``change`` edits the engine state or
+    returns a new one, as ``engine.setup`` does) and
+    set ``fields`` of the game row, with the row locked: a bot's move
+    waiting on the lock then plays from the scripted position."""
     from django.db import transaction
 
     from games import engine
@@ -126,7 +127,9 @@ def edit(game: Any, change: Callable[[Any], Any]) -> None:
     with transaction.atomic(), setup_writes("a scripted position"):
         locked = Game.objects.select_for_update().get(pk=game.pk)
         state = engine.from_dict(locked.state)
-        change(state)
-        locked.state = engine.to_dict(state)
-        locked.save(update_fields=["state"])
+        changed = change(state)  # a new state, or None for one changed in place
+        locked.state = engine.to_dict(changed if isinstance(changed, engine.State) else state)
+        for name, value in fields.items():
+            setattr(locked, name, value)
+        locked.save(update_fields=["state", *fields])
     game.refresh_from_db()
