@@ -1,7 +1,7 @@
 """A bot that plays Async Monopoly through the public API (docs/api.md).
 
-It joins an open game (or creates one, with ``--bot`` adding a site bot and
-starting it), follows the game's NDJSON stream and, whenever it has legal
+It joins an open game (or creates one: with ``--bot`` it adds a site bot
+and starts it, else it starts once someone has joined), follows the game's NDJSON stream and, whenever it has legal
 actions, posts one chosen by a simple policy until the game ends:
 
     python examples/api_bot.py --url http://127.0.0.1:8000 --token mnp_... --bot heuristic
@@ -99,6 +99,20 @@ def join_open_game(client: httpx.Client) -> dict[str, Any] | None:
 def add_bot_and_start(client: httpx.Client, game_id: str, kind: str = "heuristic") -> None:
     checked(client.post(f"/games/{game_id}/bots", json={"kind": kind}))
     checked(client.post(f"/games/{game_id}/start"))
+
+
+def start_when_full(client: httpx.Client, game_id: str, log: Log = print) -> None:
+    """As the host of a game made without a site bot: wait until every seat
+    is taken (someone joins from the lobby or the invite link), then start."""
+    log("waiting for players to join")
+    while True:
+        view = checked(client.get(f"/games/{game_id}"))
+        if view["status"] != "lobby":
+            return
+        if len(view["players"]) >= view["seats"]:
+            checked(client.post(f"/games/{game_id}/start"))
+            return
+        time.sleep(2.0)
 
 
 def choose(view: dict[str, Any], refused: Collection[str] = ()) -> dict[str, Any] | None:
@@ -240,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
             view = joined or create_game(client, preset=args.preset, seats=args.seats)
             if joined is None and args.bot:
                 add_bot_and_start(client, view["id"], args.bot)
+            elif joined is None:
+                start_when_full(client, view["id"])
         print(f"playing {args.url.rstrip('/')}/games/{view['id']}/ as seat {view['your_seat']}")
         play(client, view["id"])
     return 0
