@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import statistics
 import sys
@@ -114,6 +115,7 @@ def main() -> int:
         import django
 
         django.setup()
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
         tokens = people(opts.clients)
         url = f"http://127.0.0.1:{stack.ports[0]}"
         tally = Tally()
