@@ -20,10 +20,10 @@ Line = dict[str, Any]
 KEEPALIVE = 1  # seconds, in the tests' Daphne
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def stream_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
-    """One Daphne on the test database for a module's tests (a start costs
-    seconds): the streams need the ASGI server."""
+    """One Daphne on the test database for the API's stream tests (a start
+    costs seconds): the streams need the ASGI server."""
     with django_db_blocker.unblock():
         server = Daphne(free_port(), env={"API_STREAM_KEEPALIVE_SECONDS": str(KEEPALIVE)})
         server.start()
