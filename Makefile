@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 ENGINE_BUILD := games/engine/native.digest
 
-.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-timers bench-live bench-load soak lock
+.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-timers bench-live bench-load bench-api soak lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -104,6 +104,15 @@ bench-timers: install
 # the new version (real daphne; PostgreSQL and Redis on loopback; see bench/live.py).
 bench-live: install
 	$(PY) bench/live.py --spectators 50 --moves 100
+
+# API actions per second and the p50/p99 of POST to answer: BENCH_API_CLIENTS
+# clients each play their own two-seat game against a site bot through the
+# API (examples/api_bot.py's policy) on make run's stack (one Daphne, a
+# worker and beat; PostgreSQL and Redis on loopback; see bench/api.py).
+BENCH_API_CLIENTS ?= 10
+BENCH_API_ACTIONS ?= 200
+bench-api: install
+	$(PY) bench/api.py --clients $(BENCH_API_CLIENTS) --actions $(BENCH_API_ACTIONS)
 
 # Re-pin after changing pyproject.toml's dependencies.
 lock:

@@ -2,6 +2,9 @@
 
 from django.urls import path
 
+from api.stream_routes import router as stream_router
 from api.v1 import api
+
+api.add_router("", stream_router)
 
 urlpatterns = [path("", api.urls)]

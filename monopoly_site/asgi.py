@@ -103,13 +103,15 @@ if _pool:
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from api.stream import with_streams  # noqa: E402
 from monopoly_site.badinput import RefuseControlCharactersSocket  # noqa: E402
 from monopoly_site.origin import SameOriginValidator  # noqa: E402
 from monopoly_site.routing import NO_ROUTE, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # The API's NDJSON streams are served before Django (api/stream.py says why).
+        "http": with_streams(django_asgi_app),
         # Not Channels' AllowedHostsOriginValidator: it compares host names
         # only (monopoly_site/origin.py).
         "websocket": SameOriginValidator(

@@ -239,6 +239,9 @@ CELERY_DB_REUSE_MAX = 1000
 # missed a push (static/js/live.js); the tests shorten it.
 LIVE_HEARTBEAT_SECONDS = max(1, env_int("LIVE_HEARTBEAT_SECONDS", 30))
 TIMER_SWEEP_SECONDS = max(1, env_int("TIMER_SWEEP_SECONDS", 2))
+# An API stream with nothing to say sends a keep-alive line this often, so
+# that proxies do not cut it (api/stream.py).
+API_STREAM_KEEPALIVE_SECONDS = max(1, env_int("API_STREAM_KEEPALIVE_SECONDS", 20))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 # A "your move" email waits until its player has been away this long.
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))

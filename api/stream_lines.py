@@ -1,0 +1,122 @@
+"""The lines of a game's stream, read from the database (synchronous).
+
+Every line is one JSON object and carries ``version``:
+
+- ``{"type": "events", "version": N, "events": [...]}``: what version N did,
+  from the stored event rows, as the holder of the stream may see them;
+- ``{"type": "state", "version": N, ...}``: the game as ``GET /games/{id}``
+  shows it to them (public state, their private view, decisions, legal
+  actions, deadlines), after each catch-up;
+- ``{"type": "ping", "version": N}``: a keep-alive;
+- ``{"type": "end", "version": N, "status": ..., ...}``: the last line.
+
+What a seat may not see stays out, as on the page: a sealed bid's action
+and note rows are stored for their bidder only (``audience_seat``), and a
+trade's terms are shown in an action row only to its proposer (the other
+party reads them in ``private.offers``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from api import reads
+from games import engine
+from games.models import Game, GameEvent, Seat
+from games.web.presenters import event_text
+
+MAX_VERSIONS = 500  # versions read per catch-up query
+ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
+
+
+def encode(line: dict[str, Any]) -> bytes:
+    return json.dumps(line, separators=(",", ":"), default=str).encode() + b"\n"
+
+
+def ping(version: int) -> dict[str, Any]:
+    return {"type": "ping", "version": version}
+
+
+@dataclass
+class Batch:
+    """What a read found: the lines to send, the version they bring the
+    stream to, and whether the game has ended (the end line is among them)."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    version: int = 0
+    ended: bool = False
+
+
+def seat_of(game_pk: int, user: Any) -> int | None:
+    """The user's seat number in the game (None: a spectator)."""
+    number: int | None = (
+        Seat.objects.filter(game_id=game_pk, user=user).values_list("number", flat=True).first()
+    )
+    return number
+
+
+def event_line(row: GameEvent, viewer: int | None, s: engine.State | None) -> dict[str, Any]:
+    payload = dict(row.payload)
+    if row.kind == "action":
+        if "terms" in payload and payload.get("player") != viewer:
+            payload.pop("terms")
+        return {"kind": "action", "action": payload}
+    if row.kind == "note":
+        return {"kind": "note", "text": str(payload.get("text", ""))}
+    if row.kind == "start":
+        return {"kind": "start", **payload}
+    text = event_text(row.kind, payload, s.rules, s.names) if s is not None else row.kind
+    return {**payload, "text": text}
+
+
+def _rows(game_pk: int, viewer: int | None, after: int, through: int) -> list[GameEvent]:
+    rows = GameEvent.objects.filter(game_id=game_pk, seq__gt=after, seq__lte=through)
+    visible = [r for r in rows.order_by("seq", "index") if r.audience_seat in (None, viewer)]
+    return visible
+
+
+def catch_up(game_pk: int, viewer: int | None, since: int | None) -> Batch:
+    """The lines after version ``since`` (None: only the current state),
+    ending with the state line, and the end line if the game is over.
+
+    The game row is read first: the event rows of every version up to its
+    version committed with it, so none can be missing."""
+    game = Game.objects.select_related("host").get(pk=game_pk)
+    seat = Seat.objects.filter(game=game, number=viewer).first() if viewer is not None else None
+    state = engine.from_dict(game.state) if game.state else None
+    batch = Batch(version=game.version)
+    if since is not None and since < game.version:
+        # At most MAX_VERSIONS per read; the caller reads again for the rest.
+        through = min(game.version, since + MAX_VERSIONS)
+        by_version: dict[int, list[dict[str, Any]]] = {}
+        for row in _rows(game_pk, viewer, since, through):
+            by_version.setdefault(row.seq, []).append(event_line(row, viewer, state))
+        for version in range(since + 1, through + 1):
+            batch.lines.append(
+                {"type": "events", "version": version, "events": by_version.get(version, [])}
+            )
+        if through < game.version:
+            batch.version = through
+            return batch
+    batch.lines.append({"type": "state", **reads.game_view(game, seat)})
+    if game.status in ENDED:
+        batch.ended = True
+        batch.lines.append(end_line(game, state))
+    return batch
+
+
+def end_line(game: Game, state: engine.State | None) -> dict[str, Any]:
+    return {
+        "type": "end",
+        "version": game.version,
+        "status": str(game.status),
+        "end_reason": game.end_reason or None,
+        "winner": state.winner if state is not None and state.finished else None,
+    }
+
+
+def current_version(game_pk: int) -> int | None:
+    version: int | None = Game.objects.filter(pk=game_pk).values_list("version", flat=True).first()
+    return version

@@ -1,0 +1,119 @@
+"""The lines of a person's events stream (``GET /api/v1/stream/events``),
+read from the database (synchronous).
+
+- ``{"type": "your_move", "game": id, "version": N, "deadline": iso|null,
+  "decisions": [...]}``: a decision of yours holds the game up at version N;
+- ``{"type": "game_start", "game": id, "version": N}`` and
+  ``{"type": "game_end", "game": id, "version": N, "status": ...}``;
+- ``{"type": "notice", "id": n, "kind": ..., "text": ..., "game": id|null}``:
+  a notice stored for you (timeouts, takeovers, expired claims, reminders;
+  "your move" notices are the ``your_move`` lines already);
+- ``{"type": "ping"}`` keep-alives.
+
+The site has no challenges or invitations to announce: a game is joined
+from the open games (``GET /games/open``) or an invite link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import engine
+from games.models import Deadline, Game, Seat
+from games.web.lobby_rows import your_game_rows
+from notifications.models import Notification
+
+ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
+# "Your move" has its own lines; the notice of it would say it twice.
+QUIET_NOTICES = (Notification.Kind.YOUR_TURN,)
+
+
+@dataclass
+class Follower:
+    """What one events stream has told: each game's status, and the version
+    of the last "your move" it announced."""
+
+    user: Any
+    statuses: dict[int, str] = field(default_factory=dict)
+    announced: dict[int, int] = field(default_factory=dict)
+    last_notice: int = 0
+
+    def opening(self) -> list[dict[str, Any]]:
+        """The games waiting on the user now, waiting-on-you first (as
+        ``GET /games`` orders them); remembers every game's status."""
+        lines = []
+        for row in your_game_rows(self.user):
+            game = row["game"]
+            self.statuses[game.pk] = str(game.status)
+            if row["your_move"]:
+                lines.append(self._your_move(game, row["seat"].number))
+        self.last_notice = (
+            Notification.objects.filter(user=self.user).order_by("-pk").values_list("pk", flat=True)
+        ).first() or 0
+        return lines
+
+    def game_changed(self, game_pk: int) -> list[dict[str, Any]]:
+        """What a commit of one of the user's games has to announce."""
+        game = Game.objects.filter(pk=game_pk).first()
+        seat = Seat.objects.filter(game_id=game_pk, user=self.user).first()
+        if game is None or seat is None:
+            return []
+        lines: list[dict[str, Any]] = []
+        status, before = str(game.status), self.statuses.get(game_pk)
+        self.statuses[game_pk] = status
+        if status == Game.Status.ACTIVE and before != Game.Status.ACTIVE:
+            lines.append({"type": "game_start", "game": game.public_id, "version": game.version})
+        if status in ENDED and before not in ENDED:
+            lines.append(
+                {"type": "game_end", "game": game.public_id, "version": game.version,
+                 "status": status, "end_reason": game.end_reason or None}
+            )  # fmt: skip
+        if (
+            status == Game.Status.ACTIVE
+            and game.state
+            and self.announced.get(game_pk) != game.version
+        ):
+            state = engine.from_dict(game.state)
+            if any(p.player == seat.number and p.blocking for p in engine.pending_decisions(state)):
+                lines.append(self._your_move(game, seat.number, state))
+        return lines
+
+    def _your_move(
+        self, game: Game, number: int, state: engine.State | None = None
+    ) -> dict[str, Any]:
+        self.announced[game.pk] = game.version
+        if state is None:
+            assert game.state is not None  # waiting on a seat: the game has begun
+            state = engine.from_dict(game.state)
+        deadline = Deadline.objects.filter(game=game, player=number).order_by("due_at").first()
+        return {
+            "type": "your_move",
+            "game": game.public_id,
+            "version": game.version,
+            "deadline": deadline.due_at.isoformat() if deadline is not None else None,
+            "decisions": [
+                p.to_dict() for p in engine.pending_decisions(state) if p.player == number
+            ],
+        }
+
+    def new_notices(self) -> list[dict[str, Any]]:
+        rows = list(
+            Notification.objects.filter(user=self.user, pk__gt=self.last_notice)
+            .select_related("game")
+            .order_by("pk")[:100]
+        )
+        if rows:
+            self.last_notice = rows[-1].pk
+        return [
+            {
+                "type": "notice",
+                "id": note.pk,
+                "kind": note.kind,
+                "text": note.text,
+                "game": note.game.public_id if note.game is not None else None,
+                "created_at": note.created_at.isoformat(),
+            }
+            for note in rows
+            if note.kind not in QUIET_NOTICES
+        ]

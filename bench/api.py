@@ -1,0 +1,159 @@
+"""API actions per second, and the time from POST to answer (`make bench-api`).
+
+Starts `make run`'s stack on a database and a Redis of its own (one Daphne,
+one Celery worker and beat, PostgreSQL on loopback; bench/stack.py), then N
+clients each play their own two-seat game against a site bot through the
+public API, as ``examples/api_bot.py`` does: create the game, add a heuristic
+bot, start, follow the game's NDJSON stream and post the policy's actions
+(``expected_version``, an ``Idempotency-Key``). A client whose game ends
+starts another, until it has posted its share of actions. The site bots move
+without the games' usual delay, so the pace is the site's. Prints JSON:
+actions per second over the whole run and the p50/p99 of POST to answer.
+
+    python bench/api.py [--clients 10] [--actions 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+from benchlib import machine, percentile
+from stack import HARNESS_APP_NAME, Stack
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.post_ms: list[float] = []
+        self.statuses: dict[int, int] = {}
+        self.games = 0
+        self.errors: list[str] = []
+
+    def record(self, ms: float, status: int) -> None:
+        with self.lock:
+            self.post_ms.append(ms)
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+
+
+def people(count: int) -> list[str]:
+    """``count`` users with a play and read token each; their tokens."""
+    from accounts.models import User
+    from api import tokens
+
+    out = []
+    for i in range(count):
+        user = User.objects.create_user(f"apibench{i}", f"apibench{i}@example.com", None)
+        out.append(tokens.issue(user, scopes=["play", "read"], name="bench-api")[1])
+    return out
+
+
+def no_bot_delay(game_id: str) -> None:
+    from games.models import Game
+    from games.writeguard import writes_allowed
+
+    with writes_allowed("bench-api: site bots move at the site's pace"):
+        Game.objects.filter(public_id=game_id).update(bot_delay_ms=0)
+
+
+def client(url: str, token: str, actions: int, tally: Tally) -> None:
+    from examples import api_bot
+
+    posted = 0
+    with api_bot.connect(url, token) as api:
+        while posted < actions:
+            view = api_bot.create_game(api, seats=2)
+            no_bot_delay(view["id"])
+            api_bot.add_bot_and_start(api, view["id"], "heuristic")
+            with tally.lock:
+                tally.games += 1
+            for line in api_bot.follow(api, view["id"], since=0, log=tally.errors.append):
+                if line["type"] == "end" or posted >= actions:
+                    break
+                if line["type"] != "state" or line["status"] != "active":
+                    continue
+                view = line
+                while posted < actions and (action := api_bot.choose(view)) is not None:
+                    started = time.perf_counter()
+                    status, answer = api_bot.act(api, view["id"], action, view["version"])
+                    tally.record((time.perf_counter() - started) * 1000, status)
+                    posted += 1
+                    if status == 200:
+                        view = {**view, **answer}
+                    else:
+                        view = api_bot.checked(api.get(f"/games/{view['id']}"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--actions", type=int, default=200, help="per client")
+    parser.add_argument("--keep-logs", action="store_true")
+    opts = parser.parse_args()
+    stack = Stack(
+        name="benchapi",
+        daphnes=1,
+        workers=1,
+        use_nginx=False,
+        # Clients posting back to back go far beyond a person's pace: the
+        # action limit is raised out of the way, but still counted.
+        extra_env={"RATE_LIMIT_ACTION": "1000000/10s/user,1000000/10s/ip"},
+    )
+    try:
+        stack.start()
+        os.environ.update({k: v for k, v in stack.env.items() if k != "PYTHONUNBUFFERED"})
+        os.environ["PGAPPNAME"] = HARNESS_APP_NAME
+        import django
+
+        django.setup()
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
+        tokens = people(opts.clients)
+        url = f"http://127.0.0.1:{stack.ports[0]}"
+        tally = Tally()
+        threads = [
+            threading.Thread(target=client, args=(url, token, opts.actions, tally), daemon=True)
+            for token in tokens
+        ]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        seconds = time.perf_counter() - started
+        ms = tally.post_ms
+        print(
+            json.dumps(
+                {
+                    "clients": opts.clients,
+                    "actions": len(ms),
+                    "games": tally.games,
+                    "seconds": round(seconds, 2),
+                    "actions_per_s": round(len(ms) / seconds, 1),
+                    "post_p50_ms": round(statistics.median(ms), 2) if ms else None,
+                    "post_p99_ms": round(percentile(ms, 99), 2) if ms else None,
+                    "statuses": tally.statuses,
+                    "stream_reconnects": len(tally.errors),
+                    "machine": machine(),
+                }
+            ),
+            flush=True,
+        )
+        return 0 if len(ms) == opts.clients * opts.actions else 1
+    finally:
+        stack.stop()
+        stack.drop()
+        stack.cleanup(keep_logs=opts.keep_logs)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(BASE_DIR))
+    sys.exit(main())
