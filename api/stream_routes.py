@@ -16,9 +16,11 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query, Router, Schema
 
 from api import stream_lines, user_events
+from api.auth import need as _need
 from api.models import SCOPE_READ
+from api.problems import ERRORS, Problem, ProblemOut
 from api.stream import CONTENT_TYPE, Refused, game_for, parse_since
-from api.v1 import ERRORS, GameId, Problem, ProblemOut, _need
+from api.v1 import GameId
 
 router = Router(tags=["streams"])
 
