@@ -104,6 +104,9 @@ from .board import (
 from .board import MORTGAGE as MORTGAGE_VALUE  # MORTGAGE is the action kind
 from .bots import HeuristicBot, RandomBot, make_bot, next_actor
 from .buildings import build_kind, group_has_buildings, owns_group, unmortgage_cost
+from .calibration import Position as CalibrationPosition
+from .calibration import calibration_game
+from .calibration import score as calibration_score
 from .cards import CHANCE_DECK, CHEST_DECK, DECK_NAMES, DECKS, FINE_OR_CHANCE, JAIL_FREE
 from .codec import from_dict, to_dict
 from .core import owed, total_worth
@@ -316,6 +319,7 @@ __all__ = [
     "WITHDRAW_TRADE",
     "Action",
     "AuctionView",
+    "CalibrationPosition",
     "Claim",
     "CodecError",
     "Debt",
@@ -346,6 +350,8 @@ __all__ = [
     "auction_view",
     "bot_rng",
     "build_kind",
+    "calibration_game",
+    "calibration_score",
     "can_trade",
     "card_index",
     "check_invariants",
