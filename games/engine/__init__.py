@@ -123,7 +123,15 @@ from .errors import (
     UnknownAction,
     WrongPhase,
 )
-from .estimate import WinEstimate, count_draws, estimate_win_probabilities, public_state
+from .estimate import (
+    CAP_SHARE,
+    CAP_VALUES,
+    CAP_WINNER,
+    WinEstimate,
+    count_draws,
+    estimate_win_probabilities,
+    public_state,
+)
 from .events import Event, event_from_dict, render_event
 from .game import apply, is_legal, new_game, step
 from .invariants import check_invariants
@@ -220,6 +228,9 @@ __all__ = [
     "BID",
     "BUILD",
     "BUY",
+    "CAP_SHARE",
+    "CAP_VALUES",
+    "CAP_WINNER",
     "CHANCE",
     "CHANCE_DECK",
     "CHEST",

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from .bots import make_bot, next_actor
 from .core import valuation
-from .estimate import estimate_win_probabilities
+from .estimate import CAP_WINNER, estimate_win_probabilities
 from .events import EventLog
 from .game import new_game, step
 from .sim import game_seed
@@ -64,7 +64,7 @@ def game_setup(seed: int, index: int) -> tuple[str, int, int]:
 
 
 def calibration_game(
-    seed: int, index: int, every: int, playouts: int, turn_cap: int
+    seed: int, index: int, every: int, playouts: int, turn_cap: int, cap_value: str = CAP_WINNER
 ) -> list[Position]:
     """Play calibration game ``index`` with heuristic bots, estimating at
     the start of every ``every``-th player-turn (as a spectator would see
@@ -85,6 +85,7 @@ def calibration_game(
                 turn_cap=turn_cap,
                 target_stderr=None,
                 cards_drawn=(drawn[0], drawn[1]),
+                cap_value=cap_value,
             )
             sampled.append((s.turn_no, est.probabilities, tuple(s.alive)))
             next_sample = s.turn_no + every

@@ -49,6 +49,11 @@ TURN_CAP: Final = 400
 #: Playouts before an early stop is considered, and how often it is checked.
 MIN_PLAYOUTS: Final = 200
 CHECK_EVERY: Final = 50
+#: How a playout stopped at the cap is valued: the richest wins it, or each
+#: alive player gets a share in proportion to net worth.
+CAP_WINNER: Final = "winner"
+CAP_SHARE: Final = "share"
+CAP_VALUES: Final = (CAP_WINNER, CAP_SHARE)
 #: The cards a full deck holds (every edition's two decks have 16).
 DECK_SIZE: Final = 16
 
@@ -183,14 +188,21 @@ def play_out(s: State, bots: list[Bot], turn_cap: int) -> bool:
     return s.phase == P_OVER
 
 
-def _score(s: State, ended: bool, out: list[float]) -> None:
-    """Add the playout's result to ``out``: 1 to the winner; at the cap, 1
-    to the richest by end-of-game value (shared on a tie)."""
+def _score(s: State, ended: bool, cap_value: str, out: list[float]) -> None:
+    """Put the playout's result in ``out``: 1 to the winner; at the cap, by
+    end-of-game value, 1 to the richest (shared on a tie) or, with
+    ``CAP_SHARE``, shares in proportion."""
     if ended:
         if s.winner >= 0:
             out[s.winner] = 1.0
         return
     values = [valuation(s, p) if s.alive[p] else -1 for p in range(s.n)]
+    if cap_value == CAP_SHARE:
+        total = sum(max(0, v) for v in values)
+        if total > 0:
+            for p in range(s.n):
+                out[p] = max(0, values[p]) / total
+            return
     best = max(values)
     top = [p for p in range(s.n) if s.alive[p] and values[p] == best]
     for p in top:
@@ -214,6 +226,7 @@ def estimate_win_probabilities(
     target_stderr: float | None = 0.015,
     min_playouts: int = MIN_PLAYOUTS,
     cards_drawn: tuple[int, int] | None = None,
+    cap_value: str = CAP_WINNER,
 ) -> WinEstimate:
     """Each seat's chance of winning from ``state``, by at most ``playouts``
     playouts with the heuristic bot in every seat (see the module's text).
@@ -222,11 +235,15 @@ def estimate_win_probabilities(
     estimate. ``cards_drawn`` is how many cards were drawn from each deck so
     far (``count_draws(events)``); without it the whole decks are reshuffled.
     With ``target_stderr``, the playouts stop early, after ``min_playouts``,
-    once every seat's standard error is below it. ``state`` is not changed."""
+    once every seat's standard error is below it. ``cap_value`` says how a
+    playout still running at ``turn_cap`` counts (``CAP_VALUES``). ``state``
+    is not changed."""
     if playouts < 1:
         raise ValueError("An estimate needs at least one playout.")
     if turn_cap < 1:
         raise ValueError("The turn cap must be at least one player-turn.")
+    if cap_value not in CAP_VALUES:
+        raise ValueError(f"cap_value must be one of {', '.join(CAP_VALUES)}, not {cap_value!r}.")
     if state.phase == P_OVER:
         return finished_estimate(state)
     base = public_state(state)
@@ -244,7 +261,7 @@ def estimate_win_probabilities(
         ended = play_out(s, bots, turn_cap)
         for p in range(n):
             result[p] = 0.0
-        _score(s, ended, result)
+        _score(s, ended, cap_value, result)
         for p in range(n):
             x = result[p]
             sums[p] += x
@@ -274,6 +291,9 @@ def _stderrs(sums: list[float], squares: list[float], k: int) -> list[float]:
 
 
 __all__ = [
+    "CAP_SHARE",
+    "CAP_VALUES",
+    "CAP_WINNER",
     "WinEstimate",
     "count_draws",
     "estimate_win_probabilities",

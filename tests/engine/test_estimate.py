@@ -4,10 +4,14 @@ card order, sealed bids), and sensible at the extremes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.engine import (
     AUCTION_SEALED,
+    CAP_SHARE,
+    CAP_WINNER,
     HOTEL,
     P_BUY,
     P_OVER,
@@ -240,3 +244,21 @@ def test_play_out_stops_at_the_turn_cap() -> None:
     ended = play_out(s, [make_bot("heuristic") for _ in range(3)], 5)
     assert not ended and s.turn_no == start + 5
     assert not check_invariants(s)
+
+
+def test_at_the_cap_the_richest_wins_or_everyone_shares_by_net_worth() -> None:
+    s, drawn = bot_game(40)
+    assert s.phase != P_OVER and sum(s.alive) >= 3
+    kw: dict[str, Any] = {"cards_drawn": drawn, "turn_cap": 1, "target_stderr": None}
+    richest = estimate_win_probabilities(s, 30, 1, cap_value=CAP_WINNER, **kw)
+    shares = estimate_win_probabilities(s, 30, 1, cap_value=CAP_SHARE, **kw)
+    assert sum(richest.probabilities) == pytest.approx(1.0)
+    assert sum(shares.probabilities) == pytest.approx(1.0)
+    alive = [p for p in range(s.n) if s.alive[p]]
+    assert all(shares.probabilities[p] > 0 for p in alive)
+    assert sorted(richest.probabilities)[-1] > max(shares.probabilities)
+
+
+def test_rejects_an_unknown_cap_value() -> None:
+    with pytest.raises(ValueError, match="cap_value"):
+        estimate_win_probabilities(game(), 10, 1, cap_value="median")

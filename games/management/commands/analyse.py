@@ -18,7 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import native
-from games.engine import CalibrationPosition, calibration_game, calibration_score
+from games.engine import CAP_VALUES, CalibrationPosition, calibration_game, calibration_score
 
 
 class Command(BaseCommand):
@@ -36,6 +36,12 @@ class Command(BaseCommand):
         parser.add_argument("--playouts", type=int, default=200, help="playouts per estimate")
         parser.add_argument(
             "--turn-cap", type=int, default=400, help="player-turns a playout may run"
+        )
+        parser.add_argument(
+            "--cap-value",
+            choices=CAP_VALUES,
+            default=CAP_VALUES[0],
+            help="how a playout at the cap counts: the richest wins, or shares by net worth",
         )
         parser.add_argument(
             "--jobs", type=int, default=1, help="worker processes (default 1: one core)"
@@ -57,6 +63,7 @@ class Command(BaseCommand):
             every=opts["every"],
             playouts=opts["playouts"],
             turn_cap=opts["turn_cap"],
+            cap_value=opts["cap_value"],
         )
         positions: list[CalibrationPosition] = []
         if opts["jobs"] == 1:
@@ -73,6 +80,7 @@ class Command(BaseCommand):
             every=opts["every"],
             playouts=opts["playouts"],
             turn_cap=opts["turn_cap"],
+            cap_value=opts["cap_value"],
             jobs=opts["jobs"],
             seconds=round(time.perf_counter() - start, 1),
             cpu_seconds=round(time.process_time() - cpu_start, 1),
