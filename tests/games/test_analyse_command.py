@@ -80,3 +80,12 @@ def test_scores_a_sure_prediction_and_the_uniform_one() -> None:
         "count": 1,
     }
     assert out["reliability"][5]["count"] == 2  # both 0.5s
+
+
+def test_worker_processes_give_the_same_scores_as_one(capsys: pytest.CaptureFixture[str]) -> None:
+    tiny = ("--calibrate", "--games", "2", "--every", "40", "--playouts", "6", "--json")
+    one = json.loads(_run(capsys, *tiny))
+    two = json.loads(_run(capsys, *tiny, "--jobs", "2"))
+    assert two["jobs"] == 2
+    for key in ("brier", "baseline_brier", "log_loss", "positions", "reliability"):
+        assert one[key] == two[key]

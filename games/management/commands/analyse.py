@@ -20,6 +20,17 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games import native
 from games.engine import CAP_VALUES, CalibrationPosition, calibration_game, calibration_score
 
+# A sampled position as plain data: the compiled engine's frozen classes do
+# not cross a process boundary (unpickling sets their fields).
+Row = tuple[int, str, int, int, tuple[float, ...], tuple[bool, ...], int]
+
+
+def _game_rows(seed: int, index: int, **kw: Any) -> list[Row]:
+    return [
+        (p.game, p.preset, p.players, p.turn, p.probabilities, p.alive, p.winner)
+        for p in calibration_game(seed, index, **kw)
+    ]
+
 
 class Command(BaseCommand):
     help = "Calibrate the win estimate: bot games, estimates at sampled positions, scores."
@@ -58,21 +69,22 @@ class Command(BaseCommand):
         start = time.perf_counter()
         cpu_start = time.process_time()
         one = partial(
-            calibration_game,
+            _game_rows,
             opts["seed"],
             every=opts["every"],
             playouts=opts["playouts"],
             turn_cap=opts["turn_cap"],
             cap_value=opts["cap_value"],
         )
-        positions: list[CalibrationPosition] = []
+        rows: list[Row] = []
         if opts["jobs"] == 1:
             for i in range(opts["games"]):
-                positions += one(i)
+                rows += one(i)
         else:
             with ProcessPoolExecutor(max_workers=opts["jobs"]) as pool:
                 for found in pool.map(one, range(opts["games"])):
-                    positions += found
+                    rows += found
+        positions = [CalibrationPosition(*row) for row in rows]
         result = calibration_score(positions)
         result.update(
             games=opts["games"],
