@@ -89,3 +89,19 @@ def test_worker_processes_give_the_same_scores_as_one(capsys: pytest.CaptureFixt
     assert two["jobs"] == 2
     for key in ("brier", "baseline_brier", "log_loss", "positions", "reliability"):
         assert one[key] == two[key]
+
+
+def test_reports_and_draws_a_saved_calibration_without_playing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "calibration.json"
+    saved.write_text(_run(capsys, *TINY, "--json"))
+    svg = tmp_path / "reliability.svg"
+    again = json.loads(
+        _run(capsys, "--calibrate", "--from-json", str(saved), "--json", "--svg", str(svg))
+    )
+    assert again == json.loads(saved.read_text())
+    assert f"{again['games']} bot games" in svg.read_text()
+    saved.write_text("{}")
+    with pytest.raises(CommandError, match="no calibration"):
+        call_command("analyse", "--calibrate", "--from-json", str(saved))

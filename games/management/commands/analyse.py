@@ -59,6 +59,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         parser.add_argument("--svg", type=Path, help="also write the reliability diagram here")
+        parser.add_argument(
+            "--from-json",
+            type=Path,
+            help="report (and draw) a calibration saved with --json instead of playing one",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if not opts["calibrate"]:
@@ -66,6 +71,24 @@ class Command(BaseCommand):
         for name in ("games", "every", "playouts", "turn_cap", "jobs"):
             if opts[name] < 1:
                 raise CommandError(f"--{name.replace('_', '-')} must be at least 1.")
+        result = self._load(opts["from_json"]) if opts["from_json"] else self._calibrate(opts)
+        if opts["svg"] is not None:
+            opts["svg"].write_text(reliability_svg(result))
+        if opts["json"]:
+            self.stdout.write(json.dumps(result))
+        else:
+            self.stdout.write(report(result))
+
+    def _load(self, path: Path) -> dict[str, Any]:
+        try:
+            result: dict[str, Any] = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"Cannot read a calibration from {path}: {exc}") from None
+        if not isinstance(result, dict) or "reliability" not in result:
+            raise CommandError(f"{path} holds no calibration (saved with --json).")
+        return result
+
+    def _calibrate(self, opts: dict[str, Any]) -> dict[str, Any]:
         start = time.perf_counter()
         cpu_start = time.process_time()
         one = partial(
@@ -98,12 +121,7 @@ class Command(BaseCommand):
             cpu_seconds=round(time.process_time() - cpu_start, 1),
             engine_build="compiled" if native.status() == "compiled" else "pure",
         )
-        if opts["svg"] is not None:
-            opts["svg"].write_text(reliability_svg(result))
-        if opts["json"]:
-            self.stdout.write(json.dumps(result))
-        else:
-            self.stdout.write(report(result))
+        return result
 
 
 def report(r: dict[str, Any]) -> str:
@@ -134,7 +152,7 @@ def reliability_svg(r: dict[str, Any]) -> str:
     those players won (on the diagonal is perfect), as plain SVG. A dot's
     area follows its band's count; bands with fewer than 50 are hollow."""
     size, left, top = 360, 60, 40
-    width, height = left + size + 30, top + size + 70
+    width, height = left + size + 90, top + size + 102
 
     def x(v: float) -> float:
         return round(left + v * size, 1)
@@ -159,7 +177,10 @@ def reliability_svg(r: dict[str, Any]) -> str:
             f'<text x="{left - 6}" y="{y(v) + 4}" text-anchor="end">{i * 10}%</text>'
             f'<text x="{x(v)}" y="{y(0) + 16}" text-anchor="middle">{i * 10}%</text>'
         )
+    # The target: within 5 points of the diagonal.
     parts.append(
+        f'<polygon points="{x(0)},{y(0.05)} {x(0.95)},{y(1)} {x(1)},{y(1)} {x(1)},{y(0.95)} '
+        f'{x(0.05)},{y(0)} {x(0)},{y(0)}" fill="#1f5fa8" fill-opacity="0.08"/>'
         f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(1)}" y2="{y(1)}" stroke="#888" '
         'stroke-dasharray="4 4"/>'
     )
@@ -180,9 +201,12 @@ def reliability_svg(r: dict[str, Any]) -> str:
         f'<text x="{x(0.5)}" y="{y(0) + 36}" text-anchor="middle">predicted chance</text>',
         f'<text x="16" y="{y(0.5)}" text-anchor="middle" '
         f'transform="rotate(-90 16 {y(0.5)})">observed win rate</text>',
-        f'<text x="{left}" y="{height - 8}" fill="#444">{r["games"]} bot games, '
-        f"{r['positions']} positions, {r['playouts']} playouts each: Brier {r['brier']:.3f} "
+        f'<text x="{left}" y="{height - 40}" fill="#444">{r["games"]} bot games, '
+        f"{r['positions']} positions, {r['playouts']} playouts each</text>",
+        f'<text x="{left}" y="{height - 24}" fill="#444">Brier {r["brier"]:.3f} '
         f"(uniform {r['baseline_brier']:.3f}), log loss {r['log_loss']:.3f}</text>",
+        f'<text x="{left}" y="{height - 8}" fill="#444">Shaded: within 5 points. '
+        "Dot area: predictions in the band; hollow: fewer than 50.</text>",
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
