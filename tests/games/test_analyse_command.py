@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from games.engine import CalibrationPosition, calibration_score
+from games.management.commands.analyse import targets
 
 TINY = ("--calibrate", "--games", "3", "--every", "25", "--playouts", "12", "--turn-cap", "150")
 
@@ -39,6 +40,8 @@ def test_prints_one_json_object_with_scores_in_range(capsys: pytest.CaptureFixtu
         else:
             assert b["mean_predicted"] is None and b["observed"] is None
     assert out["engine_build"] in ("compiled", "pure")
+    assert isinstance(out["targets_met"], bool)
+    assert out["max_band_gap"] is None or 0 <= out["max_band_gap"] <= 1
 
 
 def test_the_same_seed_gives_the_same_scores(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,6 +67,20 @@ def test_prints_a_readable_table_and_writes_the_svg(
 def test_refuses_nothing_to_do_or_no_games(args: tuple[str, ...]) -> None:
     with pytest.raises(CommandError):
         call_command("analyse", *args)
+
+
+def test_the_targets_are_a_quarter_better_and_bands_within_five_points() -> None:
+    bands = [
+        {"band": [0.0, 0.1], "mean_predicted": 0.02, "observed": 0.2, "count": 49},
+        {"band": [0.5, 0.6], "mean_predicted": 0.55, "observed": 0.51, "count": 50},
+    ]
+    assert targets({"improvement": 0.25, "reliability": bands}) == {
+        "max_band_gap": 0.04,
+        "targets_met": True,
+    }
+    assert not targets({"improvement": 0.24, "reliability": bands})["targets_met"]
+    bands[1]["observed"] = 0.49
+    assert not targets({"improvement": 0.4, "reliability": bands})["targets_met"]
 
 
 def test_scores_a_sure_prediction_and_the_uniform_one() -> None:
@@ -101,6 +118,9 @@ def test_reports_and_draws_a_saved_calibration_without_playing(
         _run(capsys, "--calibrate", "--from-json", str(saved), "--json", "--svg", str(svg))
     )
     assert again == json.loads(saved.read_text())
+    assert "(Brier 25% better, band gaps within 5%)" in _run(
+        capsys, "--calibrate", "--from-json", str(saved)
+    )
     assert f"{again['games']} bot games" in svg.read_text()
     saved.write_text("{}")
     with pytest.raises(CommandError, match="no calibration"):

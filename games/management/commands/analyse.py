@@ -72,6 +72,7 @@ class Command(BaseCommand):
             if opts[name] < 1:
                 raise CommandError(f"--{name.replace('_', '-')} must be at least 1.")
         result = self._load(opts["from_json"]) if opts["from_json"] else self._calibrate(opts)
+        result.update(targets(result))
         if opts["svg"] is not None:
             opts["svg"].write_text(reliability_svg(result))
         if opts["json"]:
@@ -124,6 +125,28 @@ class Command(BaseCommand):
         return result
 
 
+#: The issue's targets: a Brier score this much better than the uniform one,
+#: and every band with this many predictions this close to its observed rate.
+TARGET_IMPROVEMENT = 0.25
+TARGET_BAND_COUNT = 50
+TARGET_BAND_GAP = 0.05
+
+
+def targets(r: dict[str, Any]) -> dict[str, Any]:
+    gaps = [
+        abs(b["mean_predicted"] - b["observed"])
+        for b in r["reliability"]
+        if b["count"] >= TARGET_BAND_COUNT
+    ]
+    gap = round(max(gaps), 4) if gaps else None
+    return {
+        "max_band_gap": gap,
+        "targets_met": r["improvement"] is not None
+        and r["improvement"] >= TARGET_IMPROVEMENT
+        and (gap is None or gap <= TARGET_BAND_GAP),
+    }
+
+
 def report(r: dict[str, Any]) -> str:
     lines = [
         f"{r['games']} bot games, {r['positions']} positions, "
@@ -132,6 +155,12 @@ def report(r: dict[str, Any]) -> str:
         f"baseline (1/n alive)   {r['baseline_brier']:.4f}"
         + (f"   ({r['improvement']:.1%} better)" if r["improvement"] is not None else ""),
         f"log loss               {r['log_loss']:.4f}",
+        "largest band gap       "
+        + ("-" if r["max_band_gap"] is None else f"{r['max_band_gap']:.1%}")
+        + f"   (bands of {TARGET_BAND_COUNT}+ predictions)",
+        "targets                "
+        + ("met" if r["targets_met"] else "NOT met")
+        + f"   (Brier {TARGET_IMPROVEMENT:.0%} better, band gaps within {TARGET_BAND_GAP:.0%})",
         "",
         "predicted     mean  observed   count",
     ]
