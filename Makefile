@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 ENGINE_BUILD := games/engine/native.digest
 
-.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-timers bench-live bench-load bench-api soak lock
+.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-estimate bench-timers bench-live bench-load bench-api soak lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -94,6 +94,11 @@ bench-load: install nginx
 # mypyc (4-player us-2003, heuristic bots).
 bench-engine: install
 	$(PY) manage.py simulate --games 1000 --players 4 --seed 1 --ruleset us-2003 --bot heuristic --jail-policy pay --max-turns 1000 --json
+
+# Win-estimate playouts per second on one core, and the time of 1,000 playouts
+# from a 4-player mid-game position (compiled engine; bench/estimate.py).
+bench-estimate: install
+	$(PY) bench/estimate.py
 
 # Lateness of 10,000 timeouts due over one minute, with a real worker and beat
 # (PostgreSQL and Redis on loopback; see docs/benchmarks.md, "Timers").

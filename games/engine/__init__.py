@@ -104,6 +104,9 @@ from .board import (
 from .board import MORTGAGE as MORTGAGE_VALUE  # MORTGAGE is the action kind
 from .bots import HeuristicBot, RandomBot, make_bot, next_actor
 from .buildings import build_kind, group_has_buildings, owns_group, unmortgage_cost
+from .calibration import Position as CalibrationPosition
+from .calibration import calibration_game
+from .calibration import score as calibration_score
 from .cards import CHANCE_DECK, CHEST_DECK, DECK_NAMES, DECKS, FINE_OR_CHANCE, JAIL_FREE
 from .codec import from_dict, to_dict
 from .core import owed, total_worth
@@ -119,6 +122,15 @@ from .errors import (
     SetupError,
     UnknownAction,
     WrongPhase,
+)
+from .estimate import (
+    CAP_SHARE,
+    CAP_VALUES,
+    CAP_WINNER,
+    WinEstimate,
+    count_draws,
+    estimate_win_probabilities,
+    public_state,
 )
 from .events import Event, event_from_dict, render_event
 from .game import apply, is_legal, new_game, step
@@ -216,6 +228,9 @@ __all__ = [
     "BID",
     "BUILD",
     "BUY",
+    "CAP_SHARE",
+    "CAP_VALUES",
+    "CAP_WINNER",
     "CHANCE",
     "CHANCE_DECK",
     "CHEST",
@@ -315,6 +330,7 @@ __all__ = [
     "WITHDRAW_TRADE",
     "Action",
     "AuctionView",
+    "CalibrationPosition",
     "Claim",
     "CodecError",
     "Debt",
@@ -338,18 +354,23 @@ __all__ = [
     "Terms",
     "UnknownAction",
     "Verification",
+    "WinEstimate",
     "WrongPhase",
     "action_from_dict",
     "apply",
     "auction_view",
     "bot_rng",
     "build_kind",
+    "calibration_game",
+    "calibration_score",
     "can_trade",
     "card_index",
     "check_invariants",
     "claims",
     "commitment",
+    "count_draws",
     "debts",
+    "estimate_win_probabilities",
     "event_from_dict",
     "force_dice",
     "from_dict",
@@ -368,6 +389,7 @@ __all__ = [
     "pending_decisions",
     "placement",
     "play_game",
+    "public_state",
     "random_outcomes",
     "render_event",
     "replay",
