@@ -19,6 +19,7 @@ from games.models import Game
 from games.web.board_svg import render_board
 from games.web.presenters import event_text
 from games.web.replay import Replay, heat_map_svg, landing_counts, load_replay, seat_colour
+from games.web.win_chart import win_analysis
 
 logger = logging.getLogger(__name__)
 
@@ -114,9 +115,16 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     """The replay at ``?step=N`` (moves played, 0 is the start) or at the
     first move of ``?turn=N`` (turns numbered from 1, as everywhere). An
     htmx request gets the replay region alone (the viewer's steps swap it,
-    static/js/replay.js); any other, the page with the charts."""
+    static/js/replay.js); any other, the page with the charts. ``?part=analysis``
+    is the win-probability panel alone (the page asks again while it waits)."""
     game = _started_game(request, public_id)
     rep = load_replay(game)
+    path = reverse("game_replay", args=[game.public_id])
+    if request.GET.get("part") == "analysis":
+        context = {"game": game, "path": path, "analysis": win_analysis(game, rep.names, path)}
+        response = render(request, "games/replay.html#win_analysis", context)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
     step = _int_param(request, "step")
     turn = _int_param(request, "turn")
     if turn is not None:
@@ -131,6 +139,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         # mark_safe: line_chart and heat_map_svg escape every text they draw.
         context["worth_chart"] = mark_safe(_worth_chart(rep.names, worths))
         context["heat_map"] = mark_safe(heat_map_svg(landing_counts(game), uk=rep.rules.uk))
+        context["analysis"] = win_analysis(game, rep.names, path)
         response = render(request, "games/replay.html", context)
     # The region and the page share a URL: a cache must tell them apart.
     patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
