@@ -34,6 +34,9 @@ logger = logging.getLogger(__name__)
 TURNING_POINTS = 5
 # Log lines that say nothing about what the move changed.
 QUIET_KINDS = {"action", "start", "turn_start", "turn_end", "worth", "note"}
+# Lines that only lead up to what mattered (the throw before the rent, the
+# auction a bankruptcy opens): a move is told by its others when it has any.
+MINOR_KINDS = {"dice", "move", "salary", "auction_start", "game_over"}
 # A move's description keeps this many of its log lines.
 DESCRIBED_LINES = 3
 
@@ -135,9 +138,12 @@ def percent(p: float) -> str:
     return f"{round(100 * p)}%"
 
 
-def describe(lines: Iterable[str]) -> str:
-    """A move's log lines as one clause: "bob buys Boardwalk for $400"."""
-    kept = [line.rstrip(".") for line in lines if line]
+def describe(lines: Iterable[tuple[str, str]]) -> str:
+    """A move's log lines, (kind, text), as one clause: "bob buys Boardwalk
+    for $400" (with the throw and the walk there only if nothing else)."""
+    lines = [(kind, text) for kind, text in lines if text]
+    major = [text for kind, text in lines if kind not in MINOR_KINDS]
+    kept = [text.rstrip(".") for text in major or [text for _, text in lines]]
     text = ", ".join(kept[:DESCRIBED_LINES])
     return text + ("…" if len(kept) > DESCRIBED_LINES else "")
 
@@ -146,11 +152,11 @@ def turning_points(
     points: dict[int, list[float]],
     turns: dict[int, int],
     names: list[str],
-    lines: Callable[[int, int], list[str]],
+    lines: Callable[[int, int], list[tuple[str, str]]],
 ) -> list[dict[str, Any]]:
     """The moves that changed someone's chances most, largest first:
     {step, turn, seat, before, after, text}. ``lines(a, b)`` gives the log
-    lines of the moves after step ``a`` up to step ``b``."""
+    lines, (kind, text), of the moves after step ``a`` up to step ``b``."""
     out = []
     for a, b, seat in largest_swings(points, TURNING_POINTS):
         before, after = points[a][seat], points[b][seat]
@@ -171,12 +177,12 @@ def turning_points(
     return out
 
 
-def public_lines(game: Game) -> dict[int, list[str]]:
+def public_lines(game: Game) -> dict[int, list[tuple[str, str]]]:
     """The log lines everyone saw, by step (a step's events are those of
     version step + 1)."""
     rules = engine.ruleset(game.preset, **game.switches)
     names = list((game.state or {}).get("names", []))
-    out: dict[int, list[str]] = {}
+    out: dict[int, list[tuple[str, str]]] = {}
     rows = (
         GameEvent.objects.filter(game=game, audience_seat__isnull=True)
         .exclude(kind__in=QUIET_KINDS)
@@ -184,7 +190,7 @@ def public_lines(game: Game) -> dict[int, list[str]]:
         .values_list("seq", "kind", "payload")
     )
     for seq, kind, payload in rows:
-        out.setdefault(seq - 1, []).append(event_text(kind, payload, rules, names))
+        out.setdefault(seq - 1, []).append((kind, event_text(kind, payload, rules, names)))
     return out
 
 
@@ -225,7 +231,7 @@ def analyse(game: Game, config: Settings | None = None) -> Result:
     log = public_lines(game)
     turns = {s: steps[s].turn for s in points}
 
-    def lines(a: int, b: int) -> list[str]:
+    def lines(a: int, b: int) -> list[tuple[str, str]]:
         return [line for s in range(a + 1, b + 1) for line in log.get(s, [])]
 
     return Result(

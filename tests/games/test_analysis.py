@@ -117,9 +117,17 @@ def test_turning_points_are_the_largest_swings_with_their_moves() -> None:
         7: [0.6, 0.4],  # nothing
     }
     turns = dict.fromkeys(points, 23)
-    log = {2: ["bob buys Boardwalk for $400."], 4: ["bob pays ann $1,100 rent for Park Place."]}
+    log = {
+        2: [("buy", "bob buys Boardwalk for $400.")],
+        4: [
+            ("dice", "bob rolls 2 and 3."),
+            ("move", "bob moves to Park Place."),
+            ("rent", "bob pays ann $1,100 rent for Park Place."),
+        ],
+        5: [("dice", "ann rolls 1 and 3."), ("move", "ann moves to Income Tax.")],
+    }
 
-    def lines(a: int, b: int) -> list[str]:
+    def lines(a: int, b: int) -> list[tuple[str, str]]:
         return [line for s in range(a + 1, b + 1) for line in log.get(s, [])]
 
     found = analysis.turning_points(points, turns, ["ann", "bob"], lines)
@@ -128,6 +136,10 @@ def test_turning_points_are_the_largest_swings_with_their_moves() -> None:
     assert found[1]["text"] == "Turn 23: bob buys Boardwalk for $400: ann 52% → 31%"
     assert (found[1]["seat"], found[1]["before"], found[1]["after"]) == (0, 0.52, 0.31)
     assert found[2]["text"] == "Turn 23: a move: ann 75% → 60%"
+    # Only the throw and the walk: then they tell the move.
+    assert found[3]["text"] == (
+        "Turn 23: ann rolls 1 and 3, ann moves to Income Tax: ann 80% → 75%"
+    )
 
 
 def test_long_games_are_sampled_then_refined_to_the_move_that_swung() -> None:
