@@ -20,9 +20,9 @@ SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settings: Any) -> None:
-    settings.ANALYSIS_PLAYOUTS = 60
-    settings.ANALYSIS_MAX_POSITIONS = 60
-    settings.ANALYSIS_REFINE_POSITIONS = 10
+    settings.ANALYSIS_PLAYOUTS = 40
+    settings.ANALYSIS_MAX_POSITIONS = 40
+    settings.ANALYSIS_REFINE_POSITIONS = 8
     settings.ANALYSIS_TARGET_STDERR = 0.04
     SHOTS.mkdir(parents=True, exist_ok=True)
     ada, bob, cy = (
@@ -31,7 +31,7 @@ def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settin
     )
     with mock.patch("games.scheduling.queue_analysis"):
         game = services.create_seated_game(humans=[ada, bob, cy], bots=[], start=True)
-        play(game, 150)  # each move as the site's bot would choose it
+        play(game, 90)  # each move as the site's bot would choose it
         for loser in (ada, bob):
             game.refresh_from_db()
             services.resign(public_id=game.public_id, user=loser, expected_version=game.version)
@@ -56,7 +56,10 @@ def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settin
     win = chart.bounding_box()
     assert abs(worth["y"] - win["y"]) < 60 and win["x"] > worth["x"] + 200
     page.screenshot(path=str(SHOTS / "replay-analysis.png"), full_page=True)
-    # A turning point steps the replay to its move.
+    # A turning point steps the replay to its move (from the first step: the
+    # last is often one, a resignation).
+    page.get_by_role("link", name="First").click()
+    page.wait_for_selector('#replay-region[data-step="0"]')
     items.first.get_by_role("link").click()
     page.wait_for_selector(f'#replay-region[data-step="{turning[0]["step"]}"]')
     assert page.url.endswith(f"?step={turning[0]['step']}")
