@@ -19,6 +19,11 @@ def _nice_step(span: float) -> float:
     return 10 * magnitude
 
 
+def tick_every(last: int, count: int = 6) -> int:
+    """A round interval that marks at most about ``count`` of 1..``last``."""
+    return next((n for n in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500) if last / n <= count), 1000)
+
+
 @dataclass(frozen=True)
 class Marker:
     """A point of note on a chart, drawn as a ring linking to ``href``."""
@@ -41,11 +46,13 @@ def line_chart(
     y_step: float | None = None,
     markers: Sequence[Marker] = (),
     desc: str = "",
+    x_ticks: Sequence[tuple[float, str]] = (),
 ) -> str:
     """``series`` is (name, colour, values); x is the index of each value, or
     ``xs`` (the same for every series). ``y_range`` fixes the axis (with
     gridlines every ``y_step``); ``markers`` are drawn over the lines, as
-    links, and then the chart is a group one can tab through, not one image."""
+    links, and then the chart is a group one can tab through, not one image.
+    ``x_ticks`` are (x, label) written under the axis."""
     values = [v for _, _, points in series for v in points]
     if not values:
         return f'<p class="muted">{escape(title)}: no data yet.</p>'
@@ -94,6 +101,11 @@ def line_chart(
             f'fill="#55554f">{escape(y_format.format(tick))}</text>'
         )
         tick += step
+    for tx, label in x_ticks:
+        parts.append(
+            f'<text x="{x_at(tx):.1f}" y="{HEIGHT - PAD_BOTTOM + 14}" text-anchor="middle" '
+            f'font-size="11" fill="#55554f">{escape(label)}</text>'
+        )
     if x_label:
         parts.append(
             f'<text x="{PAD_LEFT + plot_w / 2:.0f}" y="{HEIGHT - 6}" text-anchor="middle" '

@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from common.charts import line_chart
+from common.charts import line_chart, tick_every
 from games import access, engine
 from games.models import Game
 from games.web.board_svg import render_board
@@ -37,7 +37,9 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
 
 def _worth_chart(names: list[str], worths: list[list[int]]) -> str:
     series = [(name, seat_colour(p), [row[p] for row in worths]) for p, name in enumerate(names)]
-    return line_chart(series, title="Net worth by turn", x_label="Turn")
+    every = tick_every(len(worths))
+    ticks = [(i, str(i + 1)) for i in range(len(worths)) if i == 0 or (i + 1) % every == 0]
+    return line_chart(series, title="Net worth by turn", x_label="Turn", x_ticks=ticks)
 
 
 def game_charts(game: Game) -> dict[str, str]:

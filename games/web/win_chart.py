@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.safestring import mark_safe
 
-from common.charts import Marker, line_chart
+from common.charts import Marker, line_chart, tick_every
 from games.models import Game, GameAnalysis
 from games.web.replay import seat_colour
 
@@ -66,7 +66,8 @@ def chart(points: list[dict[str, Any]], names: list[str], turning: list[dict[str
     return line_chart(
         series,
         title=TITLE,
-        x_label="Move",
+        x_label="Turn",
+        x_ticks=turn_ticks(points),
         y_format="{:.0f}%",
         xs=[point["step"] for point in points],
         y_range=(0, 100),
@@ -75,3 +76,13 @@ def chart(points: list[dict[str, Any]], names: list[str], turning: list[dict[str
         desc=f"Each player's estimated chance of winning over {last['step']} moves, "
         f"ending {final}. The rings mark the turning points listed beside the chart.",
     )
+
+
+def turn_ticks(points: list[dict[str, Any]], count: int = 6) -> list[tuple[float, str]]:
+    """About ``count`` turns marked under the axis, at the first analysed
+    move of each (the chart runs by move, the net worth beside it by turn)."""
+    firsts: dict[int, int] = {}
+    for point in points:
+        firsts.setdefault(point["turn"], point["step"])
+    every = tick_every(max(firsts), count)
+    return [(step, str(turn)) for turn, step in firsts.items() if turn == 1 or turn % every == 0]

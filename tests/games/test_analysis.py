@@ -217,3 +217,9 @@ def test_the_worker_analyses_what_the_sweep_finds(celery_worker_process: None) -
         time.sleep(0.2)
     stored = GameAnalysis.objects.get(game=game)
     assert stored.points[-1]["probabilities"][game.seats.get(final_rank=1).number] == 1.0
+
+
+def test_beat_sweeps_for_unanalysed_games(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-analyses"]
+    assert entry["task"] == tasks.sweep_analyses.name
+    assert entry["schedule"] == settings.ANALYSIS_SWEEP_SECONDS
