@@ -12,6 +12,7 @@ import pytest
 from accounts.models import User
 from games import analysis, services
 from games.models import Game, GameAnalysis
+from tests.browser.test_accessibility import serious_violations
 from tests.games.test_fair_dice import play
 
 SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
@@ -56,6 +57,7 @@ def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settin
     win = chart.bounding_box()
     assert abs(worth["y"] - win["y"]) < 60 and win["x"] > worth["x"] + 200
     page.screenshot(path=str(SHOTS / "replay-analysis.png"), full_page=True)
+    assert serious_violations(page) == []
     # A turning point steps the replay to its move (from the first step: the
     # last is often one, a resignation).
     page.get_by_role("link", name="First").click()
