@@ -19,7 +19,7 @@ from games.models import Game
 from games.web.board_svg import render_board
 from games.web.presenters import event_text
 from games.web.replay import Replay, heat_map_svg, landing_counts, load_replay, seat_colour
-from games.web.win_chart import win_analysis
+from games.web.win_chart import chances_at, win_analysis
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +85,7 @@ def _step_context(game: Game, rep: Replay, step: int) -> dict[str, Any]:
     """The replay region at ``step``: controls, board, what the move did, players."""
     before, state = rep.position(step)
     path = reverse("game_replay", args=[game.public_id])
+    chances = chances_at(game, step)
     # mark_safe: render_board escapes every text it draws.
     return {
         "game": game,
@@ -104,9 +105,11 @@ def _step_context(game: Game, rep: Replay, step: int) -> dict[str, Any]:
                 "cash": state.cash[p],
                 "alive": state.alive[p],
                 "in_jail": state.in_jail[p],
+                "chance": chances[1][p] if chances else None,
             }
             for p, name in enumerate(state.names)
         ],
+        "chances_step": chances[0] if chances else None,
         "currency": state.rules.currency,
         "log_groups": _log_groups(game, step, before, state),
     }

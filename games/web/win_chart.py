@@ -86,3 +86,15 @@ def turn_ticks(points: list[dict[str, Any]], count: int = 6) -> list[tuple[float
         firsts.setdefault(point["turn"], point["step"])
     every = tick_every(max(firsts), count)
     return [(step, str(turn)) for turn, step in firsts.items() if turn == 1 or turn % every == 0]
+
+
+def chances_at(game: Game, step: int) -> tuple[int, list[int]] | None:
+    """Each player's estimated chance (in percent) at the last analysed move
+    up to ``step``, and that move; None before the game is analysed."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    points = GameAnalysis.objects.filter(game=game).values_list("points", flat=True).first()
+    at = [p for p in points or [] if p["step"] <= step]
+    if not at:
+        return None
+    return at[-1]["step"], [round(100 * p) for p in at[-1]["probabilities"]]

@@ -67,6 +67,24 @@ def test_replay_shows_the_chart_and_turning_points_with_step_links(client: Clien
     assert "<desc id=" in body and "ending ada 100%, bob 0%" in body  # for screen readers
     assert "<td>30%</td>" in body  # the table beside it
     assert "Analysing" not in body
+    # Each step of the replay says where everyone's chances stood then.
+    region = client.get(f"{replay}?step=1", HTTP_HX_REQUEST="true").content.decode()
+    assert "· 30% to win" in region and "· 70% to win" in region
+    assert "the last analysed move" not in region
+
+
+def test_replay_steps_between_analysed_moves_say_which_move_they_show(client: Client) -> None:
+    ada, bob = user("ada"), user("bob")
+    game = won_by(ada, bob)
+    GameAnalysis.objects.create(
+        game=game,
+        playouts=50,
+        points=[{"step": 0, "turn": 1, "probabilities": [0.45, 0.55]}],
+        turning_points=[],
+    )
+    body = client.get(f"/games/{game.public_id}/replay/?step=1").content.decode()
+    assert "· 45% to win" in body and "estimated at move 0, the last analysed move" in body
+    assert "Nobody's chances moved much in this game." in body
 
 
 def test_replay_says_analysing_until_the_analysis_is_stored(client: Client) -> None:
