@@ -5,9 +5,9 @@ The game is replayed from its record (``games.web.replay``), and each
 analysed position is handed to ``engine.estimate_win_probabilities`` with
 the estimator's own seed: a finished game's secret is public, but the
 estimate of a position must be what it was then, not what the dice later
-did. A long game is sampled: at most ``ANALYSIS_MAX_POSITIONS`` evenly
+did. A long game is sampled: at most ``POSTGAME_MAX_POSITIONS`` evenly
 spaced positions, then the steps inside the widest swings are analysed too
-(``ANALYSIS_REFINE_POSITIONS`` more at most), so that each turning point is
+(``POSTGAME_REFINE_POSITIONS`` more at most), so that each turning point is
 one move. The result is stored once (``GameAnalysis``, one per game); beat's
 sweep (``games.tasks.sweep_analyses``) finds finished games without one.
 """
@@ -43,7 +43,7 @@ DESCRIBED_LINES = 3
 
 @dataclass(frozen=True)
 class Settings:
-    """How much an analysis may cost (``ANALYSIS_*`` settings)."""
+    """How much an analysis may cost (``POSTGAME_*`` settings)."""
 
     playouts: int
     max_positions: int
@@ -54,11 +54,11 @@ class Settings:
     @classmethod
     def from_django(cls) -> Settings:
         return cls(
-            playouts=max(1, int(settings.ANALYSIS_PLAYOUTS)),
-            max_positions=max(2, int(settings.ANALYSIS_MAX_POSITIONS)),
-            refine_positions=max(0, int(settings.ANALYSIS_REFINE_POSITIONS)),
-            target_stderr=float(settings.ANALYSIS_TARGET_STDERR),
-            turn_cap=max(1, int(settings.ANALYSIS_TURN_CAP)),
+            playouts=max(1, int(settings.POSTGAME_PLAYOUTS)),
+            max_positions=max(2, int(settings.POSTGAME_MAX_POSITIONS)),
+            refine_positions=max(0, int(settings.POSTGAME_REFINE_POSITIONS)),
+            target_stderr=float(settings.POSTGAME_TARGET_STDERR),
+            turn_cap=max(1, int(settings.POSTGAME_TURN_CAP)),
         )
 
 

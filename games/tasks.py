@@ -139,13 +139,13 @@ def sweep_deadlines() -> int:
 
 
 # A finished game's analysis (games.analysis). Each running one holds a slot
-# in the cache, so that at most ANALYSIS_CONCURRENCY worker processes analyse
+# in the cache, so that at most POSTGAME_CONCURRENCY worker processes analyse
 # at once and the others stay free for the bots and the timers. A slot left
 # by a killed worker frees itself after this long (an analysis takes about a
 # minute: docs/analysis.md).
-ANALYSIS_SLOT_SECONDS = 600
+POSTGAME_SLOT_SECONDS = 600
 # A game handed to the worker is not handed out again for this long.
-ANALYSIS_QUEUED_SECONDS = 900
+POSTGAME_QUEUED_SECONDS = 900
 
 
 def analysis_queued_key(game_id: int) -> str:
@@ -153,7 +153,7 @@ def analysis_queued_key(game_id: int) -> str:
 
 
 def _slot_keys() -> list[str]:
-    return [f"analysis:slot:{i}" for i in range(settings.ANALYSIS_CONCURRENCY)]
+    return [f"analysis:slot:{i}" for i in range(settings.POSTGAME_CONCURRENCY)]
 
 
 def free_analysis_slots() -> int:
@@ -163,7 +163,7 @@ def free_analysis_slots() -> int:
 
 def queue_analysis(game_id: int) -> bool:
     """Hand ``game_id``'s analysis to a worker unless it was handed out lately."""
-    if not cache.add(analysis_queued_key(game_id), 1, timeout=ANALYSIS_QUEUED_SECONDS):
+    if not cache.add(analysis_queued_key(game_id), 1, timeout=POSTGAME_QUEUED_SECONDS):
         return False
     analyse_game.delay(game_id)
     return True
@@ -174,7 +174,7 @@ def analyse_game(game_id: int) -> bool:
     """Analyse a finished game and store it, once (a second run, or one at
     the same time, stores nothing). Without a free slot it leaves the game
     to a later sweep."""
-    slot = next((k for k in _slot_keys() if cache.add(k, game_id, ANALYSIS_SLOT_SECONDS)), None)
+    slot = next((k for k in _slot_keys() if cache.add(k, game_id, POSTGAME_SLOT_SECONDS)), None)
     if slot is None:
         cache.delete(analysis_queued_key(game_id))
         return False
@@ -188,7 +188,7 @@ def analyse_game(game_id: int) -> bool:
 def sweep_analyses() -> int:
     """Beat's sweep: hand out the most recently finished games that have no
     analysis yet, a few at a time and only while a slot is free."""
-    room = min(settings.ANALYSIS_PER_SWEEP, free_analysis_slots())
+    room = min(settings.POSTGAME_PER_SWEEP, free_analysis_slots())
     if room <= 0:
         return 0
     queued = 0

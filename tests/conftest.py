@@ -144,10 +144,10 @@ def timer_test_env() -> dict[str, str]:
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(mail_dir_for_tests()),
         # Each game the tests finish is analysed by the worker: cheaply.
-        "ANALYSIS_PLAYOUTS": "16",
-        "ANALYSIS_MAX_POSITIONS": "12",
-        "ANALYSIS_REFINE_POSITIONS": "4",
-        "ANALYSIS_TARGET_STDERR": "0.05",
+        "POSTGAME_PLAYOUTS": "16",
+        "POSTGAME_MAX_POSITIONS": "12",
+        "POSTGAME_REFINE_POSITIONS": "4",
+        "POSTGAME_TARGET_STDERR": "0.05",
     }
 
 

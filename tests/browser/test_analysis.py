@@ -21,10 +21,10 @@ SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settings: Any) -> None:
-    settings.ANALYSIS_PLAYOUTS = 40
-    settings.ANALYSIS_MAX_POSITIONS = 40
-    settings.ANALYSIS_REFINE_POSITIONS = 8
-    settings.ANALYSIS_TARGET_STDERR = 0.04
+    settings.POSTGAME_PLAYOUTS = 40
+    settings.POSTGAME_MAX_POSITIONS = 40
+    settings.POSTGAME_REFINE_POSITIONS = 8
+    settings.POSTGAME_TARGET_STDERR = 0.04
     SHOTS.mkdir(parents=True, exist_ok=True)
     ada, bob, cy = (
         User.objects.create_user(n, f"{n}@example.com", f"pw-{n}-12345")

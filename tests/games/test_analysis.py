@@ -22,10 +22,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def cheap_analysis(settings: Any) -> None:
-    settings.ANALYSIS_PLAYOUTS = 24
-    settings.ANALYSIS_MAX_POSITIONS = 12
-    settings.ANALYSIS_REFINE_POSITIONS = 6
-    settings.ANALYSIS_TARGET_STDERR = 0.05
+    settings.POSTGAME_PLAYOUTS = 24
+    settings.POSTGAME_MAX_POSITIONS = 12
+    settings.POSTGAME_REFINE_POSITIONS = 6
+    settings.POSTGAME_TARGET_STDERR = 0.05
 
 
 def user(name: str) -> User:
@@ -222,4 +222,4 @@ def test_the_worker_analyses_what_the_sweep_finds(celery_worker_process: None) -
 def test_beat_sweeps_for_unanalysed_games(settings: Any) -> None:
     entry = settings.CELERY_BEAT_SCHEDULE["sweep-analyses"]
     assert entry["task"] == tasks.sweep_analyses.name
-    assert entry["schedule"] == settings.ANALYSIS_SWEEP_SECONDS
+    assert entry["schedule"] == settings.POSTGAME_SWEEP_SECONDS
