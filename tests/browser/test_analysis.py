@@ -16,6 +16,7 @@ from tests.browser.test_accessibility import serious_violations
 from tests.games.test_fair_dice import play
 
 SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.browser
@@ -72,3 +73,8 @@ def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settin
     assert page.locator(".win-table tbody tr").count() == len(
         GameAnalysis.objects.get(game=game).points
     )
+    # On a phone the charts stack, and nothing is wider than the screen.
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    chart.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "replay-analysis-phone.png"))

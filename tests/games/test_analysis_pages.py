@@ -140,5 +140,7 @@ def test_profile_hides_private_comebacks_from_others(client: Client) -> None:
     body = client.get("/u/ada/").content.decode()
     assert "No game won from below a 10% chance yet." in body
     assert hidden.public_id not in body
+    part = client.get(f"/games/{hidden.public_id}/replay/?part=analysis")
+    assert part.status_code == 404 and b"Chance of winning" not in part.content
     client.force_login(ada)
     assert hidden.public_id in client.get("/u/ada/").content.decode()
