@@ -3,11 +3,13 @@ winning beside the net worth, and the turning points that step the replay."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
+from django.db import connection
 
 from accounts.models import User
 from games import analysis, services
@@ -19,6 +21,33 @@ SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 
 
+def finished_three_player_game() -> Game:
+    """Three people play 60 moves (each as the site's bot would), then two resign."""
+    try:
+        ada, bob, cy = (
+            User.objects.create_user(n, f"{n}@example.com", f"pw-{n}-12345")
+            for n in ("ada", "bob", "cy")
+        )
+        with mock.patch("games.scheduling.queue_analysis"):
+            game = services.create_seated_game(humans=[ada, bob, cy], bots=[], start=True)
+            play(game, 60)
+            for loser in (ada, bob):
+                game.refresh_from_db()
+                services.resign(public_id=game.public_id, user=loser, expected_version=game.version)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        return game
+    finally:
+        connection.close()
+
+
+def analysed(game_pk: int) -> bool:
+    try:
+        return analysis.analyse_game(game_pk)
+    finally:
+        connection.close()
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settings: Any) -> None:
@@ -27,22 +56,15 @@ def test_replay_draws_the_chances_and_steps_to_a_turning_point(page: Any, settin
     settings.POSTGAME_REFINE_POSITIONS = 8
     settings.POSTGAME_TARGET_STDERR = 0.04
     SHOTS.mkdir(parents=True, exist_ok=True)
-    ada, bob, cy = (
-        User.objects.create_user(n, f"{n}@example.com", f"pw-{n}-12345")
-        for n in ("ada", "bob", "cy")
-    )
-    with mock.patch("games.scheduling.queue_analysis"):
-        game = services.create_seated_game(humans=[ada, bob, cy], bots=[], start=True)
-        play(game, 90)  # each move as the site's bot would choose it
-        for loser in (ada, bob):
-            game.refresh_from_db()
-            services.resign(public_id=game.public_id, user=loser, expected_version=game.version)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    # Out of this thread: Playwright runs an event loop here, and the
+    # services push each move as they would from a worker.
+    with ThreadPoolExecutor(1) as pool:
+        game = pool.submit(finished_three_player_game).result()
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"/games/{game.public_id}/replay/")
     page.get_by_text("Analysing…").wait_for()
-    assert analysis.analyse_game(game.pk)
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(analysed, game.pk).result()
     turning = GameAnalysis.objects.get(game=game).turning_points
     assert turning
     page.reload()
