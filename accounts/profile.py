@@ -9,6 +9,7 @@ from django.db.models.functions import Coalesce
 
 from common.charts import line_chart
 from games import engine
+from games.comebacks import best_comebacks
 from games.models import Game, Seat
 from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 
@@ -75,6 +76,7 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
         if series
         else "",
         "current_games": _current_games(player, listed),
+        "comebacks": best_comebacks(seats.filter(listed)),
         "recent_games": [
             {"seat": seat, "change": changes.get(seat.game_id), "players": seat.players}
             for seat in seats.filter(listed, game__status=Game.Status.FINISHED)

@@ -24,6 +24,7 @@ from games.tasks import (
     expire_decision,
     expire_due,
     play_bot_move,
+    queue_analysis,
     queued_key,
     slot_key,
 )
@@ -40,6 +41,8 @@ def on_commit(record: Committed) -> None:
     if record.deadlines is not None:
         due_times = [d.due_at for d in record.deadlines]
     schedule_timers(record.game_id, record.version, due_times)
+    if record.finished:
+        schedule_analysis(record.game_id)
 
 
 SUBSCRIBER = Subscriber("scheduling", on_commit=on_commit)
@@ -81,3 +84,12 @@ def schedule_bots(game_id: int, version: int, due: datetime | None = None) -> No
             play_bot_move.apply_async((game_id, version), eta=due)
     except Exception:
         logger.exception("Could not schedule the bot move of game %s", game_id)
+
+
+def schedule_analysis(game_id: int) -> None:
+    """The finished game's analysis, at once (beat's sweep finds it anyway)."""
+    try:
+        with redis_health.guarded():
+            queue_analysis(game_id)
+    except Exception:
+        logger.exception("Could not queue the analysis of game %s", game_id)

@@ -7,9 +7,10 @@ import time
 from collections.abc import Iterable, Sequence
 
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
 
-from games import services
+from games import analysis, services
 from games.services import subscribers, timers
 
 
@@ -135,3 +136,64 @@ def sweep_deadlines() -> int:
     """Beat's sweep: enqueue the overdue decisions (``dispatch_overdue``).
     (The due reminders and turn notices: ``notifications.tasks.sweep_notices``.)"""
     return dispatch_overdue(take_eta=False)
+
+
+# A finished game's analysis (games.analysis). Each running one holds a slot
+# in the cache, so that at most POSTGAME_CONCURRENCY worker processes analyse
+# at once and the others stay free for the bots and the timers. A slot left
+# by a killed worker frees itself after this long (an analysis takes about a
+# minute: docs/analysis.md).
+POSTGAME_SLOT_SECONDS = 600
+# A game handed to the worker is not handed out again for this long.
+POSTGAME_QUEUED_SECONDS = 900
+
+
+def analysis_queued_key(game_id: int) -> str:
+    return f"analysis:queued:{game_id}"
+
+
+def _slot_keys() -> list[str]:
+    return [f"analysis:slot:{i}" for i in range(settings.POSTGAME_CONCURRENCY)]
+
+
+def free_analysis_slots() -> int:
+    keys = _slot_keys()
+    return len(keys) - len(cache.get_many(keys))
+
+
+def queue_analysis(game_id: int) -> bool:
+    """Hand ``game_id``'s analysis to a worker unless it was handed out lately."""
+    if not cache.add(analysis_queued_key(game_id), 1, timeout=POSTGAME_QUEUED_SECONDS):
+        return False
+    analyse_game.delay(game_id)
+    return True
+
+
+@shared_task(ignore_result=True)
+def analyse_game(game_id: int) -> bool:
+    """Analyse a finished game and store it, once (a second run, or one at
+    the same time, stores nothing). Without a free slot it leaves the game
+    to a later sweep."""
+    slot = next((k for k in _slot_keys() if cache.add(k, game_id, POSTGAME_SLOT_SECONDS)), None)
+    if slot is None:
+        cache.delete(analysis_queued_key(game_id))
+        return False
+    try:
+        return analysis.analyse_game(game_id)
+    finally:
+        cache.delete(slot)
+
+
+@shared_task(ignore_result=True)
+def sweep_analyses() -> int:
+    """Beat's sweep: hand out the most recently finished games that have no
+    analysis yet, a few at a time and only while a slot is free."""
+    room = min(settings.POSTGAME_PER_SWEEP, free_analysis_slots())
+    if room <= 0:
+        return 0
+    queued = 0
+    for game_id in analysis.unanalysed_games(room + 10):
+        if queued >= room:
+            break
+        queued += queue_analysis(game_id)
+    return queued

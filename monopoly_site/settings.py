@@ -243,6 +243,26 @@ TIMER_SWEEP_SECONDS = max(1, env_int("TIMER_SWEEP_SECONDS", 2))
 # that proxies do not cut it (api/stream.py).
 API_STREAM_KEEPALIVE_SECONDS = max(1, env_int("API_STREAM_KEEPALIVE_SECONDS", 20))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
+# A finished game's analysis (issue 20, docs/analysis.md "After the game";
+# POSTGAME_*, apart from the spectators' live estimate's own settings):
+# beat looks for finished games without one this often and hands out at most
+# POSTGAME_PER_SWEEP, while fewer than POSTGAME_CONCURRENCY run (each holds one
+# worker process for its length: the bots' moves keep the others). Each
+# analyses at most POSTGAME_MAX_POSITIONS evenly spaced positions, plus
+# POSTGAME_REFINE_POSITIONS inside the largest swings, with at most
+# POSTGAME_PLAYOUTS playouts each, fewer once every player's standard error
+# is below POSTGAME_TARGET_STDERR.
+POSTGAME_SWEEP_SECONDS = max(1, env_int("POSTGAME_SWEEP_SECONDS", 30))
+POSTGAME_PER_SWEEP = max(0, env_int("POSTGAME_PER_SWEEP", 1))
+POSTGAME_CONCURRENCY = max(1, env_int("POSTGAME_CONCURRENCY", 1))
+POSTGAME_PLAYOUTS = max(1, env_int("POSTGAME_PLAYOUTS", 400))
+POSTGAME_MAX_POSITIONS = max(2, env_int("POSTGAME_MAX_POSITIONS", 150))
+POSTGAME_REFINE_POSITIONS = max(0, env_int("POSTGAME_REFINE_POSITIONS", 40))
+POSTGAME_TURN_CAP = max(1, env_int("POSTGAME_TURN_CAP", 400))
+try:
+    POSTGAME_TARGET_STDERR = float(env_str("POSTGAME_TARGET_STDERR", "0.025"))
+except ValueError:
+    raise ImproperlyConfigured("POSTGAME_TARGET_STDERR must be a number like 0.025.") from None
 # A "your move" email waits until its player has been away this long.
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
@@ -310,6 +330,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "live.tasks.push_missed",
         "schedule": float(TIMER_SWEEP_SECONDS),
         "options": {"expires": float(TIMER_SWEEP_SECONDS)},
+    },
+    # Finished games without an analysis; one that waits for a free slot is
+    # found again by a later sweep.
+    "sweep-analyses": {
+        "task": "games.tasks.sweep_analyses",
+        "schedule": float(POSTGAME_SWEEP_SECONDS),
+        "options": {"expires": float(POSTGAME_SWEEP_SECONDS)},
     },
     # Every quarter hour: each user's digest goes out in their own DIGEST_HOUR.
     "daily-digest": {"task": "notifications.tasks.send_digests", "schedule": 900.0},

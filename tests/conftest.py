@@ -143,6 +143,11 @@ def timer_test_env() -> dict[str, str]:
         "TURN_EMAIL_AWAY_MINUTES": "0",
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(mail_dir_for_tests()),
+        # Each game the tests finish is analysed by the worker: cheaply.
+        "POSTGAME_PLAYOUTS": "16",
+        "POSTGAME_MAX_POSITIONS": "12",
+        "POSTGAME_REFINE_POSITIONS": "4",
+        "POSTGAME_TARGET_STDERR": "0.05",
     }
 
 

@@ -13,12 +13,13 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from common.charts import line_chart
+from common.charts import line_chart, tick_every
 from games import access, engine
 from games.models import Game
 from games.web.board_svg import render_board
 from games.web.presenters import event_text
 from games.web.replay import Replay, heat_map_svg, landing_counts, load_replay, seat_colour
+from games.web.win_chart import chances_at, win_analysis
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +37,9 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
 
 def _worth_chart(names: list[str], worths: list[list[int]]) -> str:
     series = [(name, seat_colour(p), [row[p] for row in worths]) for p, name in enumerate(names)]
-    return line_chart(series, title="Net worth by turn", x_label="Turn")
+    every = tick_every(len(worths))
+    ticks = [(i, str(i + 1)) for i in range(len(worths)) if i == 0 or (i + 1) % every == 0]
+    return line_chart(series, title="Net worth by turn", x_label="Turn", x_ticks=ticks)
 
 
 def game_charts(game: Game) -> dict[str, str]:
@@ -82,6 +85,7 @@ def _step_context(game: Game, rep: Replay, step: int) -> dict[str, Any]:
     """The replay region at ``step``: controls, board, what the move did, players."""
     before, state = rep.position(step)
     path = reverse("game_replay", args=[game.public_id])
+    chances = chances_at(game, step)
     # mark_safe: render_board escapes every text it draws.
     return {
         "game": game,
@@ -101,9 +105,11 @@ def _step_context(game: Game, rep: Replay, step: int) -> dict[str, Any]:
                 "cash": state.cash[p],
                 "alive": state.alive[p],
                 "in_jail": state.in_jail[p],
+                "chance": chances[1][p] if chances else None,
             }
             for p, name in enumerate(state.names)
         ],
+        "chances_step": chances[0] if chances else None,
         "currency": state.rules.currency,
         "log_groups": _log_groups(game, step, before, state),
     }
@@ -114,9 +120,16 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     """The replay at ``?step=N`` (moves played, 0 is the start) or at the
     first move of ``?turn=N`` (turns numbered from 1, as everywhere). An
     htmx request gets the replay region alone (the viewer's steps swap it,
-    static/js/replay.js); any other, the page with the charts."""
+    static/js/replay.js); any other, the page with the charts. ``?part=analysis``
+    is the win-probability panel alone (the page asks again while it waits)."""
     game = _started_game(request, public_id)
     rep = load_replay(game)
+    path = reverse("game_replay", args=[game.public_id])
+    if request.GET.get("part") == "analysis":
+        context = {"game": game, "path": path, "analysis": win_analysis(game, rep.names, path)}
+        response = render(request, "games/replay.html#win_analysis", context)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
     step = _int_param(request, "step")
     turn = _int_param(request, "turn")
     if turn is not None:
@@ -131,6 +144,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         # mark_safe: line_chart and heat_map_svg escape every text they draw.
         context["worth_chart"] = mark_safe(_worth_chart(rep.names, worths))
         context["heat_map"] = mark_safe(heat_map_svg(landing_counts(game), uk=rep.rules.uk))
+        context["analysis"] = win_analysis(game, rep.names, path)
         response = render(request, "games/replay.html", context)
     # The region and the page share a URL: a cache must tell them apart.
     patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
