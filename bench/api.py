@@ -106,7 +106,11 @@ def main() -> int:
         use_nginx=False,
         # Clients posting back to back go far beyond a person's pace: the
         # action limit is raised out of the way, but still counted.
-        extra_env={"RATE_LIMIT_ACTION": "1000000/10s/user,1000000/10s/ip"},
+        extra_env={
+            "RATE_LIMIT_ACTION": "1000000/10s/user,1000000/10s/ip",
+            "API_RATE_LIMIT_READ": "1000000/10s/token",
+            "API_RATE_LIMIT_WRITE": "1000000/10s/token",
+        },
     )
     try:
         stack.start()
