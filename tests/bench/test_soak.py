@@ -17,6 +17,7 @@ from tests.conftest import BASE_DIR, CI
 pytestmark = pytest.mark.soak
 
 
+@pytest.mark.slow  # minutes of real processes: in `make test-long`, which CI runs too
 def test_short_soak_through_every_fault_loses_nothing() -> None:
     if "postgresql" not in settings.DATABASES["default"]["ENGINE"] and not CI:
         pytest.skip("the soak starts its own site on PostgreSQL, which does not answer here")

@@ -90,6 +90,7 @@ def verify_games(database: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow  # minutes of real processes: in `make test-long`, which CI runs too
 def test_a_dump_restores_into_a_fresh_database_where_every_game_replays(
     tmp_path: Path, restored_name: str, alice: Any, bob: Any
 ) -> None:

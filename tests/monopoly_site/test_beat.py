@@ -65,6 +65,7 @@ def log_of(process: Any) -> str:
     return Path(process.log_path).read_text(errors="replace")
 
 
+@pytest.mark.slow  # minutes of real processes: in `make test-long`, which CI runs too
 @on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_second_beat_stands_by_and_takes_over_when_the_first_dies(

@@ -114,6 +114,7 @@ def ran_bot_moves(log: Path) -> list[str]:
     return re.findall(r"games\.tasks\.play_bot_move\[[^\]]+\] succeeded in \S+: (\w+)", text)
 
 
+@pytest.mark.slow  # minutes of real processes: in `make test-long`, which CI runs too
 def test_two_sites_on_one_redis_each_play_only_their_own_bot_games(sites: list[Site]) -> None:
     a, b = sites
     # Derived, not set: apart from each other and from this test run's.
