@@ -120,6 +120,7 @@ from .errors import (
     UnknownAction,
     WrongPhase,
 )
+from .estimate import WinEstimate, count_draws, estimate_win_probabilities, public_state
 from .events import Event, event_from_dict, render_event
 from .game import apply, is_legal, new_game, step
 from .invariants import check_invariants
@@ -338,6 +339,7 @@ __all__ = [
     "Terms",
     "UnknownAction",
     "Verification",
+    "WinEstimate",
     "WrongPhase",
     "action_from_dict",
     "apply",
@@ -349,7 +351,9 @@ __all__ = [
     "check_invariants",
     "claims",
     "commitment",
+    "count_draws",
     "debts",
+    "estimate_win_probabilities",
     "event_from_dict",
     "force_dice",
     "from_dict",
@@ -368,6 +372,7 @@ __all__ = [
     "pending_decisions",
     "placement",
     "play_game",
+    "public_state",
     "random_outcomes",
     "render_event",
     "replay",
