@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from common import redis_health
 from common.patches import twisted_writes
 from games import access
-from live import broadcast, fanout, groups, presence, sessions
+from live import broadcast, estimating, fanout, groups, presence, sessions
 
 logger = logging.getLogger(__name__)
 
@@ -179,6 +179,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         await self.accept()
         self.accepted = True
         await self.send_snapshot()
+        if self.listener.seat is None and not self.glance:
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(estimating.ensure)(self.listener.game_pk)
         self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
         try:
             with redis_health.guarded():
@@ -204,7 +207,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         self.groups += await _person_groups(user)
         await self.add_groups()
         self.versions: dict[str, int] = {}
-        for audience in groups.audiences_for(self.listener.game_pk, self.listener.seat):
+        for audience in groups.audiences_for(
+            self.listener.game_pk, self.listener.seat, glance=self.glance
+        ):
             await fanout.join(audience, self)
             self.audiences.append(audience)
         return summary
@@ -277,7 +282,10 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def send_snapshot(self) -> None:
         assert self.listener is not None
         version, html = await database_sync_to_async(broadcast.snapshot)(
-            self.listener.game_pk, self.listener.seat, self.scope.get("user")
+            self.listener.game_pk,
+            self.listener.seat,
+            self.scope.get("user"),
+            win_bar=self.listener.seat is None and not self.glance,
         )
         self.versions = {"public": version, "audience": version}
         await self.send(text_data=html)
@@ -450,10 +458,22 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             return
         await self.accept()
         # A reconnecting page may have missed pushes: send the lists afresh.
-        render = broadcast.lobby_html if room == "lobby" else broadcast.watch_html
-        html = await database_sync_to_async(render)()
+        if room == "lobby":
+            html = await database_sync_to_async(broadcast.lobby_html)()
+        else:
+            html = await database_sync_to_async(broadcast.watch_html)(user)
         if mine:
             html += await database_sync_to_async(broadcast.your_games_html)(user)
+        await self.send(text_data="<!--live-->" + html)
+
+    async def watch_refresh(self, message: dict[str, Any]) -> None:
+        """The watch list changed: rendered for this viewer (without the
+        win bar of a game they play in), shared with those who see the same."""
+        if self.ended:
+            return
+        html = await database_sync_to_async(broadcast.watch_html)(
+            self.scope.get("user"), message["key"]
+        )
         await self.send(text_data="<!--live-->" + html)
 
     async def disconnect(self, code: int) -> None:

@@ -239,6 +239,11 @@ CELERY_DB_REUSE_MAX = 1000
 # missed a push (static/js/live.js); the tests shorten it.
 LIVE_HEARTBEAT_SECONDS = max(1, env_int("LIVE_HEARTBEAT_SECONDS", 30))
 TIMER_SWEEP_SECONDS = max(1, env_int("TIMER_SWEEP_SECONDS", 2))
+# The spectators' win-probability bar (issue #20, docs/analysis.md): playouts
+# per estimate (0: no live estimates at all), and how long after a move its
+# estimate waits for the game to settle (a newer move drops the older work).
+ANALYSIS_PLAYOUTS = max(0, env_int("ANALYSIS_PLAYOUTS", 1000))
+ANALYSIS_DEBOUNCE_MS = max(0, env_int("ANALYSIS_DEBOUNCE_MS", 1000))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 # A "your move" email waits until its player has been away this long.
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
