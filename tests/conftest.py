@@ -143,6 +143,9 @@ def timer_test_env() -> dict[str, str]:
         "TURN_EMAIL_AWAY_MINUTES": "0",
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(mail_dir_for_tests()),
+        # The spectators' win estimates: a tenth of the site's playouts, so
+        # that a test with a spectator and a worker is not held up by them.
+        "ANALYSIS_PLAYOUTS": "100",
     }
 
 
