@@ -45,6 +45,8 @@ def bar(game: Game, seats: list[Seat], shown: estimates.Shown | None) -> dict[st
                     "width": f"{p * 100:.2f}",
                     "margin": round(se * 196),  # 95% interval, in points
                     "out": p == 0,
+                    # Too narrow a segment for its number: the legend has it.
+                    "numbered": p >= 0.09,
                 }
             )
     label = ", ".join(f"{r['name']} {r['percent']}%" for r in rows)
