@@ -11,8 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
+from games import services
 from games.models import Game, PositionEstimate
-from live import tasks
+from live import broadcast, groups, tasks
 from tests.live.conftest import collect, communicator, frames, roll, run
 
 pytestmark = pytest.mark.usefixtures("live_db")
@@ -118,3 +119,50 @@ def test_a_spectator_arriving_at_an_estimated_position_queues_nothing(
 
     run(scenario)
     assert queued_versions(queued, duel) == []
+
+
+def test_the_pushed_watch_list_has_no_bar_for_the_games_own_players(
+    duel: Game, alice: User, charlie: User
+) -> None:
+    PositionEstimate.objects.create(
+        game=duel, version=duel.version, playouts=40, probabilities=[0.7, 0.3], stderr=[0.1, 0.1]
+    )
+    label = "Chances of winning: alice 70%, bob 30%"
+
+    async def scenario() -> None:
+        player = communicator("/ws/watch/", alice)
+        spectator = communicator("/ws/watch/", charlie)
+        for comm in (player, spectator):
+            assert (await comm.connect())[0]
+        [player_list] = await collect(player)
+        [spectator_list] = await collect(spectator)
+        assert label not in player_list and duel.public_id in player_list
+        assert label in spectator_list
+        await database_sync_to_async(groups.send)([(groups.WATCH_GROUP, broadcast.watch_refresh())])
+        [player_push] = await collect(player)
+        [spectator_push] = await collect(spectator)
+        assert player_push.startswith("<!--live-->") and label not in player_push
+        assert label in spectator_push
+        for comm in (player, spectator):
+            await comm.disconnect()
+
+    run(scenario)
+
+
+def test_the_games_end_pushes_the_result_to_spectators(
+    duel: Game, bob: User, no_bot_tasks: Any
+) -> None:
+    async def scenario() -> None:
+        spectator = communicator(path(duel))
+        assert (await spectator.connect())[0]
+        await collect(spectator)
+        await database_sync_to_async(services.resign)(
+            public_id=duel.public_id, user=bob, expected_version=duel.version
+        )
+        bars = [m for _, m in frames(await collect(spectator), "push") if 'id="win-bar"' in m]
+        assert len(bars) == 1
+        assert "Chances of winning: alice 100%, bob 0%" in bars[0]
+        assert "The game is over." in bars[0]
+        await spectator.disconnect()
+
+    run(scenario)
