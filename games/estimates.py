@@ -173,8 +173,11 @@ def shown(game: Game) -> Shown | None:
     estimate not newer than ``visible_version``; once it is finished, its
     final position's (None: nothing to show)."""
     if game.status == Game.Status.FINISHED and game.state:
-        final = engine.estimate_win_probabilities(engine.from_dict(game.state), 1, 0)
-        return Shown(game.version, 0, final.probabilities, final.stderr, final=True)
+        state = engine.from_dict(game.state)
+        if state.winner < 0:
+            return None
+        won = tuple(1.0 if p == state.winner else 0.0 for p in range(state.n))
+        return Shown(game.version, 0, won, (0.0,) * state.n, final=True)
     if game.status != Game.Status.ACTIVE:
         return None
     row = (

@@ -148,6 +148,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     last_resync = 0.0
     accepted = False
     heartbeat: asyncio.Task[None] | None = None
+    ensuring: asyncio.Task[None] | None = None  # a spectator's win estimate queued
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
     wire: twisted_writes.Wire | Literal[False] | None = None  # False: not under Daphne
@@ -179,9 +180,6 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         await self.accept()
         self.accepted = True
         await self.send_snapshot()
-        if self.listener.seat is None and not self.glance:
-            with contextlib.suppress(Exception):
-                await database_sync_to_async(estimating.ensure)(self.listener.game_pk)
         self.seat_names = await database_sync_to_async(_seat_rows)(self.listener.game_pk)
         try:
             with redis_health.guarded():
@@ -190,6 +188,10 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
             return
         self.heartbeat = asyncio.create_task(self.beat())
+        if self.listener.seat is None and not self.glance:
+            # A spectator: the position's win estimate, if it has none yet.
+            # Apart from the connect, which it must not slow down.
+            self.ensuring = asyncio.create_task(self.ensure_estimate())
 
     async def join_live(self, user: Any) -> presence.Summary:
         """Register presence, then subscribe, then (the caller) take the
@@ -229,7 +231,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def disconnect(self, code: int) -> None:
         if self.listener is None:
             return
-        for task in (self.heartbeat, self.announcing):
+        for task in (self.heartbeat, self.announcing, self.ensuring):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -241,6 +243,11 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         with contextlib.suppress(Exception):
             summary = await presence.leave(self.listener.game_pk, self.presence_entry)
             await self.update_presence(summary)
+
+    async def ensure_estimate(self) -> None:
+        assert self.listener is not None
+        with contextlib.suppress(Exception):
+            await database_sync_to_async(estimating.ensure)(self.listener.game_pk)
 
     async def end(self, code: int) -> None:
         # Out of the audiences first: no seat's push reaches this socket
