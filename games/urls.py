@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import play_views, replay_views, square_views, timer_views, views
+from games.web import analysis_views, play_views, replay_views, square_views, timer_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -21,6 +21,11 @@ urlpatterns = [
     path("games/<str:public_id>/invite/rotate", views.rotate_invite, name="game_rotate_invite"),
     path("games/<str:public_id>/replay/", replay_views.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", replay_views.record_json, name="game_record"),
+    path(
+        "games/<str:public_id>/analysis.json",
+        analysis_views.analysis_json,
+        name="game_analysis_json",
+    ),
     path("games/<str:public_id>/act", play_views.game_act, name="game_act"),
     path("games/<str:public_id>/resign", play_views.game_resign, name="game_resign"),
     path("games/<str:public_id>/square/<int:sq>", square_views.square, name="game_square"),

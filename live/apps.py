@@ -10,7 +10,8 @@ class LiveConfig(AppConfig):
 
     def ready(self) -> None:
         from games.services.subscribers import subscribe
-        from live import pushes, sessions
+        from live import estimating, pushes, sessions
 
         sessions.connect_signals()
         subscribe(pushes.SUBSCRIBER)
+        subscribe(estimating.SUBSCRIBER)

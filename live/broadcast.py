@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -43,11 +44,13 @@ from games.web.regions import (
     NO_CSRF,
     PUBLIC_REGIONS,
     SEAT_REGIONS,
+    SPECTATOR_REGIONS,
     TEMPLATE,
     region_context,
     render,
     render_push,
     shared_context,
+    spectator_context,
 )
 from games.web.snapshot import Snapshot
 from live import groups, missed_pushes, presence
@@ -67,8 +70,11 @@ def current_version(game_pk: int) -> int | None:
     return Game.objects.filter(pk=game_pk).values_list("version", flat=True).first()
 
 
-def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str]:
-    """Every region as this listener sees it, with the chat it may read."""
+def snapshot(
+    game_pk: int, seat_number: int | None, user: Any, *, win_bar: bool = False
+) -> tuple[int, str]:
+    """Every region as this listener sees it, with the chat it may read;
+    with ``win_bar`` (a spectator's page, never a seat's) the SPECTATOR regions."""
     from live.chat import chat_context
 
     game = Game.objects.get(pk=game_pk)
@@ -78,6 +84,10 @@ def snapshot(game_pk: int, seat_number: int | None, user: Any) -> tuple[int, str
     context = region_context(snap, seat, shared=shared)
     names = PUBLIC_REGIONS + (SEAT_REGIONS if seat is not None else AUDIENCE_REGIONS)
     html = render(names, context)
+    if win_bar and seat is None and snap.seat_of(user) is None:
+        spectator = {**shared, **spectator_context(snap)}
+        if spectator["win_bar"] is not None:
+            html += render(SPECTATOR_REGIONS, spectator)
     html += render_to_string("live/chat.html", {**chat_context(game, seat, user), **NO_CSRF})
     return game.version, f"<!--snapshot {game.version}-->{html}"
 
@@ -98,7 +108,7 @@ def game_pushes(
     frame = f"<!--push {version}-->"
     ahead = _sent_ahead(record)
     if ahead is None:
-        here = _listening(game, here)
+        here = record.scratch["here"] = _listening(game, here)
         watched = here is None or here.spectated
         shared, public, spectators = _first_renders(snap, spectators=watched)
         # Two batches, so that the largest audience is sent to before the
@@ -110,7 +120,7 @@ def game_pushes(
         # meanwhile costs nothing to send to); presence is read for the seats.
         shared, public, _ = ahead
         yield []
-        here = _listening(game, here)
+        here = record.scratch["here"] = _listening(game, here)
     seats = []
     answer = awaited(game.public_id)
     for seat in snap.seats:
@@ -331,11 +341,36 @@ def lobby_html() -> str:
     )
 
 
-def watch_html() -> str:
-    from live.watch import watch_rows
+def watch_html(user: Any = None, key: str = "") -> str:
+    """The watch list as ``user`` may see it (no win bar of their own games).
+    Rendered once per ``key`` (a push) for all who may see the same."""
+    from live.watch import hidden_win_bars, hide_win_bars, watch_rows
 
-    # Pushes carry the default order (recent activity); a reload re-sorts.
-    return render_to_string("games/watch.html#watch_games", {"rows": watch_rows(), **NO_CSRF})
+    memo = _watch_memo.get(key) if key else None
+    if memo is None:
+        # Pushes carry the default order (recent activity); a reload re-sorts.
+        memo = (watch_rows(), {})
+        if key:
+            _watch_memo.clear()  # only the latest push's renders are kept
+            _watch_memo[key] = memo
+    rows, renders = memo
+    hidden = hidden_win_bars(rows, user)
+    html = renders.get(hidden)
+    if html is None:
+        context = {"rows": hide_win_bars(rows, hidden), **NO_CSRF}
+        html = renders[hidden] = render_to_string("games/watch.html#watch_games", context)
+    return html
+
+
+# The latest watch-list push: its rows, and their renders per set of games
+# whose win bars are hidden (most viewers: none), shared by this process's sockets.
+_watch_memo: dict[str, tuple[list[dict[str, Any]], dict[frozenset[int], str]]] = {}
+
+
+def watch_refresh() -> dict[str, Any]:
+    """The watch list changed: each socket renders it for its viewer (a
+    player must not get the win bar of their own game)."""
+    return {"type": "watch.refresh", "key": uuid.uuid4().hex}
 
 
 def your_games_html(user: Any) -> str:
@@ -396,7 +431,7 @@ def lobby_pushes(game: Game) -> list[tuple[str, dict[str, Any]]]:
     if game.status in (Game.Status.LOBBY, Game.Status.ABANDONED) or started:
         out.append((groups.LOBBY_GROUP, groups.live_message(lobby_html())))
     if started or game.status == Game.Status.FINISHED:
-        out.append((groups.WATCH_GROUP, groups.live_message(watch_html())))
+        out.append((groups.WATCH_GROUP, watch_refresh()))
     return out
 
 

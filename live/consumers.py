@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from common import redis_health
 from common.patches import twisted_writes
 from games import access
-from live import broadcast, fanout, groups, presence, sessions
+from live import broadcast, estimating, fanout, groups, presence, sessions
 
 logger = logging.getLogger(__name__)
 
@@ -148,6 +148,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     last_resync = 0.0
     accepted = False
     heartbeat: asyncio.Task[None] | None = None
+    ensuring: asyncio.Task[None] | None = None  # a spectator's win estimate queued
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
     wire: twisted_writes.Wire | Literal[False] | None = None  # False: not under Daphne
@@ -187,6 +188,10 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
             return
         self.heartbeat = asyncio.create_task(self.beat())
+        if self.listener.seat is None and not self.glance:
+            # A spectator: the position's win estimate, if it has none yet.
+            # Apart from the connect, which it must not slow down.
+            self.ensuring = asyncio.create_task(self.ensure_estimate())
 
     async def join_live(self, user: Any) -> presence.Summary:
         """Register presence, then subscribe, then (the caller) take the
@@ -204,7 +209,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         self.groups += await _person_groups(user)
         await self.add_groups()
         self.versions: dict[str, int] = {}
-        for audience in groups.audiences_for(self.listener.game_pk, self.listener.seat):
+        for audience in groups.audiences_for(
+            self.listener.game_pk, self.listener.seat, glance=self.glance
+        ):
             await fanout.join(audience, self)
             self.audiences.append(audience)
         return summary
@@ -224,7 +231,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def disconnect(self, code: int) -> None:
         if self.listener is None:
             return
-        for task in (self.heartbeat, self.announcing):
+        for task in (self.heartbeat, self.announcing, self.ensuring):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -236,6 +243,11 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         with contextlib.suppress(Exception):
             summary = await presence.leave(self.listener.game_pk, self.presence_entry)
             await self.update_presence(summary)
+
+    async def ensure_estimate(self) -> None:
+        assert self.listener is not None
+        with contextlib.suppress(Exception):
+            await database_sync_to_async(estimating.ensure)(self.listener.game_pk)
 
     async def end(self, code: int) -> None:
         # Out of the audiences first: no seat's push reaches this socket
@@ -277,7 +289,10 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def send_snapshot(self) -> None:
         assert self.listener is not None
         version, html = await database_sync_to_async(broadcast.snapshot)(
-            self.listener.game_pk, self.listener.seat, self.scope.get("user")
+            self.listener.game_pk,
+            self.listener.seat,
+            self.scope.get("user"),
+            win_bar=self.listener.seat is None and not self.glance,
         )
         self.versions = {"public": version, "audience": version}
         await self.send(text_data=html)
@@ -450,10 +465,22 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             return
         await self.accept()
         # A reconnecting page may have missed pushes: send the lists afresh.
-        render = broadcast.lobby_html if room == "lobby" else broadcast.watch_html
-        html = await database_sync_to_async(render)()
+        if room == "lobby":
+            html = await database_sync_to_async(broadcast.lobby_html)()
+        else:
+            html = await database_sync_to_async(broadcast.watch_html)(user)
         if mine:
             html += await database_sync_to_async(broadcast.your_games_html)(user)
+        await self.send(text_data="<!--live-->" + html)
+
+    async def watch_refresh(self, message: dict[str, Any]) -> None:
+        """The watch list changed: rendered for this viewer (without the
+        win bar of a game they play in), shared with those who see the same."""
+        if self.ended:
+            return
+        html = await database_sync_to_async(broadcast.watch_html)(
+            self.scope.get("user"), message["key"]
+        )
         await self.send(text_data="<!--live-->" + html)
 
     async def disconnect(self, code: int) -> None:

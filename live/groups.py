@@ -38,11 +38,20 @@ def seat_group(game_pk: int, number: int) -> str:
     return f"game-{game_pk}-seat-{number}"
 
 
-def audiences_for(game_pk: int, seat: int | None) -> list[str]:
+def win_bar_group(game_pk: int) -> str:
+    """The spectators who see the win bar: not the home page's glances,
+    which may be a player's own (``live.winbar``)."""
+    return f"game-{game_pk}-win-bar"
+
+
+def audiences_for(game_pk: int, seat: int | None, *, glance: bool = False) -> list[str]:
     """The groups whose game pushes this listener gets (through
-    ``live.fanout``); the game group itself (presence, chat) is on the layer."""
+    ``live.fanout``); the game group itself (presence, chat) is on the layer.
+    ``seat`` is None only for a viewer who holds no seat in the game."""
     if seat is None:
-        return [spectators_group(game_pk)]
+        if glance:
+            return [spectators_group(game_pk)]
+        return [spectators_group(game_pk), win_bar_group(game_pk)]
     return [players_group(game_pk), seat_group(game_pk, seat)]
 
 

@@ -33,7 +33,8 @@ def on_commit(record: Committed) -> None:
     if broadcast.rendering_ahead(record) or always_pushed(record.game):
         push(record, broadcast.UNREAD)  # presence is read for the seats
         return
-    push_if_heard(record, presence.listening(record.game_id))
+    here = record.scratch["here"] = presence.listening(record.game_id)
+    push_if_heard(record, here)
 
 
 def before_commit(record: Committed) -> None:

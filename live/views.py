@@ -13,7 +13,7 @@ from common import ratelimit, redis_health
 from common.unavailable import unavailable_response
 from games.access import access_game_for_viewer
 from live.chat import ChatError, do_post_message
-from live.watch import SORTS, finished_rows, watch_rows
+from live.watch import SORTS, finished_rows, hidden_win_bars, hide_win_bars, watch_rows
 
 # Chat is pushed through Redis: without it a message would be stored and
 # seen by nobody until they reload, so it is refused instead (issue 15).
@@ -60,7 +60,9 @@ def watch(request: HttpRequest) -> HttpResponse:
     sort = request.GET.get("sort", "recent")
     if sort not in SORTS:
         sort = "recent"
-    context = {"rows": watch_rows(sort), "sort": sort, "sorts": SORTS}
+    rows = watch_rows(sort)
+    rows = hide_win_bars(rows, hidden_win_bars(rows, request.user))
+    context = {"rows": rows, "sort": sort, "sorts": SORTS}
     return render(request, "games/watch.html", context)
 
 

@@ -10,9 +10,10 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 from django.utils.safestring import mark_safe
 
-from games import engine
+from games import engine, estimates
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
+from games.web import win_bar
 from games.web.board_svg import render_board_base, render_board_live
 from games.web.presenters import END_REASONS, turn_line
 from live.presence import watching_counts
@@ -24,6 +25,9 @@ LIMIT = 50
 
 
 def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
+    """The live public games, each with the spectators' win bar when there
+    is an estimate to show (``hide_win_bars`` takes it off for a viewer
+    who plays in the game)."""
     games = list(
         Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
@@ -32,6 +36,7 @@ def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
     user_ids = {seat.user_id for game in games for seat in game.seats.all() if seat.user_id}
     ratings = {(r.user_id, r.pool): r for r in PlayerRating.objects.filter(user_id__in=user_ids)}
     watchers = watching_counts([game.pk for game in games])
+    shown = estimates.shown_many(games[:LIMIT])
     if sort == "spectators":
         # Stable sort: games equally watched keep their recent-activity order.
         games.sort(key=lambda game: -watchers.get(game.pk, 0))
@@ -59,9 +64,32 @@ def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
                 "turn_no": state.turn_no + 1,
                 "turn_name": state.names[state.turn],
                 "watching": watchers.get(game.pk, 0),
+                "win_bar": win_bar.bar(game, list(game.seats.all()), shown[game.pk])
+                if game.pk in shown
+                else None,
             }
         )
     return rows[:LIMIT]
+
+
+def seated_in(user: Any, game_pks: list[int]) -> frozenset[int]:
+    """Which of the games ``user`` holds a seat in."""
+    if not getattr(user, "is_authenticated", False) or not game_pks:
+        return frozenset()
+    seats = Seat.objects.filter(user_id=user.pk, game_id__in=game_pks)
+    return frozenset(seats.values_list("game_id", flat=True))
+
+
+def hidden_win_bars(rows: list[dict[str, Any]], user: Any) -> frozenset[int]:
+    """The games of ``rows`` whose win bar ``user`` may not see: those they
+    play in (it would be engine help), whichever page it is on."""
+    return seated_in(user, [row["game"].pk for row in rows if row["win_bar"] is not None])
+
+
+def hide_win_bars(rows: list[dict[str, Any]], hidden: frozenset[int]) -> list[dict[str, Any]]:
+    if not hidden:
+        return rows
+    return [{**row, "win_bar": None} if row["game"].pk in hidden else row for row in rows]
 
 
 FINISHED_PER_PAGE = 20

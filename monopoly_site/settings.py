@@ -242,6 +242,12 @@ TIMER_SWEEP_SECONDS = max(1, env_int("TIMER_SWEEP_SECONDS", 2))
 # An API stream with nothing to say sends a keep-alive line this often, so
 # that proxies do not cut it (api/stream.py).
 API_STREAM_KEEPALIVE_SECONDS = max(1, env_int("API_STREAM_KEEPALIVE_SECONDS", 20))
+
+# The spectators' win-probability bar (issue #20, docs/analysis.md): playouts
+# per estimate (0: no live estimates at all), and how long after a move its
+# estimate waits for the game to settle (a newer move drops the older work).
+ANALYSIS_PLAYOUTS = max(0, env_int("ANALYSIS_PLAYOUTS", 1000))
+ANALYSIS_DEBOUNCE_MS = max(0, env_int("ANALYSIS_DEBOUNCE_MS", 1000))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 # A finished game's analysis (issue 20, docs/analysis.md "After the game";
 # POSTGAME_*, apart from the spectators' live estimate's own settings):

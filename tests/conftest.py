@@ -148,6 +148,9 @@ def timer_test_env() -> dict[str, str]:
         "POSTGAME_MAX_POSITIONS": "12",
         "POSTGAME_REFINE_POSITIONS": "4",
         "POSTGAME_TARGET_STDERR": "0.05",
+        # The spectators' win estimates: a tenth of the site's playouts, so
+        # that a test with a spectator and a worker is not held up by them.
+        "ANALYSIS_PLAYOUTS": "100",
     }
 
 

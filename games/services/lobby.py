@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import access, engine
 from games.bot_accounts import is_bot_account, seating_refusal
+from games.estimates import MAX_DELAY_MOVES
 from games.models import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
@@ -104,6 +105,7 @@ def create_game(
     rated_with_bots: bool = False,
     allow_bot_accounts: bool = False,
     bot_delay_ms: int = 1000,
+    analysis_delay_moves: int = 0,
     seat_host: bool = True,
     timers: dict[str, int] | None = None,
     capped: bool = True,
@@ -119,6 +121,10 @@ def create_game(
         )
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidRequest("The turn timer must be between 1 minute and 3 days.")
+    if not 0 <= analysis_delay_moves <= MAX_DELAY_MOVES:
+        raise InvalidRequest(
+            f"The spectators' win bar can be delayed by 0 to {MAX_DELAY_MOVES} moves."
+        )
     with transaction.atomic():
         if capped and host is not None:
             lock_user(host)
@@ -134,6 +140,7 @@ def create_game(
             rated_with_bots=rated_with_bots,
             allow_bot_accounts=allow_bot_accounts,
             bot_delay_ms=bot_delay_ms,
+            analysis_delay_moves=analysis_delay_moves,
             **timers,
         )
         if seat_host and host is not None:

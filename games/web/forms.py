@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.urls import reverse_lazy
 
+from games.estimates import MAX_DELAY_MOVES as MAX_ANALYSIS_DELAY
 from games.switches import PRESET_LABELS
 
 TURN_TIMER_CHOICES = [
@@ -86,6 +87,15 @@ class CreateGameForm(forms.Form):
         help_text="Bot accounts are people's programs playing through the API. Allowed, they "
         "may join and are rated with everyone; otherwise people and bot accounts never "
         "share a rated game.",
+    )
+    analysis_delay_moves = forms.IntegerField(
+        label="Delay the spectators' win bar by (moves)",
+        min_value=0,
+        max_value=MAX_ANALYSIS_DELAY,
+        required=False,
+        initial=0,
+        help_text="Spectators see each player's chance of winning this many moves late, so that "
+        "none can pass it on to a player in time (0 to 50; players never see it during the game).",
     )
     time_bank_seconds = forms.TypedChoiceField(
         label="Time bank",
@@ -185,6 +195,7 @@ class CreateGameForm(forms.Form):
             "auto_start": data["auto_start"],
             "rated_with_bots": data.get("rated_with_bots", False),
             "allow_bot_accounts": data.get("allow_bot_accounts", False),
+            "analysis_delay_moves": data.get("analysis_delay_moves") or 0,
             # Left out of a post (older forms, scripts): the model's defaults.
             "timers": {
                 name: data[name] for name in self.TIMER_FIELDS if data.get(name) is not None

@@ -58,7 +58,10 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     game, seat = _viewing(request, public_id)
     if seat is not None and seat.user_id is not None:
         game_opened.send(sender=Game, game=game, user=request.user)
-    context = region_context(Snapshot.of(game), seat)
+    snap = Snapshot.of(game)
+    context = region_context(snap, seat)
+    if seat is None:
+        context.update(regions.spectator_context(snap))
     context["board_base"] = presenters.board_base(context["state"], interactive=True)
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
     if game.status == Game.Status.FINISHED:
@@ -77,11 +80,23 @@ def game_regions(request: HttpRequest, public_id: str) -> HttpResponse:
     since = request.GET.get("since", "")
     if since.isascii() and since.isdigit() and int(since) == game.version:
         return HttpResponse(status=204)
-    context = {**region_context(Snapshot.of(game), seat), "oob": True}
+    snap = Snapshot.of(game)
+    context = {**region_context(snap, seat), "oob": True}
     body = render_to_string(f"{TEMPLATE}#actions", context, request) + render_regions(
         request, context, with_actions=False
     )
+    if seat is None:
+        body += _spectator_regions(request, snap)
     return HttpResponse(body)
+
+
+def _spectator_regions(request: HttpRequest, snap: Snapshot) -> str:
+    """The SPECTATOR regions, out of band, for a viewer with no seat."""
+    context = {**regions.spectator_context(snap), "game": snap.game, "oob": True}
+    if context["win_bar"] is None:
+        return ""
+    names = regions.SPECTATOR_REGIONS
+    return "".join(render_to_string(f"{TEMPLATE}#{name}", context, request) for name in names)
 
 
 @require_POST

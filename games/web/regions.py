@@ -5,9 +5,14 @@ by the template partial of the same name. Its audience says who gets it
 and from which context: a PUBLIC region is alike for every viewer and is
 rendered from ``shared_context`` once per version; a VIEWER region differs
 per viewer (a spectator, or a seat) and a SEAT region is a seat's own, both
-rendered from ``region_context``. The full page, the htmx answer to a move
-or a resync and the WebSocket push all read this declaration; a push sends
-spectators only PUBLIC and VIEWER regions, rendered for no seat.
+rendered from ``region_context``. A SPECTATOR region goes to spectators
+only, never to a seat's holder however they open the game (the win bar:
+engine help during a game), rendered from ``spectator_context``; it has a
+push of its own (``live.winbar``), and its ``data-version`` is the version
+its content is for, which may trail the game (``data-trails``). The full
+page, the htmx answer to a move or a resync and the WebSocket push all read
+this declaration; a push sends spectators only PUBLIC and VIEWER regions,
+rendered for no seat.
 
 Adding a region: declare it here, write its partial (with ``id`` equal to
 the name and ``data-version``), and put what it needs in one of the two
@@ -24,7 +29,7 @@ from django.utils.functional import SimpleLazyObject
 
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
-from games.web import presenters, timer_presenters
+from games.web import presenters, timer_presenters, win_bar
 from games.web.action_forms import Panel, panel
 from games.web.snapshot import Snapshot
 
@@ -32,12 +37,13 @@ TEMPLATE: Final = "games/game.html"
 PUBLIC: Final = "public"
 VIEWER: Final = "viewer"
 SEAT: Final = "seat"
+SPECTATOR: Final = "spectator"
 
 
 @dataclass(frozen=True)
 class Region:
     name: str  # the element id and the partial's name
-    audience: str  # PUBLIC, VIEWER or SEAT
+    audience: str  # PUBLIC, VIEWER, SEAT or SPECTATOR
 
     @property
     def partial(self) -> str:
@@ -48,6 +54,7 @@ class Region:
 REGIONS: Final = (
     Region("status", PUBLIC),
     Region("board", PUBLIC),
+    Region("win-bar", SPECTATOR),
     Region("pending", VIEWER),
     Region("players", VIEWER),
     Region("log", VIEWER),
@@ -62,8 +69,12 @@ def names(*audiences: str) -> tuple[str, ...]:
 PUBLIC_REGIONS: Final = names(PUBLIC)
 AUDIENCE_REGIONS: Final = names(VIEWER)  # what a spectator gets beside the public ones
 SEAT_REGIONS: Final = names(VIEWER, SEAT)
-# The htmx answer: the action panel is the swap target, the rest out of band.
-OUT_OF_BAND: Final = tuple(r.name for r in REGIONS if r.name != "actions")
+SPECTATOR_REGIONS: Final = names(SPECTATOR)  # never rendered for a seat's holder
+# The htmx answer: the action panel is the swap target, the rest out of band
+# (a spectator's resync adds the SPECTATOR regions).
+OUT_OF_BAND: Final = tuple(
+    r.name for r in REGIONS if r.name != "actions" and r.audience != SPECTATOR
+)
 
 
 def urls(game: Game) -> dict[str, str]:
@@ -134,6 +145,12 @@ def region_context(
         "focus": focus,
         **timer_presenters.timer_context(snap, seat),
     }
+
+
+def spectator_context(snap: Snapshot) -> dict[str, Any]:
+    """The context builder of the SPECTATOR regions: only ever called for a
+    viewer who holds no seat in the game (one query)."""
+    return win_bar.spectator_context(snap.game, snap.seats)
 
 
 # Rendered without a request (pushes, answers): the forms' CSRF token rides in

@@ -99,10 +99,11 @@
 
   // The oldest version the page shows: what the heartbeat asks about, so
   // that a region left behind (a seat's push missed, the public one not)
-  // counts too.
+  // counts too. A region that trails the game by design (data-trails: the
+  // spectators' win bar, for an estimate some moves old) does not.
   function heldVersion(root) {
     var min = -1;
-    root.querySelectorAll("[data-version]").forEach(function (el) {
+    root.querySelectorAll("[data-version]:not([data-trails])").forEach(function (el) {
       var version = parseInt(el.getAttribute("data-version"), 10);
       if (version >= 0 && (min < 0 || version < min)) min = version;
     });

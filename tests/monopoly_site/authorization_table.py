@@ -234,6 +234,19 @@ ROUTES: list[Row] = [
     Row(G + "chat/<str:room>", POST, (LOGIN, MISSING, MISSING, SAVED,   SAVED,    SAVED,    MISSING),
         game="private running", htmx=True, kwargs={"room": "players"}, data={"body": "hello"}),
 
+    # The win probabilities (issue #20): never to a seat's holder while the
+    # game runs (engine help); to everyone once it is over.
+    #                        anonymous  stranger  spectator  waiting   mover     host      staff
+    Row(G + "analysis.json", GET, (OK, OK,     OK,        DENIED,   DENIED,   DENIED,   OK),
+        game="running"),
+    Row(G + "analysis.json", GET, (MISSING, MISSING, MISSING, DENIED, DENIED,  DENIED,   MISSING),
+        game="private running"),
+    Row(G + "analysis.json", GET, (OK, OK,     OK,        DENIED,   DENIED,   DENIED,   OK),
+        game="private running", invite=True),
+    Row(G + "analysis.json", GET, everyone(MISSING), game="lobby"),
+    Row(G + "analysis.json", GET, everyone(OK), game="finished"),
+    Row(G + "analysis.json", GET, members_only(OK), game="private finished"),
+
     # --- a finished game -----------------------------------------------------------
     Row(G + "replay/", GET, everyone(OK), game="finished"),
     Row(G + "replay/", GET, members_only(OK), game="private finished"),

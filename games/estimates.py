@@ -1,0 +1,220 @@
+"""Live win probabilities (issue #20): a running game's estimates, made off
+the request path, and which of them a viewer may see.
+
+An estimate is stored once per game version (``PositionEstimate``), by the
+task the live pushes queue after a move (``live.estimating``). It plays the
+position out with the site's bots (``engine.estimate_win_probabilities``)
+from the game's state with everything hidden thrown away there: the dice
+come from a seed of its own, made of the game's public id and the version
+(never its secret or seed), and the undrawn cards are reshuffled per playout.
+
+Who sees them (docs/analysis.md, "On the site"): spectators only while the
+game runs, never a seat's holder, and ``Game.analysis_delay_moves`` moves
+late; once the game is over, everyone, and then the final position's is
+exact (the winner has won).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
+
+from games import engine
+from games.models import Game, GameEvent, PositionEstimate
+
+# The debounce's longest wait: moves faster than the debounce would drop
+# every estimate (each finds the game moved on), so a task that finds it
+# moved on still estimates the current position when no estimate of this
+# game was made or begun this long ago.
+MAX_WAIT_SECONDS: Final = 5.0
+# An estimate under way holds its version this long at most (a killed
+# worker's hold runs out; a normal one takes about a second or two).
+BUSY_SECONDS: Final = 60
+MAX_DELAY_MOVES: Final = 50
+
+
+def playouts() -> int:
+    """Playouts per live estimate (``ANALYSIS_PLAYOUTS``; 0: none are made)."""
+    return int(settings.ANALYSIS_PLAYOUTS)
+
+
+def estimator_seed(public_id: str, version: int) -> int:
+    """The estimator's own seed for one version: public, and nothing to do
+    with the game's secret, so it tells nobody anything about the dice."""
+    digest = hashlib.sha256(f"win-estimate:{public_id}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
+
+
+def cards_drawn(game_pk: int, version: int) -> tuple[int, int]:
+    """Cards drawn from each deck up to ``version`` (each draw is a public
+    event): the cards under them are in a known order, the rest are not."""
+    payloads = GameEvent.objects.filter(game_id=game_pk, kind="card", seq__lte=version)
+    return engine.count_draws(payloads.values_list("payload", flat=True))
+
+
+def estimate_game(game: Game, count: int) -> engine.WinEstimate:
+    """The estimate of ``game``'s current position (its row as read)."""
+    state = engine.from_dict(game.state or {})
+    return engine.estimate_win_probabilities(
+        state,
+        count,
+        estimator_seed(game.public_id, game.version),
+        cards_drawn=cards_drawn(game.pk, game.version),
+    )
+
+
+def _busy_key(game_pk: int, version: int) -> str:
+    return f"estimates:busy:{game_pk}:{version}"
+
+
+def _begun_key(game_pk: int) -> str:
+    return f"estimates:begun:{game_pk}"
+
+
+def _starved(game: Game) -> bool:
+    """Whether no estimate of ``game`` was made or begun ``MAX_WAIT_SECONDS`` ago."""
+    newest = (
+        PositionEstimate.objects.filter(game_id=game.pk)
+        .order_by("-version")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    latest = newest.timestamp() if newest is not None else 0.0
+    begun = cache.get(_begun_key(game.pk))
+    if isinstance(begun, (int, float)):
+        latest = max(latest, float(begun))
+    return time.time() - latest >= MAX_WAIT_SECONDS
+
+
+def estimate_position(
+    game_pk: int, version: int, *, count: int | None = None
+) -> PositionEstimate | None:
+    """Estimate and store ``version`` of a running game; the new row, or None
+    when there was nothing to do: the game is not running, the estimate is
+    stored already (a task fired twice) or under way, or the game has moved
+    past ``version`` (the newer move's task does the newer version; unless
+    the moves come so fast that no estimate was made for a while, and then
+    this one estimates the current version)."""
+    count = playouts() if count is None else count
+    if count < 1:
+        return None
+    game = (
+        Game.objects.filter(pk=game_pk)
+        .only("pk", "public_id", "status", "state", "version")
+        .first()
+    )
+    if game is None or game.status != Game.Status.ACTIVE or not game.state:
+        return None
+    if game.version != version and (game.version < version or not _starved(game)):
+        return None
+    version = game.version
+    if PositionEstimate.objects.filter(game_id=game.pk, version=version).exists():
+        return None
+    if not cache.add(_busy_key(game.pk, version), 1, timeout=BUSY_SECONDS):
+        return None
+    cache.set(_begun_key(game.pk), time.time(), timeout=BUSY_SECONDS)
+    try:
+        found = estimate_game(game, count)
+        try:
+            with transaction.atomic():
+                return PositionEstimate.objects.create(
+                    game_id=game.pk,
+                    version=version,
+                    playouts=found.playouts,
+                    probabilities=list(found.probabilities),
+                    stderr=list(found.stderr),
+                )
+        except IntegrityError:
+            return None  # another run stored it first: the same numbers
+    finally:
+        cache.delete(_busy_key(game.pk, version))
+
+
+# --- what a viewer may see ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An estimate as a viewer may see it: for ``version`` of the game,
+    per seat number; ``final`` when the game is over (exact: 1 to the winner)."""
+
+    version: int
+    playouts: int
+    probabilities: tuple[float, ...]
+    stderr: tuple[float, ...]
+    final: bool = False
+
+
+def withheld_from(game: Game, user: Any) -> bool:
+    """Whether ``user`` may not see ``game``'s estimates now: a running
+    game's seat holders never do (they would be engine help), whatever page
+    or socket they open it from."""
+    if game.status != Game.Status.ACTIVE:
+        return False
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return game.seats.filter(user_id=user.pk).exists()
+
+
+def visible_version(game: Game) -> int:
+    """The newest version whose estimate spectators may see."""
+    return game.version - game.analysis_delay_moves
+
+
+def shown(game: Game) -> Shown | None:
+    """What spectators see of ``game``: while it runs, the latest stored
+    estimate not newer than ``visible_version``; once it is finished, its
+    final position's (None: nothing to show)."""
+    if game.status == Game.Status.FINISHED and game.state:
+        state = engine.from_dict(game.state)
+        if state.winner < 0:
+            return None
+        won = tuple(1.0 if p == state.winner else 0.0 for p in range(state.n))
+        return Shown(game.version, 0, won, (0.0,) * state.n, final=True)
+    if game.status != Game.Status.ACTIVE:
+        return None
+    row = (
+        PositionEstimate.objects.filter(game_id=game.pk, version__lte=visible_version(game))
+        .order_by("-version")
+        .first()
+    )
+    return _shown_row(row) if row is not None else None
+
+
+def shown_many(games: list[Game]) -> dict[int, Shown]:
+    """``shown`` of several running games (the watch list), in two queries
+    whatever their number or length."""
+    running = [g.pk for g in games if g.status == Game.Status.ACTIVE]
+    if not running:
+        return {}
+    latest = (
+        PositionEstimate.objects.filter(
+            game_id=OuterRef("pk"),
+            version__lte=OuterRef("version") - OuterRef("analysis_delay_moves"),
+        )
+        .order_by("-version")
+        .values("pk")[:1]
+    )
+    pks = (
+        Game.objects.filter(pk__in=running)
+        .annotate(estimate=Subquery(latest))
+        .values_list("estimate", flat=True)
+    )
+    rows = PositionEstimate.objects.filter(pk__in=[pk for pk in pks if pk is not None])
+    return {row.game_id: _shown_row(row) for row in rows}
+
+
+def _shown_row(row: PositionEstimate) -> Shown:
+    return Shown(
+        row.version,
+        row.playouts,
+        tuple(float(p) for p in row.probabilities),
+        tuple(float(s) for s in row.stderr),
+    )

@@ -1,0 +1,60 @@
+"""``/games/<id>/analysis.json``: the win probabilities a viewer may read
+(issue #20), under the rules of the spectators' bar (``games.estimates``):
+a running game's seat holders get 403, everyone else the latest estimate
+not newer than ``analysis_delay_moves`` moves ago, and once the game is
+over everyone gets its final position's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from games import access, estimates
+from games.web.presenters import game_seats
+
+WITHHELD = (
+    "You hold a seat in this game, so its win probabilities are not shown to you "
+    "while it runs: they would be engine help. Everyone may read them once it is over."
+)
+NONE_YET = (
+    "There is no estimate of this game yet: one is made after each move while someone spectates it."
+)
+
+
+@require_GET
+def analysis_json(request: HttpRequest, public_id: str) -> JsonResponse:
+    game = access.access_game_for_viewer(request, public_id, started=True).game
+    if estimates.withheld_from(game, request.user):
+        return _error(WITHHELD, 403)
+    shown = estimates.shown(game)
+    body: dict[str, Any] = {
+        # No estimate to show yet (one is made after each move while someone
+        # spectates the game): a null version and empty maps.
+        "version": None,
+        "playouts": 0,
+        "final": False,
+        "delay_moves": game.analysis_delay_moves,
+        "win_probability": {},
+        "stderr": {},
+    }
+    if shown is not None:
+        names = {seat.number: seat.name for seat in game_seats(game)}
+        seats = [n for n in sorted(names) if n < len(shown.probabilities)]
+        body.update(
+            version=shown.version,
+            playouts=shown.playouts,
+            final=shown.final,
+            win_probability={names[n]: round(shown.probabilities[n], 4) for n in seats},
+            stderr={names[n]: round(shown.stderr[n], 4) for n in seats},
+        )
+    response = JsonResponse(body)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _error(message: str, status: int) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    response["Cache-Control"] = "private, no-store"
+    return response

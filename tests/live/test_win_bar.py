@@ -1,0 +1,168 @@
+"""The spectators' win bar over the sockets (issue #20): queued after a move
+someone spectates, pushed to spectators once stored, and never sent to a
+seat's holder, whether on their game page or on a home-page glance."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import pytest
+from channels.db import database_sync_to_async
+
+from accounts.models import User
+from games import services
+from games.models import Game, PositionEstimate
+from live import broadcast, groups, tasks
+from tests.live.conftest import collect, communicator, frames, roll, run
+
+pytestmark = pytest.mark.usefixtures("live_db")
+
+
+@pytest.fixture(autouse=True)
+def _few_playouts(settings: Any) -> None:
+    settings.ANALYSIS_PLAYOUTS = 40
+
+
+@pytest.fixture
+def queued() -> Any:
+    """The estimate tasks queued (no worker here: the test runs them)."""
+    with mock.patch.object(tasks.estimate_position, "apply_async") as apply_async:
+        yield apply_async
+
+
+def path(game: Game, glance: bool = False) -> str:
+    return f"/ws/games/{game.public_id}/" + ("?glance=1" if glance else "")
+
+
+def queued_versions(apply_async: Any, game: Game) -> list[int]:
+    return [c.args[0][1] for c in apply_async.call_args_list if c.args[0][0] == game.pk]
+
+
+def test_spectators_get_the_bar_after_a_move_and_players_never(
+    duel: Game, alice: User, bob: User, queued: Any, no_bot_tasks: Any
+) -> None:
+    async def scenario() -> None:
+        spectator = communicator(path(duel))
+        player = communicator(path(duel), alice)
+        other = communicator(path(duel), bob)
+        glancing_player = communicator(path(duel, glance=True), alice)
+        sockets = (spectator, player, other, glancing_player)
+        for comm in sockets:
+            assert (await comm.connect())[0]
+        first = {comm: await collect(comm) for comm in sockets}
+        [(_, snapshot)] = frames(first[spectator], "snapshot")
+        assert 'id="win-bar"' in snapshot and "Estimating each player" in snapshot
+        for comm in (player, other, glancing_player):
+            assert "win-bar" not in "".join(first[comm])
+        # The spectator's arrival queued the estimate of the position as it is.
+        before = duel.version
+        assert queued_versions(queued, duel) == [before]
+
+        version = await roll(duel)
+        assert queued_versions(queued, duel) == [before, version]
+        [countdown] = {c.kwargs["countdown"] for c in queued.call_args_list[1:]}
+        assert countdown == 1.0  # ANALYSIS_DEBOUNCE_MS
+        for comm in sockets:
+            await collect(comm)  # the move's own pushes
+
+        assert await database_sync_to_async(tasks.estimate_position)(duel.pk, version)
+        seen = await collect(spectator)
+        [(pushed, html)] = frames(seen, "push")
+        assert pushed == version
+        assert 'id="win-bar"' in html and 'hx-swap-oob="true"' in html
+        row = await database_sync_to_async(PositionEstimate.objects.get)(game=duel)
+        alice_percent = round(row.probabilities[0] * 100)
+        assert f"Chances of winning: alice {alice_percent}%" in html
+        for comm in (player, other, glancing_player):
+            assert "win-bar" not in "".join(await collect(comm))
+        for comm in sockets:
+            await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_move_nobody_spectates_queues_no_estimate(
+    duel: Game, alice: User, queued: Any, no_bot_tasks: Any
+) -> None:
+    """Players and the home page's glances are nobody to show it to: no
+    playouts are spent on the game (private or public alike)."""
+
+    async def scenario() -> None:
+        player = communicator(path(duel), alice)
+        glance = communicator(path(duel, glance=True))
+        for comm in (player, glance):
+            assert (await comm.connect())[0]
+            await collect(comm)
+        await roll(duel)
+        for comm in (player, glance):
+            await collect(comm)
+            await comm.disconnect()
+
+    run(scenario)
+    assert queued_versions(queued, duel) == []
+
+
+def test_a_spectator_arriving_at_an_estimated_position_queues_nothing(
+    duel: Game, queued: Any
+) -> None:
+    PositionEstimate.objects.create(
+        game=duel, version=duel.version, playouts=40, probabilities=[0.5, 0.5], stderr=[0.1, 0.1]
+    )
+
+    async def scenario() -> None:
+        spectator = communicator(path(duel))
+        assert (await spectator.connect())[0]
+        [(_, snapshot)] = frames(await collect(spectator), "snapshot")
+        assert "Chances of winning: alice 50%, bob 50%" in snapshot
+        await spectator.disconnect()
+
+    run(scenario)
+    assert queued_versions(queued, duel) == []
+
+
+def test_the_pushed_watch_list_has_no_bar_for_the_games_own_players(
+    duel: Game, alice: User, charlie: User
+) -> None:
+    PositionEstimate.objects.create(
+        game=duel, version=duel.version, playouts=40, probabilities=[0.7, 0.3], stderr=[0.1, 0.1]
+    )
+    label = "Chances of winning: alice 70%, bob 30%"
+
+    async def scenario() -> None:
+        player = communicator("/ws/watch/", alice)
+        spectator = communicator("/ws/watch/", charlie)
+        for comm in (player, spectator):
+            assert (await comm.connect())[0]
+        [player_list] = await collect(player)
+        [spectator_list] = await collect(spectator)
+        assert label not in player_list and duel.public_id in player_list
+        assert label in spectator_list
+        await database_sync_to_async(groups.send)([(groups.WATCH_GROUP, broadcast.watch_refresh())])
+        [player_push] = await collect(player)
+        [spectator_push] = await collect(spectator)
+        assert player_push.startswith("<!--live-->") and label not in player_push
+        assert label in spectator_push
+        for comm in (player, spectator):
+            await comm.disconnect()
+
+    run(scenario)
+
+
+def test_the_games_end_pushes_the_result_to_spectators(
+    duel: Game, bob: User, no_bot_tasks: Any
+) -> None:
+    async def scenario() -> None:
+        spectator = communicator(path(duel))
+        assert (await spectator.connect())[0]
+        await collect(spectator)
+        await database_sync_to_async(services.resign)(
+            public_id=duel.public_id, user=bob, expected_version=duel.version
+        )
+        bars = [m for _, m in frames(await collect(spectator), "push") if 'id="win-bar"' in m]
+        assert len(bars) == 1
+        assert "Chances of winning: alice 100%, bob 0%" in bars[0]
+        assert "The game is over." in bars[0]
+        await spectator.disconnect()
+
+    run(scenario)
