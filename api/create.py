@@ -31,6 +31,10 @@ def _field(name: str, field: forms.Field) -> tuple[Any, Any]:
         return bool, Field(True, description="Anyone may join from the lobby and watch.")
     if isinstance(field, forms.BooleanField):
         return bool, Field(False, description=description)
+    if isinstance(field, forms.IntegerField):
+        return int, Field(
+            field.initial or 0, ge=field.min_value, le=field.max_value, description=description
+        )
     values = tuple(value for value, _ in field.choices)  # type: ignore[attr-defined]
     kind: Any = Literal[values]
     if name in CreateGameForm.TIMER_FIELDS:

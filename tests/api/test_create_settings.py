@@ -62,3 +62,15 @@ def test_the_schema_lists_the_forms_values(db: None) -> None:
     for name in CreateGameForm.TIMER_FIELDS:
         assert name in fields
         assert fields[name]["description"]
+
+
+def test_create_takes_the_spectators_win_bar_delay_within_the_pages_bounds(
+    alice_api: Api,
+) -> None:
+    answer = alice_api.post("/games", {"seats": 2, "analysis_delay_moves": 7})
+    assert answer.status_code == 201, answer.json()
+    assert Game.objects.get(public_id=answer.json()["id"]).analysis_delay_moves == 7
+    for wrong in (-1, 51, "soon"):
+        refused = alice_api.post("/games", {"seats": 2, "analysis_delay_moves": wrong})
+        assert refused.status_code == 422, refused.json()
+    assert Game.objects.count() == 1
