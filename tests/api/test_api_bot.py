@@ -73,7 +73,9 @@ def test_the_example_bot_plays_a_short_game_through_the_api_to_a_bankruptcy(
     one ends it."""
 
     def script(state: engine.State, seat: int, bot: int) -> engine.State:
-        return engine.setup(state, cash={bot: 1}, owners=dict.fromkeys(engine.PROPERTIES, seat))
+        # The example bot moves first, so that it has a turn to play.
+        owners = dict.fromkeys(engine.PROPERTIES, seat)
+        return engine.setup(state, cash={bot: 1}, owners=owners, turn=seat)
 
     automatic = {"rent_collection": "automatic"}
     game, log, end = played(site, alice, script, timeout=60, switches=automatic)

@@ -17,6 +17,10 @@ from games.models import Game, GameAnalysis
 from tests.browser.test_accessibility import serious_violations
 from tests.games.test_fair_dice import play
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 

@@ -37,6 +37,10 @@ POLICY_WORDS = (
     "evalDisallowed",
 )
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def site(transactional_db: None) -> Iterator[str]:

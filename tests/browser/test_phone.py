@@ -19,6 +19,10 @@ from tests.browser.test_csp import people
 from tests.live.servers import daphnes, session_cookie
 from tests.notifications.test_live_notices import play_turns
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 

@@ -50,7 +50,7 @@ def click_a_decision(page: Any) -> bool:
 
 
 @pytest.mark.browser
-@pytest.mark.slow  # 18 s; a whole game is clicked through in test_table_edges (make test)
+@pytest.mark.slow  # 18 s; a whole game is clicked through in test_table_edges
 @pytest.mark.django_db(transaction=True)
 def test_two_players_create_join_and_play_turns_by_clicking(browser: Any, live_server: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)

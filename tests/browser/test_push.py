@@ -16,6 +16,10 @@ from notifications.models import PushSubscription
 from tests.browser.test_csp import Browsing, people
 from tests.live.servers import Daphne, free_port
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 ON = "Push notifications are on for this device."
 OFF = "Push notifications are off for this device."
 FAILED = "Push notifications could not be turned on"  # the browser's push service said no

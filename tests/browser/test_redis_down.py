@@ -18,6 +18,10 @@ from tests.games.conftest import alice, bob, duel
 from tests.live.servers import Daphne, free_port
 from tests.monopoly_site.test_redis_down import RedisServer, move, started_redis
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 __all__ = ["alice", "bob", "duel"]
 
 BACKOFF = 30_000  # ms: the page's reconnect backoff reaches 8 s between tries

@@ -10,6 +10,10 @@ import pytest
 from games import services
 from tests.browser.test_live import context_for, daphne_url, people
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 __all__ = ["daphne_url"]
 
 

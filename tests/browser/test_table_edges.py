@@ -20,6 +20,10 @@ from tests.browser.test_play import click_a_decision
 from tests.conftest import setup_writes
 from tests.live.servers import daphnes
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 # Whether a game page shows version N (a push may leave a region it did not

@@ -16,6 +16,10 @@ from live import tasks
 from tests.browser.test_live import SHOTS, context_for, daphne_url, people
 from tests.live.conftest import move
 
+# Minutes of browsers: in `make test-long` (which CI runs too), so that
+# `make test` stays under ten minutes.
+pytestmark = pytest.mark.slow
+
 __all__ = ["daphne_url"]
 
 RECORD_FRAMES = """

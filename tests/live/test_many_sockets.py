@@ -69,6 +69,8 @@ class Spectator:
                 match = FRAME.match(str(message))
                 if match is None or match.group(1) == "live":
                     continue  # presence news
+                if match.group(1) == "push" and 'id="status"' not in str(message):
+                    continue  # the win bar's own push: it trails the game by design
                 version = int(match.group(2))
                 if match.group(1) == "snapshot":
                     assert self.snapshot is None, "a snapshot other than the first"
