@@ -19,7 +19,8 @@ test: install chromium nginx
 # failed-build check of the engine, the leaderboard at scale, real workers
 # killed and Redis emptied under bot games and timers, the short soak, a dump
 # restored, two sites on one Redis, beat's failover, the calibration, whole
-# games through the API), apart so that
+# games through the API, most browser tests: make test keeps the smoke, live,
+# replay and play ones), apart so that
 # `make test` stays under ten minutes (it plays a short version of the bot
 # games, 1,000 of them). CI runs both; run it before each release.
 test-long: install chromium
