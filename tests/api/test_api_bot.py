@@ -65,6 +65,7 @@ def assert_ended_by_bankruptcy(game: Game, end: dict[str, Any]) -> None:
     assert reads.legal_actions(state, state.winner) == []
 
 
+@pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 def test_the_example_bot_plays_a_short_game_through_the_api_to_a_bankruptcy(
     site: str, alice: User, celery_worker_process: None
 ) -> None:

@@ -37,7 +37,7 @@ def test_the_docs_page_is_served(db: None) -> None:
     assert b"swagger" in answer.content.lower()
 
 
-EXAMPLES = 8  # per operation and mode: the run stays well under a minute
+EXAMPLES = 5  # per operation and mode: the run stays well under a minute
 
 
 def test_no_operation_answers_a_server_error(alice: User, bob: User, no_bot_tasks: Any) -> None:

@@ -86,6 +86,7 @@ class Spectator:
                 await self.changed.wait()
 
 
+@pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 def test_fifty_sockets_opened_at_once_on_a_fresh_daphne_get_every_version(
     fresh_daphne: int, no_bot_tasks: Any
 ) -> None:

@@ -42,6 +42,7 @@ def post_roll(port: int, game: Game, user: Any) -> int:
         return int(response.status)
 
 
+@pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 def test_a_move_posted_to_one_process_reaches_a_spectator_of_the_other(
     two_daphnes: list[int], duel: Game
 ) -> None:
@@ -68,6 +69,7 @@ def test_a_move_posted_to_one_process_reaches_a_spectator_of_the_other(
     assert expected == f"<!--push {duel.version}-->"
 
 
+@pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 def test_a_foreign_origin_is_refused_by_a_real_process(two_daphnes: list[int], duel: Game) -> None:
     async def scenario() -> None:
         url = f"ws://127.0.0.1:{two_daphnes[0]}/ws/games/{duel.public_id}/"

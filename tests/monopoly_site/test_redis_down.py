@@ -433,6 +433,7 @@ def _wait_for_line(path: Any, text: str, after: int = 0, within: float = 60) -> 
         time.sleep(0.1)
 
 
+@pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 def test_the_worker_and_beat_carry_on_by_themselves_when_redis_returns(
     redis_server: RedisServer, django_db_setup: None, django_db_blocker: Any
 ) -> None:
