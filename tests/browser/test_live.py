@@ -143,6 +143,7 @@ def board_version(page: Any) -> int:
     return int(page.locator("#board").get_attribute("data-version"))
 
 
+@pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 @pytest.mark.browser
 def test_the_page_reconnects_after_the_server_goes_away_and_catches_up(
     browser: Any, daphne_server: Daphne

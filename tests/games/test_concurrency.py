@@ -72,6 +72,7 @@ def test_concurrent_submits_at_one_version_apply_exactly_once(no_bot_tasks: Any)
     assert GameEvent.objects.filter(game=game, kind="action").count() == 1
 
 
+@pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 def test_concurrent_submits_apply_exactly_once_on_sqlite(tmp_path: Path) -> None:
     if connection.vendor == "sqlite":
         pytest.skip("this run is already on SQLite; the test above covers it")

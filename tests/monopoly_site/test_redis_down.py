@@ -28,7 +28,9 @@ from tests.live.conftest import run
 from tests.live.servers import Daphne, free_port, session_cookie
 
 __all__ = ["alice", "bob", "duel"]
-pytestmark = pytest.mark.django_db(transaction=True)
+# A Redis outage with a Daphne of its own: in `make test-long` (CI runs it too), to keep
+# `make test` under ten minutes.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FAST = 1.0  # seconds: what "as fast as usual" is allowed, with slack for a busy machine
 HTMX = {"HX-Request": "true"}
