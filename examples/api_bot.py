@@ -142,18 +142,23 @@ def act(
     is applied once); returns the status and the answer."""
     key = uuid.uuid4().hex
     body = {"action": action, "expected_version": version}
-    for attempt in range(3):
+    errors = 0
+    for _ in range(30):
         try:
             answer = client.post(
                 f"/games/{game_id}/actions", json=body, headers={"Idempotency-Key": key}
             )
         except httpx.TransportError:
-            if attempt == 2:
+            errors += 1
+            if errors == 3:
                 raise
             time.sleep(0.5)
             continue
         if answer.status_code == 409 and answer.json().get("type", "").endswith("/in-flight"):
             time.sleep(0.2)  # our own first try is still being applied
+            continue
+        if answer.status_code == 429:  # over the token's budget: wait as told, then again
+            time.sleep(min(float(answer.headers.get("Retry-After") or 1), 60.0))
             continue
         return answer.status_code, answer.json()
     return 409, {}

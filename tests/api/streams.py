@@ -25,7 +25,16 @@ def stream_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[str
     """One Daphne on the test database for the API's stream tests (a start
     costs seconds): the streams need the ASGI server."""
     with django_db_blocker.unblock():
-        server = Daphne(free_port(), env={"API_STREAM_KEEPALIVE_SECONDS": str(KEEPALIVE)})
+        server = Daphne(
+            free_port(),
+            env={
+                "API_STREAM_KEEPALIVE_SECONDS": str(KEEPALIVE),
+                # A whole game posts faster than a token's budget (tests/api/
+                # test_rate_limits.py checks the limits themselves).
+                "API_RATE_LIMIT_READ": "",
+                "API_RATE_LIMIT_WRITE": "",
+            },
+        )
         server.start()
         try:
             server.wait_until_serving()
