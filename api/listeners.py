@@ -18,10 +18,8 @@ reader. A stream whose process died stops refreshing and drops out.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-import weakref
 from typing import Any
 
 import redis
@@ -57,22 +55,11 @@ def _key(group: str) -> str:
     return f"{settings.REDIS_PREFIX}:api:streams:{group}"
 
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = (
-    weakref.WeakKeyDictionary()
-)
 _sync_client: redis.Redis | None = None
 
 
 def _aredis() -> aioredis.Redis:
-    # A client (and its pool) belongs to one event loop.
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        client = aioredis.Redis.from_url(
-            settings.REDIS_URL, **redis_health.client_options(asynchronous=True)
-        )
-        _clients[loop] = client
-    return client
+    return redis_health.loop_client(settings.REDIS_URL)
 
 
 def _redis() -> redis.Redis:

@@ -30,13 +30,16 @@ own timeouts (settings).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -189,3 +192,19 @@ def reset() -> None:
     global _down_until, _down_since, _failures
     with _lock:
         _down_until, _down_since, _failures = 0.0, None, 0
+
+
+_loop_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, aioredis.Redis]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def loop_client(url: str) -> aioredis.Redis:
+    """The site's asyncio client of ``url`` for the running event loop: a
+    client and its pool belong to one loop, and every caller on that loop
+    shares them."""
+    clients = _loop_clients.setdefault(asyncio.get_running_loop(), {})
+    client = clients.get(url)
+    if client is None:
+        client = clients[url] = aioredis.Redis.from_url(url, **client_options(asynchronous=True))
+    return client

@@ -8,11 +8,9 @@ the count heals itself without any clean-up job.
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import hashlib
 import time
-import weakref
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -25,21 +23,9 @@ from common import redis_health
 HEARTBEAT_SECONDS = 20
 TTL_SECONDS = 3 * HEARTBEAT_SECONDS  # survives two lost heartbeats
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = (
-    weakref.WeakKeyDictionary()
-)
-
 
 def _redis() -> aioredis.Redis:
-    # A client (and its pool) belongs to one event loop.
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        client = aioredis.Redis.from_url(
-            settings.REDIS_URL, **redis_health.client_options(asynchronous=True)
-        )
-        _clients[loop] = client
-    return client
+    return redis_health.loop_client(settings.REDIS_URL)
 
 
 def _key(game_pk: int) -> str:
