@@ -4,7 +4,7 @@
 own ``redis-server`` on a spare port (no persistence, so a restart comes
 back empty), two Daphne processes, nginx in front of them when it is
 installed (a real load balancer; otherwise clients spread over the Daphne
-ports themselves), two Celery workers and one beat. Every process is a
+ports themselves), two Celery workers, the analysis worker and one beat. Every process is a
 child in a session of its own, so a fault can SIGKILL it (and its pool)
 and start it again.
 """
@@ -210,6 +210,13 @@ class Stack:
                 "--concurrency=1", "--without-mingle", "--without-gossip",
                 f"--hostname={self.name}-w{i}-{os.getpid()}@%h",
             ], _log_says("ready."))  # fmt: skip
+        # The Procfile's analysis worker: the win estimates, niced, apart from
+        # the timers (faults leave it alone; killing it delays only estimates).
+        self._add("analysis", [
+            "nice", "-n", "10", sys.executable, "-m", "celery", "-A", "monopoly_site", "worker",
+            "--loglevel=INFO", "--queues=analysis", "--concurrency=1", "--without-mingle",
+            "--without-gossip", f"--hostname={self.name}-analysis-{os.getpid()}@%h",
+        ], _log_says("ready."))  # fmt: skip
         self._add("beat", [
             sys.executable, "-m", "celery", "-A", "monopoly_site", "beat", "--loglevel=INFO",
             f"--schedule={self.tmp / 'beat-schedule'}",
@@ -236,7 +243,7 @@ class Stack:
             if name in self.procs:
                 self.procs[name].stop()
         for name, proc in self.procs.items():
-            if name.startswith("worker"):
+            if name.startswith("worker") or name == "analysis":
                 proc.stop()
         if "redis" in self.procs:
             self.procs["redis"].stop()

@@ -203,11 +203,11 @@ def run_site(env: dict[str, str]) -> int:
         manage(env, "migrate", "--noinput", "-v", "0")
         manage(env, "collectstatic", "--noinput", "-v", "0")
         manage(env, "ensure_demo")
-        say(f"Serving on http://{host}:{port}/ (web, worker and beat); Ctrl-C stops all three.")
+        say(f"Serving on http://{host}:{port}/ (web, the workers and beat); Ctrl-C stops them all.")
         honcho = shutil.which("honcho", path=str(VENV_BIN)) or "honcho"
         process = subprocess.Popen([honcho, "start", "-f", str(BASE_DIR / "Procfile")], env=env)
         # A SIGTERM aimed at this process (not the terminal's process group)
-        # must still stop web, worker and beat: pass it on to honcho.
+        # must still stop web, the workers and beat: pass it on to honcho.
         signal.signal(signal.SIGTERM, lambda *_: process.send_signal(signal.SIGINT))
         try:
             return process.wait()

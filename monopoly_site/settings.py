@@ -189,6 +189,16 @@ CELERY_BROKER_URL = REDIS_URL
 CELERY_BROKER_TRANSPORT = "monopoly_site.broker:Transport"
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_DEFAULT_QUEUE = f"{REDIS_PREFIX}-default"
+# The win estimates (spectators' bar, post-game analysis) run on a queue of
+# their own, consumed by a worker of its own at a lower CPU priority (the
+# Procfile's `analysis`): sharing the timer workers, they took nine tenths of
+# their time in the soak and timeouts fired 13 s late. The name needs no
+# site prefix: the broker's global_keyprefix already gives each site its keys.
+ANALYSIS_QUEUE = "analysis"
+CELERY_TASK_ROUTES = {
+    "live.tasks.estimate_position": {"queue": ANALYSIS_QUEUE},
+    "games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "global_keyprefix": f"{REDIS_PREFIX}:",
     # A task unacknowledged for this long is delivered again; long timers

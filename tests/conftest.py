@@ -169,6 +169,8 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iter
         [
             sys.executable, "-m", "celery", "-A", "monopoly_site", "worker",
             "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip",
+            # Both queues (the site runs a worker for each; see the Procfile).
+            f"--queues={settings.CELERY_TASK_DEFAULT_QUEUE},{settings.ANALYSIS_QUEUE}",
             f"--hostname=test-{os.getpid()}@%h",
         ],
         cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
