@@ -25,7 +25,7 @@ from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
 from api.problems import ERRORS, Problem, ProblemOut, game_problem, problem
 from games import engine, services
-from games.models import Game, Seat
+from games.models import Seat
 from games.web.action_forms import FormError, parse_action
 from games.web.lobby_rows import open_game_rows, your_game_rows
 
@@ -346,10 +346,11 @@ def _fingerprint(game_id: str, body: ActionIn) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _claim_key(user: Any, key: str, game_id: str, fingerprint: str) -> IdempotentAnswer | None:
-    """Take the key (committed at once), or None with the first answer
-    raised or replayed by the caller: the existing row is returned through
-    ``Replay``."""
+def _claim_key(user: Any, key: str, game_id: str, fingerprint: str) -> IdempotentAnswer:
+    """Take the key inside the move's transaction, or raise: ``Replay`` with
+    the first answer, or a problem. A concurrent request with the same key
+    waits on the unique index until the first commits (then it replays its
+    answer) or rolls back (then it takes the key itself)."""
     try:
         with transaction.atomic():
             return IdempotentAnswer.objects.create(
@@ -358,14 +359,14 @@ def _claim_key(user: Any, key: str, game_id: str, fingerprint: str) -> Idempoten
     except IntegrityError:
         pass
     first = IdempotentAnswer.objects.filter(user=user, key=key).first()
-    if first is None:  # the first request failed and let the key go: try again
+    if first is None or first.status is None:
+        # Gone again (the first failed and let the key go), or taken by a
+        # version of this code that answered in a later transaction.
         raise Problem(409, "A request with this Idempotency-Key is in progress.", slug="in-flight")
     if first.game_public_id != game_id or first.fingerprint != fingerprint:
         raise Problem(
             422, "This Idempotency-Key was used for another request.", slug="idempotency-key-reused"
         )
-    if first.status is None:
-        raise Problem(409, "A request with this Idempotency-Key is in progress.", slug="in-flight")
     raise Replay(first)
 
 
@@ -407,37 +408,31 @@ def act(
         action = parse_action(form_data(body.action))
     except FormError as exc:
         raise Problem(422, exc.message, slug="invalid-action") from None
-    claimed = None
-    if idempotency_key is not None:
-        claimed = _claim_key(user, idempotency_key, game_id, _fingerprint(game_id, body))
     try:
+        # One transaction: the key, the move and its answer commit together,
+        # and a refused move leaves the key free for a corrected retry.
         with transaction.atomic():
-            events = services.submit_action(
+            claimed = None
+            if idempotency_key is not None:
+                claimed = _claim_key(user, idempotency_key, game_id, _fingerprint(game_id, body))
+            played = services.play_action(
                 public_id=game_id, user=user, action=action, expected_version=body.expected_version
             )
-            answer = _answer(game_id, user, events)
+            answer = _answer(played)
             if claimed is not None:
                 claimed.status, claimed.body = 200, answer
                 claimed.save(update_fields=["status", "body"])
     except services.GameError as exc:
-        if claimed is not None:
-            # Nothing was applied: the key is free for a corrected retry.
-            claimed.delete()
         raise _refused(game_id, user, action["kind"], exc) from None
-    except BaseException:
-        if claimed is not None:
-            claimed.delete()
-        raise
     return answer
 
 
-def _answer(game_id: str, user: Any, events: list[engine.Event]) -> dict[str, Any]:
-    game = Game.objects.get(public_id=game_id)
-    state = engine.from_dict(game.state) if game.state else None
-    seat = Seat.objects.filter(game=game, user=user).first()
-    playing = seat is not None and seat.status == Seat.Status.PLAYING
+def _answer(played: services.Played) -> dict[str, Any]:
+    seat = played.seat
     return {
-        "version": game.version,
-        "events": [reads.event_entry(e, state) for e in events] if state is not None else [],
-        "legal_actions": reads.legal_actions(state, seat.number if playing and seat else None),
+        "version": played.version,
+        "events": [reads.event_entry(e, played.state) for e in played.events],
+        "legal_actions": reads.legal_actions(
+            played.state, seat.number if seat.status == Seat.Status.PLAYING else None
+        ),
     }

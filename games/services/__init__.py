@@ -24,7 +24,7 @@ from games.services.lobby import (
     start_game,
     use_suggested_orders,
 )
-from games.services.play import play_bot_move, resign, submit_action
+from games.services.play import Played, play_action, play_bot_move, resign, submit_action
 from games.services.removal import delete_game
 from games.services.standing import set_standing_orders
 from games.services.timers import end_vacation, expire_decision, reclaim_seat, start_vacation
@@ -35,6 +35,7 @@ __all__ = [
     "IllegalMove",
     "InvalidRequest",
     "NotAllowed",
+    "Played",
     "TooManyGames",
     "VersionConflict",
     "add_bot",
@@ -46,6 +47,7 @@ __all__ = [
     "expire_decision",
     "join_game",
     "leave_game",
+    "play_action",
     "play_bot_move",
     "reclaim_seat",
     "remove_bot",

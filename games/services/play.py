@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -54,11 +55,31 @@ def submit_action(
     *, public_id: str, user: Any, action: Any, expected_version: int | None
 ) -> list[engine.Event]:
     """Apply one player's action as one transaction; return its events."""
+    return play_action(
+        public_id=public_id, user=user, action=action, expected_version=expected_version
+    ).events
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a player's action left: its events, and the game as it now is
+    (after any standing orders it set off), for an answer that reads
+    nothing back."""
+
+    events: list[engine.Event]
+    state: engine.State
+    version: int
+    seat: Seat
+
+
+def play_action(*, public_id: str, user: Any, action: Any, expected_version: int | None) -> Played:
+    """``submit_action``, returning the ``Played`` outcome."""
     with transaction.atomic():
         w, seat = _lock_for_player(public_id, user, expected_version)
         parsed = check_action(action, seat.number)
         count_own_move(w, seat)
-        return _apply(w, parsed, actor=seat.number, last_write=True)
+        events, state = _apply_keeping_state(w, parsed, actor=seat.number, last_write=True)
+        return Played(events, state, w.game.version, seat)
 
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
@@ -101,11 +122,25 @@ def _apply(
 ) -> list[engine.Event]:
     """Apply the action, then any standing orders it brings into play, each
     as its own version with its own events; announce once, for commit.
-    ``last_write``: the caller's transaction writes nothing more after this."""
+    ``last_write``: the caller's transaction writes nothing more to the game."""
+    return _apply_keeping_state(
+        w, action, actor=actor, note=note, state=state, last_write=last_write
+    )[0]
+
+
+def _apply_keeping_state(
+    w: Write,
+    action: engine.Action,
+    *,
+    actor: int,
+    note: dict[str, Any] | None = None,
+    state: engine.State | None = None,
+    last_write: bool = False,
+) -> tuple[list[engine.Event], engine.State]:
     new_state, events = _apply_one(w, action, actor=actor, note=note, state=state)
     new_state = _fire_standing_orders(w, new_state)
     announce(w.committed(new_state, last_write=last_write))
-    return events
+    return events, new_state
 
 
 def fire_standing_orders(w: Write) -> bool:
