@@ -42,9 +42,9 @@ class ApiToken(models.Model):
 
 class IdempotentAnswer(models.Model):
     """The first answer to a POST with an ``Idempotency-Key``: one row per
-    (user, key), inserted before the move (a concurrent duplicate meets the
-    unique constraint) and completed in the move's own transaction, so a
-    completed row means the move was applied exactly once."""
+    (user, key), inserted in the move's own transaction, so a row means the
+    move was applied exactly once (a duplicate that got past the game's
+    version check meets the unique constraint, and its move rolls back)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     key = models.CharField(max_length=255)

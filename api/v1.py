@@ -346,23 +346,14 @@ def _fingerprint(game_id: str, body: ActionIn) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _claim_key(user: Any, key: str, game_id: str, fingerprint: str) -> IdempotentAnswer:
-    """Take the key inside the move's transaction, or raise: ``Replay`` with
-    the first answer, or a problem. A concurrent request with the same key
-    waits on the unique index until the first commits (then it replays its
-    answer) or rolls back (then it takes the key itself)."""
-    try:
-        with transaction.atomic():
-            return IdempotentAnswer.objects.create(
-                user=user, key=key, game_public_id=game_id, fingerprint=fingerprint
-            )
-    except IntegrityError:
-        pass
+def _replay_if_answered(user: Any, key: str | None, game_id: str, fingerprint: str) -> None:
+    """Raise ``Replay`` with the first answer to ``key``, or a 422 if the key
+    answered another request; return if nothing was answered with it."""
+    if key is None:
+        return
     first = IdempotentAnswer.objects.filter(user=user, key=key).first()
     if first is None or first.status is None:
-        # Gone again (the first failed and let the key go), or taken by a
-        # version of this code that answered in a later transaction.
-        raise Problem(409, "A request with this Idempotency-Key is in progress.", slug="in-flight")
+        return
     if first.game_public_id != game_id or first.fingerprint != fingerprint:
         raise Problem(
             422, "This Idempotency-Key was used for another request.", slug="idempotency-key-reused"
@@ -408,22 +399,32 @@ def act(
         action = parse_action(form_data(body.action))
     except FormError as exc:
         raise Problem(422, exc.message, slug="invalid-action") from None
+    fingerprint = _fingerprint(game_id, body) if idempotency_key is not None else ""
     try:
-        # One transaction: the key, the move and its answer commit together,
-        # and a refused move leaves the key free for a corrected retry.
+        # The move, its answer and the key commit together. A retry with the
+        # key is refused by the game (its expected_version is now stale) or,
+        # having moved the game again, by the key's unique constraint, which
+        # rolls its move back: either way it gets the first answer.
         with transaction.atomic():
-            claimed = None
-            if idempotency_key is not None:
-                claimed = _claim_key(user, idempotency_key, game_id, _fingerprint(game_id, body))
             played = services.play_action(
                 public_id=game_id, user=user, action=action, expected_version=body.expected_version
             )
             answer = _answer(played)
-            if claimed is not None:
-                claimed.status, claimed.body = 200, answer
-                claimed.save(update_fields=["status", "body"])
+            if idempotency_key is not None:
+                IdempotentAnswer.objects.create(
+                    user=user,
+                    key=idempotency_key,
+                    game_public_id=game_id,
+                    fingerprint=fingerprint,
+                    status=200,
+                    body=answer,
+                )
     except services.GameError as exc:
+        _replay_if_answered(user, idempotency_key, game_id, fingerprint)
         raise _refused(game_id, user, action["kind"], exc) from None
+    except IntegrityError:
+        _replay_if_answered(user, idempotency_key, game_id, fingerprint)
+        raise
     return answer
 
 

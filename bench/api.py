@@ -1,7 +1,7 @@
 """API actions per second, and the time from POST to answer (`make bench-api`).
 
 Starts `make run`'s stack on a database and a Redis of its own (one Daphne,
-one Celery worker and beat, PostgreSQL on loopback; bench/stack.py), then N
+one Celery worker of two processes and beat, PostgreSQL on loopback; bench/stack.py), then N
 clients each play their own two-seat game against a site bot through the
 public API, as ``examples/api_bot.py`` does: create the game, add a heuristic
 bot, start, follow the game's NDJSON stream and post the policy's actions
@@ -103,6 +103,7 @@ def main() -> int:
         name="benchapi",
         daphnes=1,
         workers=1,
+        worker_concurrency=2,  # the Procfile's worker
         use_nginx=False,
         # Clients posting back to back go far beyond a person's pace: the
         # action limit is raised out of the way, but still counted.

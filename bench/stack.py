@@ -162,6 +162,7 @@ class Stack:
     name: str = "bench"
     daphnes: int = 2
     workers: int = 2
+    worker_concurrency: int = 1
     sweep_seconds: int = 1
     use_nginx: bool = True
     extra_env: dict[str, str] = field(default_factory=dict)
@@ -207,7 +208,7 @@ class Stack:
         for i in range(self.workers):
             self._add(f"worker{i}", [
                 sys.executable, "-m", "celery", "-A", "monopoly_site", "worker", "--loglevel=INFO",
-                "--concurrency=1", "--without-mingle", "--without-gossip",
+                f"--concurrency={self.worker_concurrency}", "--without-mingle", "--without-gossip",
                 f"--hostname={self.name}-w{i}-{os.getpid()}@%h",
             ], _log_says("ready."))  # fmt: skip
         # The Procfile's analysis worker: the win estimates, niced, apart from

@@ -69,6 +69,26 @@ def test_a_key_used_for_another_request_is_refused(
     assert other.json()["type"].endswith("idempotency-key-reused")
 
 
+def test_a_key_reused_at_the_current_version_applies_nothing(
+    alice: User, bob: User, no_bot_tasks: Any
+) -> None:
+    # Past the game's version check, the key's unique constraint refuses it
+    # and its move rolls back.
+    game = alices_turn(alice, bob)
+    api = api_for(alice)
+    assert roll(api, game, "k-4").status_code == 200
+    game.refresh_from_db()
+    next_move = api.get(f"/games/{game.public_id}").json()["legal_actions"][0]
+    again = api.post(
+        f"/games/{game.public_id}/actions",
+        {"action": next_move, "expected_version": game.version},
+        headers={"Idempotency-Key": "k-4"},
+    )
+    assert again.status_code == 422, again.content
+    assert again.json()["type"].endswith("idempotency-key-reused")
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
 def test_a_refused_move_frees_its_key_for_a_corrected_retry(
     alice: User, bob: User, no_bot_tasks: Any
 ) -> None:
