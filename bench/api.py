@@ -76,11 +76,14 @@ def client(url: str, token: str, actions: int, tally: Tally) -> None:
             api_bot.add_bot_and_start(api, view["id"], "heuristic")
             with tally.lock:
                 tally.games += 1
+            known = 0
             for line in api_bot.follow(api, view["id"], since=0, log=tally.errors.append):
                 if line["type"] == "end" or posted >= actions:
                     break
                 if line["type"] != "state" or line["status"] != "active":
                     continue
+                if line["version"] < known:
+                    continue  # our own answers are ahead of the stream: acting on it is a 409
                 view = line
                 while posted < actions and (action := api_bot.choose(view)) is not None:
                     started = time.perf_counter()
@@ -88,7 +91,10 @@ def client(url: str, token: str, actions: int, tally: Tally) -> None:
                     tally.record((time.perf_counter() - started) * 1000, status)
                     posted += 1
                     if status == 200:
-                        view = {**view, **answer}
+                        # The answer has no decisions: those of the older view
+                        # would be stale. The stream's state of this version has them.
+                        view = {**view, **answer, "decisions": []}
+                        known = view["version"]
                     else:
                         view = api_bot.checked(api.get(f"/games/{view['id']}"))
 
