@@ -17,7 +17,7 @@ from django.http import HttpRequest
 
 from api.models import SCOPE_BOT, SCOPE_PLAY, SCOPE_READ, ApiToken
 from api.problems import Problem
-from games import access
+from games import access, services
 from games.bot_accounts import is_bot_account
 from games.models import Game
 
@@ -51,8 +51,21 @@ def need(request: HttpRequest, scope: str) -> Any:
 
 def visible(game_id: str, user: Any, invite_token: str | None = None) -> access.Viewer:
     """The game as ``user`` may see it (404 otherwise, as on the site)."""
-    game = Game.objects.select_related("host").filter(public_id=game_id).first()
-    viewer = access.check_viewer(game, user, None, invite_token) if game is not None else None
-    if viewer is None:
+    return visible_rows(game_id, user, invite_token)[0]
+
+
+def visible_rows(
+    game_id: str, user: Any, invite_token: str | None = None
+) -> tuple[access.Viewer, services.GameRows]:
+    """``visible``, with the game's seats and deadline rows read with it (in
+    one round trip, for the views that show them)."""
+    rows = services.read_game(public_id=game_id)
+    viewer = None
+    if rows is not None:
+        viewer = access.check_viewer(rows.game, user, None, invite_token, seats=rows.seats)
+    if viewer is None or rows is None:
         raise Problem(404, "There is no such game.")
-    return viewer
+    host = next((s.user for s in rows.seats if s.user_id == rows.game.host_id), None)
+    if host is not None:
+        Game.host.field.set_cached_value(rows.game, host)  # else read when asked for
+    return viewer, rows

@@ -134,10 +134,20 @@ def deadlines(rows: list[Deadline]) -> list[dict[str, Any]]:
     ]
 
 
-def game_view(game: Game, seat: Seat | None) -> dict[str, Any]:
-    """One game as the holder of ``seat`` (None: a spectator) may see it."""
+def game_view(
+    game: Game,
+    seat: Seat | None,
+    seats: list[Seat] | None = None,
+    deadline_rows: list[Deadline] | None = None,
+) -> dict[str, Any]:
+    """One game as the holder of ``seat`` (None: a spectator) may see it;
+    ``seats`` (in seat order, users loaded) and ``deadline_rows``, if the
+    caller has read them (``services.read_game``)."""
     state = engine.from_dict(game.state) if game.state else None
-    seats = list(game.seats.select_related("user").order_by("number"))
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("number"))
+    if deadline_rows is None:
+        deadline_rows = list(Deadline.objects.filter(game=game))
     number = seat.number if seat is not None else None
     playing = seat is not None and seat.status == Seat.Status.PLAYING
     return {
@@ -159,7 +169,7 @@ def game_view(game: Game, seat: Seat | None) -> dict[str, Any]:
         if state is not None and not state.finished
         else [],
         "legal_actions": legal_actions(state, number if playing else None),
-        "deadlines": deadlines(list(Deadline.objects.filter(game=game).order_by("due_at")))
+        "deadlines": deadlines(sorted(deadline_rows, key=lambda d: (d.due_at, d.pk)))
         if state is not None
         else [],
     }

@@ -22,9 +22,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
+
 from api import reads
-from games import engine
+from common.rows import reader
+from games import engine, services
 from games.models import Game, GameEvent, Seat
+from games.services.statements import Statement
 from games.web.presenters import event_text
 
 MAX_VERSIONS = 500  # versions read per catch-up query
@@ -71,28 +75,45 @@ def event_line(row: GameEvent, viewer: int | None, s: engine.State | None) -> di
     return {**payload, "text": text}
 
 
-def _rows(game_pk: int, viewer: int | None, after: int, through: int) -> list[GameEvent]:
-    rows = GameEvent.objects.filter(game_id=game_pk, seq__gt=after, seq__lte=through)
-    visible = [r for r in rows.order_by("seq", "index") if r.audience_seat in (None, viewer)]
-    return visible
+def _events_statement(game_pk: int, after: int, through: int) -> Statement:
+    rows = reader(GameEvent)
+    return (
+        f"SELECT {rows.columns()} FROM {rows.table} WHERE {rows.table}.game_id = %s"
+        f" AND {rows.table}.seq > %s AND {rows.table}.seq <= %s"
+        f" ORDER BY {rows.table}.seq, {rows.table}.{connection.ops.quote_name('index')}",
+        [game_pk, after, through],
+    )
 
 
 def catch_up(game_pk: int, viewer: int | None, since: int | None) -> Batch:
     """The lines after version ``since`` (None: only the current state),
     ending with the state line, and the end line if the game is over.
 
-    The game row is read first: the event rows of every version up to its
-    version committed with it, so none can be missing."""
-    game = Game.objects.select_related("host").get(pk=game_pk)
-    seat = Seat.objects.filter(game=game, number=viewer).first() if viewer is not None else None
+    One round trip: the game row is read first, and the event rows after
+    it, so those of every version up to the game's are there (they
+    committed with it); rows of later versions are left for the next read."""
+    more = []
+    if since is not None:
+        # At most MAX_VERSIONS per read; the caller reads again for the rest.
+        more.append(_events_statement(game_pk, since, since + MAX_VERSIONS))
+    rows = services.read_game(game_pk, more=more)
+    if rows is None:
+        raise Game.DoesNotExist(f"game {game_pk}")
+    game = rows.game
+    seat = next((s for s in rows.seats if s.number == viewer), None) if viewer is not None else None
+    host = next((s.user for s in rows.seats if s.user_id == game.host_id), None)
+    if host is not None:
+        Game.host.field.set_cached_value(game, host)
     state = engine.from_dict(game.state) if game.state else None
     batch = Batch(version=game.version)
     if since is not None and since < game.version:
-        # At most MAX_VERSIONS per read; the caller reads again for the rest.
         through = min(game.version, since + MAX_VERSIONS)
+        events = reader(GameEvent)
         by_version: dict[int, list[dict[str, Any]]] = {}
-        for row in _rows(game_pk, viewer, since, through):
-            by_version.setdefault(row.seq, []).append(event_line(row, viewer, state))
+        for raw in rows.more[0]:
+            row = events.build(raw)
+            if row.seq <= through and row.audience_seat in (None, viewer):
+                by_version.setdefault(row.seq, []).append(event_line(row, viewer, state))
         for version in range(since + 1, through + 1):
             batch.lines.append(
                 {"type": "events", "version": version, "events": by_version.get(version, [])}
@@ -100,7 +121,7 @@ def catch_up(game_pk: int, viewer: int | None, since: int | None) -> Batch:
         if through < game.version:
             batch.version = through
             return batch
-    batch.lines.append({"type": "state", **reads.game_view(game, seat)})
+    batch.lines.append({"type": "state", **reads.game_view(game, seat, rows.seats, rows.deadlines)})
     if game.status in ENDED:
         batch.ended = True
         batch.lines.append(end_line(game, state))

@@ -15,10 +15,12 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from api.models import SCOPE_BOT, SCOPE_PLAY, SCOPE_READ, SCOPES, ApiToken
+from common.rows import reader
 from games.bot_accounts import is_bot_account
 
 PREFIX = "mnp"
@@ -90,11 +92,7 @@ def authenticate(token: str) -> ApiToken | None:
     parts = token.split("_", 2)
     if len(parts) != 3 or parts[0] != PREFIX or len(parts[1]) != PREFIX_LENGTH:
         return None
-    row = (
-        ApiToken.objects.select_related("user")
-        .filter(prefix=parts[1], revoked_at__isnull=True)
-        .first()
-    )
+    row = _live_row(parts[1])
     if row is None or not secrets.compare_digest(row.digest, digest(token)):
         return None
     if not row.user.is_active:
@@ -103,6 +101,25 @@ def authenticate(token: str) -> ApiToken | None:
     if row.last_used_at is None or now - row.last_used_at > TOUCH_EVERY:
         ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
         row.last_used_at = now
+    return row
+
+
+def _live_row(prefix: str) -> ApiToken | None:
+    """The unrevoked token row with ``prefix``, its user loaded: every API
+    request reads it, so the statement is built once (``common.rows``)."""
+    tokens, users = reader(ApiToken), reader(get_user_model())
+    sql = (
+        f"SELECT {tokens.columns()}, {users.columns('u')} FROM {tokens.table}"
+        f" JOIN {users.table} u ON u.id = {tokens.table}.user_id"
+        f" WHERE {tokens.table}.prefix = %s AND {tokens.table}.revoked_at IS NULL"
+    )
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(sql, [prefix])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    row: ApiToken = tokens.build(found)
+    ApiToken.user.field.set_cached_value(row, users.build(found[len(tokens.fields) :]))
     return row
 
 

@@ -189,8 +189,8 @@ _visible = auth.visible
 
 
 def _view(game_id: str, user: Any) -> dict[str, Any]:
-    viewer = _visible(game_id, user)
-    return reads.game_view(viewer.game, viewer.seat)
+    viewer, rows = auth.visible_rows(game_id, user)
+    return reads.game_view(viewer.game, viewer.seat, rows.seats, rows.deadlines)
 
 
 # --- games --------------------------------------------------------------------------

@@ -154,9 +154,6 @@ def act(
                 raise
             time.sleep(0.5)
             continue
-        if answer.status_code == 409 and answer.json().get("type", "").endswith("/in-flight"):
-            time.sleep(0.2)  # our own first try is still being applied
-            continue
         if answer.status_code == 429:  # over the token's budget: wait as told, then again
             time.sleep(min(float(answer.headers.get("Retry-After") or 1), 60.0))
             continue

@@ -123,11 +123,17 @@ class Viewer:
     invited: bool = False
 
 
-def check_viewer(game: Game, user: Any, session: Any, given: Any = None) -> Viewer | None:
-    """The rule itself: ``given`` is a token from the request, if any."""
+def check_viewer(
+    game: Game, user: Any, session: Any, given: Any = None, seats: list[Seat] | None = None
+) -> Viewer | None:
+    """The rule itself: ``given`` is a token from the request, if any;
+    ``seats``, the game's seats if the caller has read them."""
     seat = None
     if getattr(user, "is_authenticated", False):
-        seat = game.seats.select_related("user").filter(user=user).first()
+        if seats is not None:
+            seat = next((s for s in seats if s.user_id == user.pk), None)
+        else:
+            seat = game.seats.select_related("user").filter(user=user).first()
     if game.is_public or seat is not None:
         return Viewer(game, seat)
     if invited(game, session, given):

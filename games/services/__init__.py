@@ -28,10 +28,12 @@ from games.services.play import Played, play_action, play_bot_move, resign, subm
 from games.services.removal import delete_game
 from games.services.standing import set_standing_orders
 from games.services.timers import end_vacation, expire_decision, reclaim_seat, start_vacation
+from games.services.write import GameRows, read_game
 
 __all__ = [
     "GameError",
     "GameNotFound",
+    "GameRows",
     "IllegalMove",
     "InvalidRequest",
     "NotAllowed",
@@ -49,6 +51,7 @@ __all__ = [
     "leave_game",
     "play_action",
     "play_bot_move",
+    "read_game",
     "reclaim_seat",
     "remove_bot",
     "resign",

@@ -13,6 +13,7 @@ owes, so that nobody reads any of it back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,29 +139,59 @@ def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
     if not connection.in_atomic_block:
         raise RuntimeError("lock must be called inside transaction.atomic()")
     # SQLite has no row locks: its writers queue on the database (IMMEDIATE).
-    for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    rows = read_game(pk, public_id=public_id, for_update=connection.features.has_select_for_update)
+    if rows is None:
+        raise GameNotFound("There is no such game.")
+    return Write(rows.game, rows.seats, rows.deadlines)
+
+
+@dataclass
+class GameRows:
+    """A game row with its seats (users loaded, in seat order) and deadline
+    rows, and the rows of the statements asked for with them."""
+
+    game: Game
+    seats: list[Seat]
+    deadlines: list[Deadline]
+    more: list[list[tuple[Any, ...]]] = field(default_factory=list)
+
+
+def read_game(
+    pk: int | None = None,
+    *,
+    public_id: str | None = None,
+    for_update: bool = False,
+    more: Sequence[Statement] = (),
+) -> GameRows | None:
+    """The game (by ``pk`` or ``public_id``), its deadline rows and seats,
+    and ``more`` statements' rows, in one round trip on PostgreSQL, without
+    the ORM building a query (None: no such game). Outside a transaction
+    each statement still sees what was committed when it ran; ``lock`` reads
+    through here with ``for_update``."""
     games, deadlines, seats = reader(Game), reader(Deadline), reader(Seat)
     users = reader(get_user_model())
+    lock_rows = " FOR UPDATE" if for_update else ""
     key: int | str | None
     if pk is not None:
         where, key, game_id = f"{games.table}.id = %s", pk, "%s"
     else:
         # The rows' statements find the game's id from its public id: the
-        # lock's statement has already run, so it is the same game.
+        # game's statement has already run, so it is the same game.
         where, key = f"{games.table}.public_id = %s", public_id
         game_id = f"(SELECT g.id FROM {games.table} g WHERE g.public_id = %s)"
-    found, deadline_rows, seat_rows = run_together(
+    found, deadline_rows, seat_rows, *more_rows = run_together(
         [
-            (f"SELECT {games.columns()} FROM {games.table} WHERE {where}{for_update}", [key]),
+            (f"SELECT {games.columns()} FROM {games.table} WHERE {where}{lock_rows}", [key]),
             (f"SELECT {deadlines.columns()} FROM {deadlines.table}"
              f" WHERE {deadlines.table}.game_id = {game_id}", [key]),
             (f"SELECT {seats.columns()}, {users.columns('u')} FROM {seats.table}"
              f" LEFT JOIN {users.table} u ON u.id = {seats.table}.user_id"
              f" WHERE {seats.table}.game_id = {game_id} ORDER BY {seats.table}.number", [key]),
+            *more,
         ]
     )  # fmt: skip
     if not found:
-        raise GameNotFound("There is no such game.")
+        return None
     game: Game = games.build(found[0])
     width = len(seats.fields)
     seat_list = []
@@ -171,4 +202,4 @@ def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
         )
         Seat.game.field.set_cached_value(seat, game)
         seat_list.append(seat)
-    return Write(game, seat_list, [deadlines.build(r) for r in deadline_rows])
+    return GameRows(game, seat_list, [deadlines.build(r) for r in deadline_rows], more_rows)
