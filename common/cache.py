@@ -67,6 +67,9 @@ return out
 STALE_KEPT = 100_000  # keys remembered per process: an outage can be long and busy
 
 
+_clients: dict[int, redis.Redis] = {}
+
+
 class ProcessConnectionPool(redis.ConnectionPool):
     """redis-py's pool, made once per process for each address and options."""
 
@@ -142,7 +145,13 @@ class RedisCache(DjangoRedisCache):
         """A client of the Redis the cache writes to (for what Django's cache
         API does not offer)."""
         pool = ProcessConnectionPool.from_url(self.write_url, **self.pool_options)
-        return redis.Redis(connection_pool=pool)
+        # One client per pool: building one costs more than a round trip
+        # (redis-py fills its reply callbacks for each), and rate limits ask
+        # for one on every request.
+        client = _clients.get(id(pool))
+        if client is None or client.connection_pool is not pool:
+            client = _clients[id(pool)] = redis.Redis(connection_pool=pool)
+        return client
 
     def _soft(
         self, call: Callable[[], Any], fallback: Any, keys: Iterable[Any] = (), version: Any = None
