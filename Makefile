@@ -116,11 +116,14 @@ bench-live: install
 # API actions per second and the p50/p99 of POST to answer: BENCH_API_CLIENTS
 # clients each play their own two-seat game against a site bot through the
 # API (examples/api_bot.py's policy) on make run's stack (one Daphne, a
-# worker and beat; PostgreSQL and Redis on loopback; see bench/api.py).
+# worker and beat; PostgreSQL and Redis on loopback; see bench/api.py); then
+# the latency of a single action, two API players taking turns with nothing
+# else moving (--duel).
 BENCH_API_CLIENTS ?= 10
 BENCH_API_ACTIONS ?= 200
 bench-api: install
 	$(PY) bench/api.py --clients $(BENCH_API_CLIENTS) --actions $(BENCH_API_ACTIONS)
+	$(PY) bench/api.py --duel --actions $(BENCH_API_ACTIONS)
 
 # Re-pin after changing pyproject.toml's dependencies.
 lock:

@@ -9,8 +9,10 @@ bot, start, follow the game's NDJSON stream and post the policy's actions
 starts another, until it has posted its share of actions. The site bots move
 without the games' usual delay, so the pace is the site's. Prints JSON:
 actions per second over the whole run and the p50/p99 of POST to answer.
+With ``--duel``, the latency of a single action: two API players take turns
+in one game, nothing else moving (no site bot, no other client).
 
-    python bench/api.py [--clients 10] [--actions 200]
+    python bench/api.py [--clients 10] [--actions 200] [--duel]
 """
 
 from __future__ import annotations
@@ -99,11 +101,50 @@ def client(url: str, token: str, actions: int, tally: Tally) -> None:
                         view = api_bot.checked(api.get(f"/games/{view['id']}"))
 
 
+def duel(url: str, tokens: list[str], actions: int, tally: Tally) -> None:
+    """One action at a time with nothing else moving: two API players take
+    turns in one game (no site bot, no other client), each reading the game
+    before it acts; only the POSTs are timed."""
+    from examples import api_bot
+
+    first, second = (api_bot.connect(url, token) for token in tokens[:2])
+    posted = 0
+    with first, second:
+        while posted < actions:
+            game = api_bot.create_game(first, seats=2)
+            api_bot.checked(second.post(f"/games/{game['id']}/join", json={}))
+            api_bot.checked(first.post(f"/games/{game['id']}/start"))
+            with tally.lock:
+                tally.games += 1
+            while posted < actions:
+                views = [
+                    (c, api_bot.checked(c.get(f"/games/{game['id']}"))) for c in (first, second)
+                ]
+                if views[0][1]["status"] != "active":
+                    break
+                for api, view in views:
+                    action = api_bot.choose(view) or next(
+                        (a for a in view["legal_actions"] if a["kind"] not in api_bot.NEVER), None
+                    )
+                    if action is None:
+                        continue
+                    started = time.perf_counter()
+                    status, _ = api_bot.act(api, game["id"], action, view["version"])
+                    tally.record((time.perf_counter() - started) * 1000, status)
+                    posted += 1
+                    break
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--actions", type=int, default=200, help="per client")
     parser.add_argument("--keep-logs", action="store_true")
+    parser.add_argument(
+        "--duel",
+        action="store_true",
+        help="the latency of a single action: two API players in one game, nothing else moving",
+    )
     opts = parser.parse_args()
     stack = Stack(
         name="benchapi",
@@ -127,13 +168,15 @@ def main() -> int:
 
         django.setup()
         logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
-        tokens = people(opts.clients)
+        tokens = people(2 if opts.duel else opts.clients)
         url = f"http://127.0.0.1:{stack.ports[0]}"
         tally = Tally()
         threads = [
             threading.Thread(target=client, args=(url, token, opts.actions, tally), daemon=True)
             for token in tokens
         ]
+        if opts.duel:
+            threads = [threading.Thread(target=duel, args=(url, tokens, opts.actions, tally))]
         started = time.perf_counter()
         for thread in threads:
             thread.start()
@@ -144,7 +187,8 @@ def main() -> int:
         print(
             json.dumps(
                 {
-                    "clients": opts.clients,
+                    "mode": "duel" if opts.duel else "against site bots",
+                    "clients": 1 if opts.duel else opts.clients,
                     "actions": len(ms),
                     "games": tally.games,
                     "seconds": round(seconds, 2),
@@ -158,7 +202,7 @@ def main() -> int:
             ),
             flush=True,
         )
-        return 0 if len(ms) == opts.clients * opts.actions else 1
+        return 0 if len(ms) == (1 if opts.duel else opts.clients) * opts.actions else 1
     finally:
         stack.stop()
         stack.drop()
