@@ -154,7 +154,7 @@ async def serve(
             user, (game_pk, seat) = await database_sync_to_async(_open_game)(
                 headers.get("authorization"), game_id
             )
-            body = GameStream(game_pk, seat, since, follow).run
+            body = GameStream(game_pk, seat, since, follow, user_pk=user.pk).run
     except Refused as refused:
         await _answer_problem(send, refused)
         return
@@ -279,22 +279,56 @@ class Subscription:
 
 
 class GameStream:
-    def __init__(self, game_pk: int, seat: int | None, since: int | None, follow: bool) -> None:
+    def __init__(
+        self,
+        game_pk: int,
+        seat: int | None,
+        since: int | None,
+        follow: bool,
+        *,
+        user_pk: int | None = None,
+    ) -> None:
         self.game_pk = game_pk
         self.seat = seat
         self.since = since
         self.follow = follow
         self.version: int | None = since
+        self.user_pk = user_pk
+        # A player following their game's stream is at the game, as with its
+        # page open: presence shows them online, and no "your move" notice
+        # or email is raised for them (``presence.looking``).
+        self.here: str | None = None
+        self.here_at = 0.0
+
+    async def _be_here(self, channel: str) -> None:
+        if self.seat is None or self.user_pk is None:
+            return
+        loop = asyncio.get_running_loop()
+        if self.here is not None and loop.time() - self.here_at < presence.HEARTBEAT_SECONDS:
+            return
+        self.here = self.here or presence.member(f"u{self.user_pk}", self.seat, channel)
+        self.here_at = loop.time()
+        try:
+            await presence.touch(self.game_pk, self.here)
+        except Exception:  # Redis down: the stream goes on without presence
+            logger.warning("An API stream could not mark its player present", exc_info=True)
+
+    async def _leave(self) -> None:
+        if self.here is not None:
+            with contextlib.suppress(Exception):
+                await presence.leave(self.game_pk, self.here)
 
     async def run(self, write: Write) -> None:
         sub = Subscription()
         try:
             if self.follow:
                 await sub.open([listeners.game_group(self.game_pk)])
+                await self._be_here(sub.channel)
             if await self.catch_up(write, first=True) or not self.follow:
                 return
             while True:
                 message = await sub.next(keepalive())
+                await self._be_here(sub.channel)
                 if message is None:
                     await sub.refresh()
                     # A message lost on its way costs at most this wait.
@@ -314,6 +348,7 @@ class GameStream:
                 if newest > (self.version or 0) and await self.catch_up(write):
                     return
         finally:
+            await self._leave()
             await sub.close()
 
     async def catch_up(self, write: Write, *, first: bool = False) -> bool:

@@ -5,6 +5,7 @@ layer group released, and authorization."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import httpx
@@ -13,6 +14,7 @@ from accounts.models import User
 from api import listeners
 from games import engine, services
 from games.models import Game
+from live import presence
 from tests.api.conftest import Api, api_for
 from tests.api.streams import KEEPALIVE, Stream, edit, site, state_at, stream_server, wait_for
 from tests.games.conftest import duel, private_duel
@@ -248,3 +250,19 @@ def test_the_documented_operation_answers_the_same_without_an_asgi_server(
     assert got.status_code == 200 and got["Content-Type"] == "application/x-ndjson"
     lines = [json.loads(text) for text in got.content.decode().splitlines()]
     assert [(line["type"], line["version"]) for line in lines] == [("events", 1), ("state", 1)]
+
+
+def test_a_players_open_stream_counts_as_being_at_the_game(
+    site: str, duel: Game, alice: User
+) -> None:
+    # As with the game's page open: shown online, and no "your move" notice.
+    token = api_for(alice, "read").token
+    done = threading.Event()
+    stream = Stream(
+        f"{site}/api/v1/games/{duel.public_id}/stream", token, stop=lambda line: done.is_set()
+    )
+    stream.until(state_at(1))
+    wait_for(lambda: presence.looking(duel.pk) == frozenset({0}))
+    done.set()
+    stream.rest(timeout=KEEPALIVE * 10)  # closed at its next line, a ping at the latest
+    wait_for(lambda: presence.looking(duel.pk) == frozenset())
