@@ -78,7 +78,7 @@ def play_action(*, public_id: str, user: Any, action: Any, expected_version: int
         w, seat = _lock_for_player(public_id, user, expected_version)
         parsed = check_action(action, seat.number)
         count_own_move(w, seat)
-        events, state = _apply_keeping_state(w, parsed, actor=seat.number, last_write=True)
+        events, state = _apply(w, parsed, actor=seat.number, last_write=True)
         return Played(events, state, w.game.version, seat)
 
 
@@ -88,7 +88,7 @@ def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[e
         # Marked first, so that the move's announcement shows the seat as resigned.
         seat.status = Seat.Status.RESIGNED
         w.update(seat, ["status"])
-        return _apply(w, engine.Action(engine.RESIGN, seat.number), actor=seat.number)
+        return _apply(w, engine.Action(engine.RESIGN, seat.number), actor=seat.number)[0]
 
 
 def apply_system_action(
@@ -103,7 +103,7 @@ def apply_system_action(
     ``note`` is logged with the move (e.g. why the timer acted). ``state``,
     if the caller has parsed it, is the game's state (not parsed again)."""
     actor = action.player if actor is None else actor
-    return _apply(w, action, actor=actor, note=note, state=state)
+    return _apply(w, action, actor=actor, note=note, state=state)[0]
 
 
 # Standing orders answering each other (two auto-bidders) stop after this
@@ -119,24 +119,11 @@ def _apply(
     note: dict[str, Any] | None = None,
     state: engine.State | None = None,
     last_write: bool = False,
-) -> list[engine.Event]:
+) -> tuple[list[engine.Event], engine.State]:
     """Apply the action, then any standing orders it brings into play, each
     as its own version with its own events; announce once, for commit.
+    Returns the action's events and the state the orders left.
     ``last_write``: the caller's transaction writes nothing more to the game."""
-    return _apply_keeping_state(
-        w, action, actor=actor, note=note, state=state, last_write=last_write
-    )[0]
-
-
-def _apply_keeping_state(
-    w: Write,
-    action: engine.Action,
-    *,
-    actor: int,
-    note: dict[str, Any] | None = None,
-    state: engine.State | None = None,
-    last_write: bool = False,
-) -> tuple[list[engine.Event], engine.State]:
     new_state, events = _apply_one(w, action, actor=actor, note=note, state=state)
     new_state = _fire_standing_orders(w, new_state)
     announce(w.committed(new_state, last_write=last_write))
