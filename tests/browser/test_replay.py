@@ -87,6 +87,7 @@ def test_replay_viewer_steps_through_a_game(page: Any) -> None:
     page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
 
 
+@pytest.mark.slow  # in make test-long; make test keeps the instant key step below
 @pytest.mark.browser
 def test_the_keys_and_the_slider_reach_every_step_without_a_reload(
     browser: Any,
