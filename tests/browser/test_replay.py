@@ -60,7 +60,7 @@ def fits(page: Any) -> None:
     assert width <= PHONE["width"], f"{page.url} is {width}px wide"
 
 
-@pytest.mark.slow  # in make test-long; make test keeps the key and slider steps
+@pytest.mark.slow  # in make test-long; make test keeps the instant key step
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_replay_viewer_steps_through_a_game(page: Any) -> None:
@@ -177,7 +177,7 @@ def test_a_key_pressed_the_instant_a_step_lands_steps_in_place(
     context.close()
 
 
-@pytest.mark.slow  # in make test-long; make test keeps the key and slider steps
+@pytest.mark.slow  # in make test-long; make test keeps the instant key step
 @pytest.mark.browser
 def test_the_replay_page_plays_without_a_console_error(
     browser: Any,
@@ -207,7 +207,7 @@ def test_the_replay_page_plays_without_a_console_error(
     assert anonymous.other_errors == []
 
 
-@pytest.mark.slow  # in make test-long; make test keeps the key and slider steps
+@pytest.mark.slow  # in make test-long; make test keeps the instant key step
 @pytest.mark.browser
 def test_the_finished_tab_and_the_home_page_fit_a_phone(
     browser: Any,
@@ -234,7 +234,7 @@ def test_the_finished_tab_and_the_home_page_fit_a_phone(
     context.close()
 
 
-@pytest.mark.slow  # in make test-long; make test keeps the key and slider steps
+@pytest.mark.slow  # in make test-long; make test keeps the instant key step
 @pytest.mark.browser
 def test_the_home_pages_board_moves_without_a_reload(
     browser: Any,
