@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import hypothesis
+import pytest
 import schemathesis
 from django.core import signals
 from django.db import close_old_connections
@@ -40,6 +41,7 @@ def test_the_docs_page_is_served(db: None) -> None:
 EXAMPLES = 5  # per operation and mode: the run stays well under a minute
 
 
+@pytest.mark.slow  # 11 s: in make test-long, which CI runs too
 def test_no_operation_answers_a_server_error(alice: User, bob: User, no_bot_tasks: Any) -> None:
     game = services.create_game(host=alice, max_seats=2, bot_delay_ms=0)
     headers = {"Authorization": f"Bearer {api_for(alice).token}"}

@@ -50,6 +50,7 @@ def unread_turn_notices(user: Any, game: Game) -> int:
     ).count()
 
 
+@pytest.mark.slow  # in make test-long; tests/timers/test_turn_notices.py plays forty turns too
 def test_forty_turns_leave_each_player_at_most_one_unread_notice_for_the_game(
     duel: Game, no_bot_tasks: Any
 ) -> None:
