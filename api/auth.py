@@ -19,7 +19,6 @@ from api.models import SCOPE_BOT, SCOPE_PLAY, SCOPE_READ, ApiToken
 from api.problems import Problem
 from games import access, services
 from games.bot_accounts import is_bot_account
-from games.models import Game
 
 
 def granted(scopes: list[str], user: Any) -> set[str]:
@@ -65,7 +64,4 @@ def visible_rows(
         viewer = access.check_viewer(rows.game, user, None, invite_token, seats=rows.seats)
     if viewer is None or rows is None:
         raise Problem(404, "There is no such game.")
-    host = next((s.user for s in rows.seats if s.user_id == rows.game.host_id), None)
-    if host is not None:
-        Game.host.field.set_cached_value(rows.game, host)  # else read when asked for
     return viewer, rows

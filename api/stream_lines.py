@@ -101,9 +101,6 @@ def catch_up(game_pk: int, viewer: int | None, since: int | None) -> Batch:
         raise Game.DoesNotExist(f"game {game_pk}")
     game = rows.game
     seat = next((s for s in rows.seats if s.number == viewer), None) if viewer is not None else None
-    host = next((s.user for s in rows.seats if s.user_id == game.host_id), None)
-    if host is not None:
-        Game.host.field.set_cached_value(game, host)
     state = engine.from_dict(game.state) if game.state else None
     batch = Batch(version=game.version)
     if since is not None and since < game.version:

@@ -202,4 +202,8 @@ def read_game(
         )
         Seat.game.field.set_cached_value(seat, game)
         seat_list.append(seat)
+    # The host is nearly always seated: their user is then at hand too.
+    host = next((s.user for s in seat_list if s.user_id == game.host_id), None)
+    if host is not None:
+        Game.host.field.set_cached_value(game, host)
     return GameRows(game, seat_list, [deadlines.build(r) for r in deadline_rows], more_rows)
