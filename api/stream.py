@@ -296,7 +296,9 @@ class GameStream:
         self.user_pk = user_pk
         # A player following their game's stream is at the game, as with its
         # page open: presence shows them online, and no "your move" notice
-        # or email is raised for them (``presence.looking``).
+        # or email is raised for them (``presence.looking``). Their entry is
+        # an API one, so no page regions are rendered for a seat that has
+        # no page open (``live.broadcast``).
         self.here: str | None = None
         self.here_at = 0.0
 
@@ -306,7 +308,9 @@ class GameStream:
         loop = asyncio.get_running_loop()
         if self.here is not None and loop.time() - self.here_at < presence.HEARTBEAT_SECONDS:
             return
-        self.here = self.here or presence.member(f"u{self.user_pk}", self.seat, channel)
+        self.here = self.here or presence.member(
+            f"u{self.user_pk}", self.seat, channel, api=True
+        )
         self.here_at = loop.time()
         try:
             await presence.touch(self.game_pk, self.here)

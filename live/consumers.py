@@ -384,7 +384,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
                 "oob": True,
                 "watching": summary.watching,
                 "seats": [
-                    {**row, "online": row["number"] in summary.online_seats}
+                    {**row, "online": row["number"] in summary.present_seats}
                     for row in self.seat_names or []
                 ],
             },

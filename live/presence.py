@@ -52,6 +52,14 @@ class Summary:
     # Sockets that only glance at the game (the home page's small boards):
     # pushes must reach them, but they are nobody watching.
     glancing: int = 0
+    # Seats whose player follows the game through an API stream: at the
+    # game (online, no "your move" notice), but with no page to push to.
+    api_seats: frozenset[int] = frozenset()
+
+    @property
+    def present_seats(self) -> frozenset[int]:
+        """The seats whose player is at the game, by page or by API stream."""
+        return self.online_seats | self.api_seats
 
     @property
     def spectated(self) -> bool:
@@ -59,16 +67,21 @@ class Summary:
         return self.watching > 0 or self.glancing > 0
 
     def encode(self) -> str:
-        return ",".join(map(str, sorted(self.online_seats))) + f"/{self.watching}"
+        return ",".join(map(str, sorted(self.present_seats))) + f"/{self.watching}"
 
 
-def member(person: str, seat: int | None, channel_name: str, glance: bool = False) -> str:
-    place = "g" if glance else "-" if seat is None else str(seat)
+def member(
+    person: str, seat: int | None, channel_name: str, glance: bool = False, api: bool = False
+) -> str:
+    """One socket's entry. ``api``: a seat's API stream (``a<seat>``), which
+    counts its player present but is sent no page regions."""
+    place = "g" if glance else "-" if seat is None else f"a{seat}" if api else str(seat)
     return f"{person or channel_name}|{place}|{channel_name}"
 
 
 def _summarise(members: list[bytes]) -> Summary:
     seats: set[int] = set()
+    api_seats: set[int] = set()
     watchers: set[str] = set()
     glancers: set[str] = set()
     for raw in members:
@@ -77,9 +90,13 @@ def _summarise(members: list[bytes]) -> Summary:
             watchers.add(person)
         elif seat == "g":
             glancers.add(person)
+        elif seat.startswith("a"):
+            api_seats.add(int(seat[1:]))
         else:
             seats.add(int(seat))
-    return Summary(frozenset(seats), len(watchers), len(glancers - watchers))
+    return Summary(
+        frozenset(seats), len(watchers), len(glancers - watchers), frozenset(api_seats)
+    )
 
 
 def _hidden_key(game_pk: int) -> str:
@@ -117,7 +134,7 @@ async def set_visible(game_pk: int, entry: str, visible: bool) -> None:
 
 def looking(game_pk: int) -> frozenset[int] | None:
     """The seats whose player has the game open in front of them: a socket
-    whose page is visible. None when Redis cannot say."""
+    whose page is visible, or an API stream. None when Redis cannot say."""
     import redis
 
     now = time.time()
@@ -128,7 +145,7 @@ def looking(game_pk: int) -> frozenset[int] | None:
             here, hidden = pipe.execute()
     except redis.RedisError:
         return None
-    return _summarise([m for m in here if m not in set(hidden)]).online_seats
+    return _summarise([m for m in here if m not in set(hidden)]).present_seats
 
 
 async def leave(game_pk: int, entry: str) -> Summary:

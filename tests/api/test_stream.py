@@ -263,6 +263,9 @@ def test_a_players_open_stream_counts_as_being_at_the_game(
     )
     stream.until(state_at(1))
     wait_for(lambda: presence.looking(duel.pk) == frozenset({0}))
+    # Online, but with no page to push regions to: none are rendered for it.
+    here = presence.listening(duel.pk)
+    assert here is not None and here.api_seats == {0} and here.online_seats == frozenset()
     done.set()
     stream.rest(timeout=KEEPALIVE * 10)  # closed at its next line, a ping at the latest
     wait_for(lambda: presence.looking(duel.pk) == frozenset())
