@@ -308,9 +308,7 @@ class GameStream:
         loop = asyncio.get_running_loop()
         if self.here is not None and loop.time() - self.here_at < presence.HEARTBEAT_SECONDS:
             return
-        self.here = self.here or presence.member(
-            f"u{self.user_pk}", self.seat, channel, api=True
-        )
+        self.here = self.here or presence.member(f"u{self.user_pk}", self.seat, channel, api=True)
         self.here_at = loop.time()
         try:
             await presence.touch(self.game_pk, self.here)

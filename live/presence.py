@@ -94,9 +94,7 @@ def _summarise(members: list[bytes]) -> Summary:
             api_seats.add(int(seat[1:]))
         else:
             seats.add(int(seat))
-    return Summary(
-        frozenset(seats), len(watchers), len(glancers - watchers), frozenset(api_seats)
-    )
+    return Summary(frozenset(seats), len(watchers), len(glancers - watchers), frozenset(api_seats))
 
 
 def _hidden_key(game_pk: int) -> str:
