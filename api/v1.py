@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Literal
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -116,6 +116,11 @@ class GameOut(Schema):
     seats: int = Field(description="How many seats the game has.")
     turn_seconds: int = Field(description="The turn timer.")
     public: bool = Field(description="Listed among the open games and visible to all.")
+    bot_speed: Literal["paced", "instant"] = Field(
+        description="How the site bots move: paced (a second apart) or instant (within "
+        "the move that hands them a decision, so that its answer is already your next "
+        "decision; its version is then ahead of yours by more than one)."
+    )
     host: str | None = Field(description="The host's username.")
     your_seat: int | None = Field(description="The token user's seat, or null for a spectator.")
     players: list[PlayerOut] = Field(description="The seats, in order.")
@@ -154,7 +159,11 @@ class ActionIn(Schema):
 
 
 class ActionOut(Schema):
-    version: int = Field(description="The game's version after your action.")
+    version: int = Field(
+        description="The game's version after your action, and after the standing orders "
+        "and instant site bots that answered it in the same move (then more than one "
+        "ahead: the stream has their versions' events)."
+    )
     events: list[dict[str, Any]] = Field(description="What your action did, in order.")
     legal_actions: list[dict[str, Any]] = Field(description="Your legal actions now.")
 

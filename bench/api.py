@@ -6,8 +6,9 @@ clients each play their own two-seat game against a site bot through the
 public API, as ``examples/api_bot.py`` does: create the game, add a heuristic
 bot, start, follow the game's NDJSON stream and post the policy's actions
 (``expected_version``, an ``Idempotency-Key``). A client whose game ends
-starts another, until it has posted its share of actions. The site bots move
-without the games' usual delay, so the pace is the site's. Prints JSON:
+starts another, until it has posted its share of actions. The games' site
+bots are instant (``bot_speed``), so the pace is the site's: each answer
+already holds the client's next decision. Prints JSON:
 actions per second over the whole run and the p50/p99 of POST to answer.
 With ``--duel``, the latency of a single action: two API players take turns
 in one game, nothing else moving (no site bot, no other client).
@@ -59,22 +60,13 @@ def people(count: int) -> list[str]:
     return out
 
 
-def no_bot_delay(game_id: str) -> None:
-    from games.models import Game
-    from games.writeguard import writes_allowed
-
-    with writes_allowed("bench-api: site bots move at the site's pace"):
-        Game.objects.filter(public_id=game_id).update(bot_delay_ms=0)
-
-
 def client(url: str, token: str, actions: int, tally: Tally) -> None:
     from examples import api_bot
 
     posted = 0
     with api_bot.connect(url, token) as api:
         while posted < actions:
-            view = api_bot.create_game(api, seats=2)
-            no_bot_delay(view["id"])
+            view = api_bot.create_game(api, seats=2, bot_speed="instant")
             api_bot.add_bot_and_start(api, view["id"], "heuristic")
             with tally.lock:
                 tally.games += 1

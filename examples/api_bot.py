@@ -73,6 +73,7 @@ def create_game(
     seats: int = 2,
     switches: dict[str, Any] | None = None,
     public: bool = True,
+    bot_speed: str = "paced",
 ) -> dict[str, Any]:
     body = {
         "preset": preset,
@@ -80,6 +81,7 @@ def create_game(
         "switches": switches or {},
         "turn_seconds": 3600,
         "public": public,
+        "bot_speed": bot_speed,
     }
     created: dict[str, Any] = checked(client.post("/games", json=body))
     return created
@@ -243,6 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", metavar="KIND", help="create a game, add a site bot and start")
     parser.add_argument("--preset", default="us-2003")
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument(
+        "--instant-bots",
+        action="store_true",
+        help="in a game it creates, site bots answer within each move instead of a second apart",
+    )
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give --token or set MONOPOLY_TOKEN")
@@ -253,7 +260,12 @@ def main(argv: list[str] | None = None) -> int:
                 view = checked(client.post(f"/games/{args.game}/join", json={}))
         else:
             joined = None if args.create or args.bot else join_open_game(client)
-            view = joined or create_game(client, preset=args.preset, seats=args.seats)
+            view = joined or create_game(
+                client,
+                preset=args.preset,
+                seats=args.seats,
+                bot_speed="instant" if args.instant_bots else "paced",
+            )
             if joined is None and args.bot:
                 add_bot_and_start(client, view["id"], args.bot)
             elif joined is None:

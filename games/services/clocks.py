@@ -90,7 +90,7 @@ def sync_deadlines(
             assert timer is not None
             created.append(_new_deadline(game, timer, w.seat(player), player, kind, ref, now))
     for d in created:
-        if d.player == actor:
+        if d.player in (actor, w.mover):
             d.notice_due = False  # who just moved is here
     # A diff: only the rows that changed are written.
     if drop:

@@ -78,6 +78,7 @@ def play_action(*, public_id: str, user: Any, action: Any, expected_version: int
         w, seat = _lock_for_player(public_id, user, expected_version)
         parsed = check_action(action, seat.number)
         count_own_move(w, seat)
+        w.mover = seat.number
         events, state = _apply(w, parsed, actor=seat.number, last_write=True)
         return Played(events, state, w.game.version, seat)
 
@@ -88,6 +89,7 @@ def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[e
         # Marked first, so that the move's announcement shows the seat as resigned.
         seat.status = Seat.Status.RESIGNED
         w.update(seat, ["status"])
+        w.mover = seat.number
         return _apply(w, engine.Action(engine.RESIGN, seat.number), actor=seat.number)[0]
 
 
@@ -119,15 +121,43 @@ def _apply(
     note: dict[str, Any] | None = None,
     state: engine.State | None = None,
     last_write: bool = False,
+    instant_bots: bool = True,
 ) -> tuple[list[engine.Event], engine.State]:
-    """Apply the action, then any standing orders it brings into play, each
-    as its own version with its own events; announce once, for commit.
-    Returns the action's events and the state the orders left.
+    """Apply the action, then any standing orders it brings into play and
+    the answers of instant site bots, each as its own version with its own
+    events; announce once, for commit. Returns the action's events and the
+    state the game was left in.
     ``last_write``: the caller's transaction writes nothing more to the game."""
     new_state, events = _apply_one(w, action, actor=actor, note=note, state=state)
     new_state = _fire_standing_orders(w, new_state)
+    if instant_bots:
+        new_state = _answer_instant_bots(w, new_state)
     announce(w.committed(new_state, last_write=last_write))
     return events, new_state
+
+
+# Instant bots (``bot_delay_ms`` 0) answering each other (an auction among
+# bots) stop after this many moves in one transaction; their due row
+# (``auto_move_at``) carries on from there.
+MAX_INSTANT_BOT_MOVES = 200
+
+
+def _answer_instant_bots(w: Write, state: engine.State) -> engine.State:
+    """Site bots at the instant pace answer within the move that handed
+    them a decision, as standing orders do: a player (or an API client)
+    gets their own next decision with their move's answer, and nothing is
+    left to a task. Bots that pause between moves are left to their due row."""
+    if w.game.bot_delay_ms:
+        return state
+    for _ in range(MAX_INSTANT_BOT_MOVES):
+        bots = bot_seats(w)
+        player = _next_bot(state, bots) if bots and not state.finished else None
+        if player is None:
+            break
+        bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, w.game.version))
+        state, _ = _apply_one(w, bot.act(state, player), actor=player, note=None, state=state)
+        state = _fire_standing_orders(w, state)
+    return state
 
 
 def fire_standing_orders(w: Write) -> bool:
@@ -326,7 +356,11 @@ def play_bot(w: Write, state: engine.State) -> bool:
     # The bot's own choices come from the game's secret too, on a stream of
     # this version's: nobody can tell what it will bid or offer.
     bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, game.version))
-    _apply(w, bot.act(state, player), actor=player, last_write=True)
+    # A game of bots alone moves a version per task, whatever the pace, so
+    # that its spectators see each move; with people in it, instant bots
+    # answer each other here until a person is to decide.
+    people = len(bots) < sum(s.status == Seat.Status.PLAYING for s in w.seats)
+    _apply(w, bot.act(state, player), actor=player, last_write=True, instant_bots=people)
     return True
 
 

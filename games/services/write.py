@@ -50,6 +50,9 @@ class Write:
     notices: list[Notice] = field(default_factory=list)
     turn_notices: bool = False  # a new decision whose owner is to be told
     finished: bool = False  # this write ended the game
+    # The seat whose player made this write's move (None for timers and
+    # bots): they are at the game, so their new decisions need no notice.
+    mover: int | None = None
 
     @property
     def seats(self) -> list[Seat]:

@@ -31,6 +31,10 @@ def timer_label(seconds: int) -> str:
     return f"{max(1, seconds // 60)} minutes"
 
 
+# The site bots' pause before each move, by the pace the host chose.
+BOT_DELAY_MS = {"paced": 1000, "instant": 0}
+
+
 class CreateGameForm(forms.Form):
     preset = forms.ChoiceField(
         label="Rules", choices=list(PRESET_LABELS.items()), initial="us-2003"
@@ -87,6 +91,17 @@ class CreateGameForm(forms.Form):
         help_text="Bot accounts are people's programs playing through the API. Allowed, they "
         "may join and are rated with everyone; otherwise people and bot accounts never "
         "share a rated game.",
+    )
+    bot_speed = forms.ChoiceField(
+        label="Site bots move",
+        choices=[
+            ("paced", "A second apart, so that each move can be followed"),
+            ("instant", "At once: their answers come with your move"),
+        ],
+        required=False,
+        initial="paced",
+        help_text="Instant suits a quick game against bots, or a program of yours playing "
+        "them through the API.",
     )
     analysis_delay_moves = forms.IntegerField(
         label="Delay the spectators' win bar by (moves)",
@@ -196,6 +211,7 @@ class CreateGameForm(forms.Form):
             "rated_with_bots": data.get("rated_with_bots", False),
             "allow_bot_accounts": data.get("allow_bot_accounts", False),
             "analysis_delay_moves": data.get("analysis_delay_moves") or 0,
+            "bot_delay_ms": BOT_DELAY_MS[data.get("bot_speed") or "paced"],
             # Left out of a post (older forms, scripts): the model's defaults.
             "timers": {
                 name: data[name] for name in self.TIMER_FIELDS if data.get(name) is not None

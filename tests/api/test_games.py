@@ -241,3 +241,38 @@ def test_a_player_resigns_through_the_api(alice_api: Api, no_bot_tasks: Any) -> 
     answer = alice_api.post(f"/games/{view['id']}/resign", {"expected_version": view["version"]})
     assert answer.status_code == 200, answer.content
     assert answer.json()["status"] == "finished"
+
+
+def test_instant_site_bots_answer_within_the_move_so_each_answer_is_the_next_decision(
+    alice_api: Api, no_bot_tasks: Any
+) -> None:
+    made = alice_api.post("/games", {"seats": 2, "bot_speed": "instant"})
+    assert made.status_code == 201, made.content
+    assert made.json()["bot_speed"] == "instant"
+    game_id = made.json()["id"]
+    assert alice_api.post(f"/games/{game_id}/bots", {"kind": "heuristic"}).status_code == 201
+    view = alice_api.post(f"/games/{game_id}/start").json()
+    play_bots_until_seat(game_id, view["your_seat"])  # a bot to open is due at the start
+    view = alice_api.get(f"/games/{game_id}").json()
+    version, legal, jumped = view["version"], view["legal_actions"], 0
+    for _ in range(40):
+        if not legal:
+            break
+        answer = alice_api.post(
+            f"/games/{game_id}/actions", {"action": choose(legal), "expected_version": version}
+        )
+        assert answer.status_code == 200, answer.content
+        jumped += answer.json()["version"] > version + 1
+        version, legal = answer.json()["version"], answer.json()["legal_actions"]
+        game = Game.objects.get(public_id=game_id)
+        # Nothing was left to a task: the answer's version is the game's.
+        assert (game.version, game.auto_move_at) == (version, None)
+    assert jumped >= 3, "the bot's turns came inside the answers"
+    assert alice_api.get(f"/games/{game_id}").json()["legal_actions"] == legal
+
+
+def test_site_bots_are_paced_unless_asked(alice_api: Api) -> None:
+    made = alice_api.post("/games", {"seats": 2})
+    assert made.json()["bot_speed"] == "paced"
+    assert Game.objects.get(public_id=made.json()["id"]).bot_delay_ms == 1000
+    assert alice_api.post("/games", {"seats": 2, "bot_speed": "fast"}).status_code == 422

@@ -331,11 +331,63 @@ def test_a_bot_counters_a_low_trade_offer_and_the_log_says_so(alice: User, edit_
     services.submit_action(
         public_id=game.public_id, user=alice, action=offer, expected_version=game.version
     )
-    game.refresh_from_db()
-    assert services.play_bot_move(game.pk, game.version)
-    game.refresh_from_db()
+    game.refresh_from_db()  # an instant bot answers within alice's move
     ((_, frm, to, terms),) = engine.offers(engine.from_dict(game.state))
     assert (frm, to) == (1, 0)
     assert terms == engine.Terms(give_props=(19,), take_cash=480)
     kinds = list(game.events.order_by("-seq", "-index").values_list("kind", flat=True)[:2])
     assert kinds == ["trade_proposed", "trade_rejected"]
+
+
+def test_paced_bots_leave_their_answer_to_their_due_row(alice: User, no_bot_tasks: Any) -> None:
+    game = services.create_seated_game(
+        humans=[alice], bots=["heuristic"], start=True, bot_delay_ms=1000
+    )
+    _play_until_the_bot_is_due(game, alice)
+    game.refresh_from_db()
+    assert game.auto_move_at is not None
+    assert engine.next_actor(engine.from_dict(game.state)) == 1
+
+
+def test_instant_bots_answer_within_the_players_move(alice: User, no_bot_tasks: Any) -> None:
+    game = services.create_seated_game(
+        humans=[alice], bots=["heuristic"], start=True, bot_delay_ms=0
+    )
+    before = _play_until_the_bot_is_due(game, alice)
+    game.refresh_from_db()
+    # The bot's whole turn came with alice's last move, each a version of its own.
+    assert game.auto_move_at is None and game.version > before + 1
+    assert engine.next_actor(engine.from_dict(game.state)) == 0
+    seqs = set(game.events.filter(seq__gt=before).values_list("seq", flat=True))
+    assert seqs == set(range(before + 1, game.version + 1))
+
+
+def test_instant_bots_alone_move_a_version_per_task() -> None:
+    game = services.create_seated_game(
+        humans=[], bots=["heuristic"] * 2, start=True, bot_delay_ms=0
+    )
+    for _ in range(10):
+        game.refresh_from_db()
+        assert services.play_bot_move(game.pk, game.version)
+        assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def _play_until_the_bot_is_due(game: Game, alice: User) -> int:
+    """Alice (seat 0) plays her turn; returns the version before her last move."""
+    for _ in range(50):  # the bot may open: its moves at the start are its due row's
+        game.refresh_from_db()
+        if engine.next_actor(engine.from_dict(game.state)) == 0:
+            break
+        assert services.play_bot_move(game.pk, game.version)
+    for _ in range(20):
+        game.refresh_from_db()
+        state = engine.from_dict(game.state)
+        legal = engine.legal_actions(state, 0)
+        action = next((a for a in legal if a.kind in ("roll", "buy", "end_turn")), legal[0])
+        before = game.version
+        services.submit_action(
+            public_id=game.public_id, user=alice, action=action.to_dict(), expected_version=before
+        )
+        if action.kind == "end_turn":
+            return before
+    raise AssertionError("alice never ended her turn")

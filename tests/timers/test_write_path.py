@@ -80,7 +80,9 @@ def test_a_seat_taken_over_on_a_timeout_gets_no_reminders_while_another_seat_goe
 ) -> None:
     from games import services
 
-    game = services.create_game(host=alice, max_seats=3, turn_seconds=3600, bot_delay_ms=0)
+    # A bot that pauses before its move, so that the taken-over seat's next
+    # decision is there to look at (an instant one answers it at once).
+    game = services.create_game(host=alice, max_seats=3, turn_seconds=3600, bot_delay_ms=1000)
     with setup_writes("a take-over after one timeout"):
         Game.objects.filter(pk=game.pk).update(takeover_after=1)
     services.join_game(public_id=game.public_id, user=bob)
@@ -116,8 +118,8 @@ def test_a_bot_move_reads_its_seats_and_deadlines_with_the_lock(
     bot = Seat.objects.get(game=game, user=None).number
     state = engine.from_dict(game.state)
     state = engine.setup(state, turn=bot)  # test setup: the bot is to roll
-    with setup_writes("the bot to roll"):
-        Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state))
+    with setup_writes("the bot to roll, one move per task"):
+        Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state), bot_delay_ms=1000)
     with CaptureQueriesContext(connection) as queries:
         assert services.play_bot_move(game.pk, game.version)
     sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
