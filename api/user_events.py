@@ -5,13 +5,14 @@ read from the database (synchronous).
   "decisions": [...]}``: a decision of yours holds the game up at version N;
 - ``{"type": "game_start", "game": id, "version": N}`` and
   ``{"type": "game_end", "game": id, "version": N, "status": ...}``;
+- ``{"type": "challenge", "id": ..., "game": id, "challenger": ..., ...}``:
+  someone challenges you to their game (``api.challenges``); accept or
+  decline it by its id. The open ones come first when the stream opens;
 - ``{"type": "notice", "id": n, "kind": ..., "text": ..., "game": id|null}``:
-  a notice stored for you (timeouts, takeovers, expired claims, reminders;
-  "your move" notices are the ``your_move`` lines already);
+  a notice stored for you (timeouts, takeovers, expired claims, reminders,
+  answers to your challenges; "your move" notices and challenges have lines
+  of their own);
 - ``{"type": "ping"}`` keep-alives.
-
-The site has no challenges or invitations to announce: a game is joined
-from the open games (``GET /games/open``) or an invite link.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import engine
-from games.models import Deadline, Game, Seat
+from api import challenges
+from games import engine, services
+from games.models import Challenge, Deadline, Game, Seat
 from games.web.lobby_rows import your_game_rows
 from notifications.models import Notification
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
 # "Your move" has its own lines; the notice of it would say it twice.
 QUIET_NOTICES = (Notification.Kind.YOUR_TURN,)
+CHALLENGE = Notification.Kind.CHALLENGE
 
 
 @dataclass
@@ -48,6 +51,8 @@ class Follower:
             self.statuses[game.pk] = str(game.status)
             if row["your_move"]:
                 lines.append(self._your_move(game, row["seat"].number))
+        incoming = services.open_challenges().filter(challenged=self.user).order_by("created_at")
+        lines += [challenge_line(made) for made in incoming]
         self.last_notice = (
             Notification.objects.filter(user=self.user).order_by("-pk").values_list("pk", flat=True)
         ).first() or 0
@@ -105,7 +110,8 @@ class Follower:
         )
         if rows:
             self.last_notice = rows[-1].pk
-        return [
+        lines = [_challenged(note) for note in rows if note.kind == CHALLENGE]
+        return [line for line in lines if line is not None] + [
             {
                 "type": "notice",
                 "id": note.pk,
@@ -115,5 +121,16 @@ class Follower:
                 "created_at": note.created_at.isoformat(),
             }
             for note in rows
-            if note.kind not in QUIET_NOTICES
+            if note.kind not in QUIET_NOTICES and note.kind != CHALLENGE
         ]
+
+
+def challenge_line(made: Challenge) -> dict[str, Any]:
+    return {"type": "challenge", **challenges.entry(made)}
+
+
+def _challenged(note: Notification) -> dict[str, Any] | None:
+    """The challenge a notice tells of, while it is still open."""
+    public_id = (note.dedupe_key or "").removeprefix(f"{CHALLENGE}:")
+    made = services.open_challenges().filter(public_id=public_id).first()
+    return challenge_line(made) if made is not None else None

@@ -311,3 +311,40 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis of {self.game_id}"
+
+
+class Challenge(models.Model):
+    """An invitation from a game's host to one person (or bot account) to
+    take a seat in that game, answered from the game's page or the API
+    (Lichess's challenges). It lapses when the game leaves the lobby."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Withdrawn"
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "challenged"],
+                condition=Q(status="pending"),
+                name="one_pending_challenge_per_person",
+            )
+        ]
+        indexes = [models.Index(fields=["challenged", "status"], name="challenge_inbox_idx")]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.public_id}: {self.challenger} → {self.challenged}"

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from games.web import analysis_views, play_views, replay_views, square_views, timer_views, views
+from games.web import (
+    analysis_views,
+    challenge_views,
+    play_views,
+    replay_views,
+    square_views,
+    timer_views,
+    views,
+)
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -18,6 +26,17 @@ urlpatterns = [
     path("games/<str:public_id>/bots/add", views.add_bot, name="game_add_bot"),
     path("games/<str:public_id>/bots/remove", views.remove_bot, name="game_remove_bot"),
     path("games/<str:public_id>/start", views.start, name="game_start"),
+    path("games/<str:public_id>/challenge", challenge_views.challenge, name="game_challenge"),
+    path(
+        "challenges/<str:challenge_id>/",
+        challenge_views.challenge_detail,
+        name="challenge_detail",
+    ),
+    path(
+        "challenges/<str:challenge_id>/<str:answer>",
+        challenge_views.challenge_answer,
+        name="challenge_answer",
+    ),
     path("games/<str:public_id>/invite/rotate", views.rotate_invite, name="game_rotate_invite"),
     path("games/<str:public_id>/replay/", replay_views.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", replay_views.record_json, name="game_record"),

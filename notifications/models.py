@@ -20,6 +20,8 @@ class Notification(models.Model):
         TAKEOVER = "takeover", "Seat taken over"
         CLAIM_EXPIRED = "claim_expired", "Rent claim expired"
         DIGEST = "digest", "Digest"
+        CHALLENGE = "challenge", "Challenge"
+        CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

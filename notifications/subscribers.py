@@ -18,7 +18,12 @@ logger = logging.getLogger(__name__)
 def on_commit(record: Committed) -> None:
     for notice in record.notices:
         services.notify(
-            notice.user_id, record.game_id, notice.kind, notice.text, dedupe_key=notice.dedupe_key
+            notice.user_id,
+            record.game_id,
+            notice.kind,
+            notice.text,
+            url=notice.url,
+            dedupe_key=notice.dedupe_key,
         )
     if record.turn_notices:
         # The deadline rows say who is owed a "your turn" (``notice_due``):

@@ -4,6 +4,13 @@ Each function is one transaction: lock the game row, check, apply, save
 state, version and events together, and broadcast and schedule on commit.
 """
 
+from games.services.challenges import (
+    accept_challenge,
+    challenge_player,
+    decline_challenge,
+    open_challenges,
+    withdraw_challenge,
+)
 from games.services.errors import (
     GameError,
     GameNotFound,
@@ -40,15 +47,19 @@ __all__ = [
     "Played",
     "TooManyGames",
     "VersionConflict",
+    "accept_challenge",
     "add_bot",
+    "challenge_player",
     "create_game",
     "create_seated_game",
+    "decline_challenge",
     "delete_game",
     "do_rotate_invite",
     "end_vacation",
     "expire_decision",
     "join_game",
     "leave_game",
+    "open_challenges",
     "play_action",
     "play_bot_move",
     "read_game",
@@ -60,4 +71,5 @@ __all__ = [
     "start_vacation",
     "submit_action",
     "use_suggested_orders",
+    "withdraw_challenge",
 ]

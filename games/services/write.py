@@ -36,6 +36,7 @@ class Notice:
     kind: str
     text: str
     dedupe_key: str | None = None
+    url: str = ""  # where the notice leads (the game's page if empty)
 
 
 @dataclass

@@ -129,6 +129,9 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         ),
         "uses_suggested": my_seat is not None
         and standing_orders.uses_suggested(my_seat.standing_orders),
+        "challenges": list(services.open_challenges().filter(game=game).order_by("created_at"))
+        if is_host
+        else [],
     }
     return render(request, "games/game_lobby.html", context)
 

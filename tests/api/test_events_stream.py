@@ -50,3 +50,23 @@ def test_the_events_stream_announces_a_game_start_and_notices(
     notice = stream.until(lambda line: line["type"] == "notice")
     assert notice["kind"] == "timeout" and notice["game"] == game.public_id
     assert "timed out" in notice["text"]
+
+
+def test_the_events_stream_announces_a_challenge_open_and_as_it_comes(
+    site: str, alice: User, bob: User, charlie: User
+) -> None:
+    waiting = services.create_game(host=alice, max_seats=2, is_public=False)
+    first = services.challenge_player(public_id=waiting.public_id, user=alice, username="bob")
+    stream = Stream(f"{site}/api/v1/stream/events", api_for(bob, "read").token)
+    opened = stream.until(lambda line: line["type"] == "challenge")
+    assert (opened["id"], opened["game"], opened["challenger"]) == (
+        first.public_id,
+        waiting.public_id,
+        "alice",
+    )
+    game = services.create_game(host=charlie, max_seats=3)
+    made = services.challenge_player(public_id=game.public_id, user=charlie, username="BOB")
+    line = stream.until(lambda line: line["type"] == "challenge" and line["id"] == made.public_id)
+    assert line["challenger"] == "charlie" and line["seats"] == 3 and line["status"] == "pending"
+    # Announced as a challenge, not also as a notice.
+    assert not [seen for seen in stream.seen if seen["type"] == "notice"]

@@ -1,0 +1,149 @@
+"""Challenges: a game's host invites one person, or someone's bot account,
+to take a seat (as on Lichess). The invited person accepts, and is seated
+as if they had the invite link, or declines; the host may withdraw. A
+challenge lapses when its game leaves the lobby: it is then neither shown
+nor answerable. Each side hears of it through a notice (and so on an API
+events stream)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.bot_accounts import seating_refusal
+from games.deadlines import describe_left
+from games.models import Challenge, Game, Seat
+from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
+from games.services.lobby import _lobby_game, _require_host, join_game
+from games.services.subscribers import announce
+from games.services.write import Committed, Notice
+from games.switches import PRESET_LABELS
+
+CHALLENGE = "challenge"
+ANSWERED = "challenge_answered"
+
+
+def open_challenges() -> QuerySet[Challenge]:
+    """Pending challenges whose game is still in the lobby."""
+    return Challenge.objects.filter(
+        status=Challenge.Status.PENDING, game__status=Game.Status.LOBBY
+    ).select_related("game", "challenger", "challenged")
+
+
+def challenge_player(*, public_id: str, user: Any, username: str) -> Challenge:
+    """The host of a game in the lobby challenges ``username`` to it."""
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        _require_host(game, user)
+        target = (
+            get_user_model()
+            .objects.filter(username__iexact=username.strip(), is_active=True)
+            .first()
+        )
+        if target is None:
+            raise InvalidRequest(f"No player is called {username.strip()!r}.")
+        if target.pk == user.pk:
+            raise InvalidRequest("You cannot challenge yourself.")
+        check_seatable(game, target)
+        if open_challenges().filter(game=game, challenged=target).exists():
+            raise InvalidRequest(f"{target.username} has already been challenged to this game.")
+        made = Challenge.objects.create(game=game, challenger=user, challenged=target)
+        text = f"{user.username} challenges you to a game: {describe(game)}."
+        announce(Committed(game, game.version, notices=[_notice(target.pk, CHALLENGE, text, made)]))
+    return made
+
+
+def check_seatable(game: Game, user: Any) -> None:
+    seats = list(game.seats.select_related("user"))
+    if any(s.user_id == user.pk for s in seats):
+        raise InvalidRequest(f"{user.username} already has a seat in this game.")
+    if len(seats) >= game.max_seats:
+        raise InvalidRequest("This game is full.")
+    refusal = seating_refusal(game, [s.user for s in seats if s.user is not None], user)
+    if refusal:
+        raise NotAllowed(f"{user.username} cannot take a seat here: {refusal}")
+
+
+def accept_challenge(*, challenge_id: str, user: Any) -> Seat:
+    """Seat the challenged person (with the game's own checks: a full game,
+    their open-games cap, bot-account rules)."""
+    with transaction.atomic():
+        made = _answerable(challenge_id, user)
+        seat = join_game(
+            public_id=made.game.public_id, user=user, invite_token=made.game.invite_token
+        )
+        _answer(made, Challenge.Status.ACCEPTED, f"{user.username} accepted your challenge")
+    return seat
+
+
+def decline_challenge(*, challenge_id: str, user: Any) -> Challenge:
+    with transaction.atomic():
+        made = _answerable(challenge_id, user)
+        _answer(made, Challenge.Status.DECLINED, f"{user.username} declined your challenge")
+    return made
+
+
+def withdraw_challenge(*, challenge_id: str, user: Any) -> Challenge:
+    """The challenger takes it back."""
+    with transaction.atomic():
+        made = _locked(challenge_id, user, as_challenger=True)
+        _check_pending(made)
+        made.status = Challenge.Status.CANCELLED
+        made.answered_at = timezone.now()
+        made.save(update_fields=["status", "answered_at"])
+        announce(Committed(made.game, made.game.version))
+    return made
+
+
+def _locked(challenge_id: str, user: Any, *, as_challenger: bool = False) -> Challenge:
+    """The challenge, locked, if ``user`` is its challenged (or challenger)
+    side; anyone else is told there is no such challenge."""
+    side = {"challenger": user} if as_challenger else {"challenged": user}
+    made = (
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("game", "challenger", "challenged")
+        .filter(public_id=challenge_id, **side)
+        .first()
+        if getattr(user, "is_authenticated", False)
+        else None
+    )
+    if made is None:
+        raise GameNotFound("There is no such challenge.")
+    return made
+
+
+def _check_pending(made: Challenge) -> None:
+    if made.status != Challenge.Status.PENDING:
+        raise InvalidRequest(f"This challenge was already {made.get_status_display().lower()}.")
+    if made.game.status != Game.Status.LOBBY:
+        raise InvalidRequest("This challenge has lapsed: its game has already started.")
+
+
+def _answerable(challenge_id: str, user: Any) -> Challenge:
+    made = _locked(challenge_id, user)
+    _check_pending(made)  # joining locks the game and checks it again
+    return made
+
+
+def _answer(made: Challenge, status: str, text: str) -> None:
+    made.status = status
+    made.answered_at = timezone.now()
+    made.save(update_fields=["status", "answered_at"])
+    note = _notice(made.challenger_id, ANSWERED, f"{text} to game {made.game.public_id}.", made)
+    announce(Committed(made.game, made.game.version, notices=[note]))
+
+
+def _notice(user_id: int, kind: str, text: str, made: Challenge) -> Notice:
+    # The challenge's page: the challenged may not be able to see a private game's.
+    url = f"/challenges/{made.public_id}/"
+    return Notice(user_id, kind, text, dedupe_key=f"{kind}:{made.public_id}", url=url)
+
+
+def describe(game: Game) -> str:
+    """ "US 2003, 2 seats, 1h 00m per move" for a challenge's notice."""
+    rules = PRESET_LABELS.get(game.preset, game.preset)
+    return f"{rules}, {game.max_seats} seats, {describe_left(game.turn_seconds)} per move"
