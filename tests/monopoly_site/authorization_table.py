@@ -186,6 +186,17 @@ ROUTES: list[Row] = [
         game="lobby", data={"seat": "3"}),
     Row(G + "bots/remove", POST, (LOGIN, MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),
         game="private lobby", data={"seat": "3"}),
+    # Only the host challenges someone to the lobby's empty seat.
+    Row(G + "challenge", POST, (LOGIN,   REFUSED,  REFUSED,   REFUSED,  REFUSED,  DONE,     REFUSED),
+        game="lobby", data={"username": "authz-stranger"}),
+    Row(G + "challenge", POST, (LOGIN,   MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),
+        game="private lobby", data={"username": "authz-stranger"}),
+    # A challenge's page and answers are its two sides' only: to anyone
+    # else, as to everyone for an unknown one, it does not exist.
+    Row("challenges/<str:challenge_id>/", GET, signed_in(MISSING),
+        kwargs={"challenge_id": "nochallenge"}),
+    Row("challenges/<str:challenge_id>/<str:answer>", POST, signed_in(MISSING),
+        kwargs={"challenge_id": "nochallenge", "answer": "accept"}),
     Row(G + "start", POST,    (LOGIN,    REFUSED,  REFUSED,   REFUSED,  REFUSED,  DONE,     REFUSED),
         game="lobby"),
     Row(G + "start", POST,    (LOGIN,    MISSING,  MISSING,   REFUSED,  REFUSED,  DONE,     MISSING),
