@@ -25,6 +25,9 @@ from games.switches import PRESET_LABELS
 
 CHALLENGE = "challenge"
 ANSWERED = "challenge_answered"
+# Each challenge puts a notice before someone: a host may have this many
+# waiting for an answer at once.
+MAX_OPEN_CHALLENGES = 20
 
 
 def open_challenges() -> QuerySet[Challenge]:
@@ -51,6 +54,11 @@ def challenge_player(*, public_id: str, user: Any, username: str) -> Challenge:
         check_seatable(game, target)
         if open_challenges().filter(game=game, challenged=target).exists():
             raise InvalidRequest(f"{target.username} has already been challenged to this game.")
+        if open_challenges().filter(challenger=user).count() >= MAX_OPEN_CHALLENGES:
+            raise InvalidRequest(
+                f"You have {MAX_OPEN_CHALLENGES} challenges waiting for an answer: "
+                "withdraw some before sending more."
+            )
         made = Challenge.objects.create(game=game, challenger=user, challenged=target)
         text = f"{user.username} challenges you to a game: {describe(game)}."
         announce(Committed(game, game.version, notices=[_notice(target.pk, CHALLENGE, text, made)]))

@@ -41,6 +41,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         context.update(your_games_context(request.user))
         context.update(_create_form_context(CreateGameForm(), "us-2003"))
+        incoming = services.open_challenges().filter(challenged=request.user)
+        context["challenges"] = list(incoming.order_by("created_at"))
     return render(request, "games/lobby.html", context)
 
 

@@ -120,3 +120,22 @@ def test_a_challenge_lapses_when_its_game_starts(
     answered = api_for(charlie).post(f"/challenges/{made.public_id}/accept")
     assert answered.status_code == 422 and "lapsed" in answered.json()["detail"]
     assert api_for(charlie).get("/challenges").json()["incoming"] == []
+
+
+def test_a_host_has_at_most_twenty_challenges_waiting(alice: User, alice_api: Api) -> None:
+    from games.services.challenges import MAX_OPEN_CHALLENGES
+
+    game = services.create_game(host=alice, max_seats=8, capped=False)
+    for i in range(MAX_OPEN_CHALLENGES):
+        User.objects.create_user(f"p{i}", f"p{i}@example.com", None)
+        services.challenge_player(public_id=game.public_id, user=alice, username=f"p{i}")
+    User.objects.create_user("late", "late@example.com", None)
+    refused = alice_api.post(f"/games/{game.public_id}/challenges", {"username": "late"})
+    assert refused.status_code == 422 and "withdraw some" in refused.json()["detail"]
+    first = Challenge.objects.filter(challenger=alice).first()
+    assert first is not None
+    services.withdraw_challenge(challenge_id=first.public_id, user=alice)
+    assert (
+        alice_api.post(f"/games/{game.public_id}/challenges", {"username": "late"}).status_code
+        == 201
+    )

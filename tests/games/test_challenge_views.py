@@ -27,8 +27,10 @@ def test_the_host_challenges_and_the_challenged_accepts_a_private_game(
     assert "bob has been challenged." in sent.content.decode()
     made = Challenge.objects.get(game=game)
     assert f"/challenges/{made.public_id}/" in sent.content.decode()  # listed while it waits
-    # The private game's page does not admit bob yet; the challenge's does.
+    # The private game's page does not admit bob yet; the challenge's does,
+    # and his lobby lists it.
     assert guest.get(f"/games/{game.public_id}/").status_code == 404
+    assert f"/challenges/{made.public_id}/" in guest.get("/lobby/").content.decode()
     page = guest.get(f"/challenges/{made.public_id}/").content.decode()
     assert "alice challenges you" in page and "Accept and take a seat" in page
     accepted = guest.post(f"/challenges/{made.public_id}/accept", follow=True)
