@@ -282,6 +282,7 @@ def test_bot_actions_are_scheduled_only_after_commit(
     assert no_bot_tasks.call_args.args[:2] == (game.pk, game.version)
 
 
+@pytest.mark.slow  # 9 s of make test's ten minutes; the engine's own long runs stay there
 def test_four_bot_game_plays_to_the_end_and_replays_exactly() -> None:
     game = services.create_seated_game(
         humans=[], bots=["heuristic"] * 4, start=True, bot_delay_ms=0
