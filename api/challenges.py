@@ -60,7 +60,7 @@ def entry(made: Challenge) -> dict[str, Any]:
         "preset": game.preset,
         "seats": game.max_seats,
         "turn_seconds": game.turn_seconds,
-        "bot_speed": "paced" if game.bot_delay_ms else "instant",
+        "bot_speed": game.bot_speed,
         "created_at": made.created_at.isoformat(),
     }
 

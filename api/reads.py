@@ -158,7 +158,7 @@ def game_view(
         "seats": game.max_seats,
         "turn_seconds": game.turn_seconds,
         "public": game.is_public,
-        "bot_speed": "paced" if game.bot_delay_ms else "instant",
+        "bot_speed": game.bot_speed,
         "host": game.host.username if game.host is not None else None,
         "your_seat": number,
         "players": players(seats),

@@ -110,8 +110,7 @@ class Follower:
         )
         if rows:
             self.last_notice = rows[-1].pk
-        lines = [_challenged(note) for note in rows if note.kind == CHALLENGE]
-        return [line for line in lines if line is not None] + [
+        return _challenged([note for note in rows if note.kind == CHALLENGE]) + [
             {
                 "type": "notice",
                 "id": note.pk,
@@ -129,8 +128,10 @@ def challenge_line(made: Challenge) -> dict[str, Any]:
     return {"type": "challenge", **challenges.entry(made)}
 
 
-def _challenged(note: Notification) -> dict[str, Any] | None:
-    """The challenge a notice tells of, while it is still open."""
-    public_id = (note.dedupe_key or "").removeprefix(f"{CHALLENGE}:")
-    made = services.open_challenges().filter(public_id=public_id).first()
-    return challenge_line(made) if made is not None else None
+def _challenged(notes: list[Notification]) -> list[dict[str, Any]]:
+    """The challenges these notices tell of that are still open, in one read."""
+    if not notes:
+        return []
+    ids = [(note.dedupe_key or "").removeprefix(f"{CHALLENGE}:") for note in notes]
+    found = services.open_challenges().filter(public_id__in=ids).in_bulk(field_name="public_id")
+    return [challenge_line(found[i]) for i in ids if i in found]

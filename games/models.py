@@ -132,6 +132,12 @@ class Game(models.Model):
         return f"/games/{self.public_id}/"
 
     @property
+    def bot_speed(self) -> str:
+        """ "instant" (site bots answer within the move that hands them a
+        decision, ``games.services.play``) or "paced" (after their delay)."""
+        return "paced" if self.bot_delay_ms else "instant"
+
+    @property
     def has_ended(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 

@@ -100,10 +100,7 @@ def withdraw_challenge(*, challenge_id: str, user: Any) -> Challenge:
     with transaction.atomic():
         made = _locked(challenge_id, user, as_challenger=True)
         _check_pending(made)
-        made.status = Challenge.Status.CANCELLED
-        made.answered_at = timezone.now()
-        made.save(update_fields=["status", "answered_at"])
-        announce(Committed(made.game, made.game.version))
+        _answer(made, Challenge.Status.CANCELLED, None)
     return made
 
 
@@ -137,12 +134,14 @@ def _answerable(challenge_id: str, user: Any) -> Challenge:
     return made
 
 
-def _answer(made: Challenge, status: str, text: str) -> None:
+def _answer(made: Challenge, status: str, text: str | None) -> None:
+    """Record the answer; ``text``, if any, is the challenger's notice of it."""
     made.status = status
     made.answered_at = timezone.now()
     made.save(update_fields=["status", "answered_at"])
-    note = _notice(made.challenger_id, ANSWERED, f"{text} to game {made.game.public_id}.", made)
-    announce(Committed(made.game, made.game.version, notices=[note]))
+    told = f"{text} to game {made.game.public_id}." if text else None
+    notes = [_notice(made.challenger_id, ANSWERED, told, made)] if told else []
+    announce(Committed(made.game, made.game.version, notices=notes))
 
 
 def _notice(user_id: int, kind: str, text: str, made: Challenge) -> Notice:

@@ -147,7 +147,7 @@ def _answer_instant_bots(w: Write, state: engine.State) -> engine.State:
     them a decision, as standing orders do: a player (or an API client)
     gets their own next decision with their move's answer, and nothing is
     left to a task. Bots that pause between moves are left to their due row."""
-    if w.game.bot_delay_ms:
+    if w.game.bot_speed != "instant":
         return state
     for _ in range(MAX_INSTANT_BOT_MOVES):
         bots = bot_seats(w)
