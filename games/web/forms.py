@@ -95,13 +95,14 @@ class CreateGameForm(forms.Form):
     bot_speed = forms.ChoiceField(
         label="Site bots move",
         choices=[
-            ("paced", "A second apart, so that each move can be followed"),
-            ("instant", "At once: their answers come with your move"),
+            ("paced", "A second apart"),
+            ("instant", "At once"),
         ],
         required=False,
         initial="paced",
-        help_text="Instant suits a quick game against bots, or a program of yours playing "
-        "them through the API.",
+        help_text="A second apart, each move can be followed; at once, their answers come "
+        "with your move, for a quick game against bots or a program of yours playing them "
+        "through the API.",
     )
     analysis_delay_moves = forms.IntegerField(
         label="Delay the spectators' win bar by (moves)",
