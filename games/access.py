@@ -165,6 +165,17 @@ class Listener:
     invited: bool = False
 
 
+def viewer_key(user: Any, seat: int | None) -> str:
+    """Who a game page was drawn for, as its socket's ``?as=`` carries it: a
+    socket that connects as someone else (the session ended, or another
+    account signed in, while the page stayed open) would otherwise bring
+    only the regions that changed, and leave the other viewer's action
+    panel on the page. Ids and seat numbers are public; nothing here is a
+    credential."""
+    pk = user.pk if getattr(user, "is_authenticated", False) else 0
+    return f"{pk}-{'x' if seat is None else seat}"
+
+
 def access_listener(public_id: str, user: Any, session: Any = None) -> Listener | None:
     """A started game's socket; None means refuse. Sockets carry no token:
     an invite counts once remembered in the session."""

@@ -17,6 +17,7 @@ import logging
 import random
 import time
 from typing import Any, Literal
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -103,6 +104,13 @@ def _glances(scope: dict[str, Any]) -> bool:
     return b"glance=1" in scope.get("query_string", b"").split(b"&")
 
 
+def _drawn_for(scope: dict[str, Any]) -> str | None:
+    """``?as=``: whom the page was drawn for (``access.viewer_key``); None
+    from a client that does not say (the home page's glances, old pages)."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("as")
+    return values[0] if values else None
+
+
 def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
     names = sessions.groups_for(scope)
     if invited_pk is not None:
@@ -165,6 +173,16 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         )
         if self.listener is None:
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
+            return
+        drawn_for = _drawn_for(self.scope)
+        if drawn_for is not None and drawn_for != access.viewer_key(user, self.listener.seat):
+            # The page shows someone else's view (the session ended or changed
+            # while it stayed open, and its socket came back before hearing
+            # so). A snapshot replaces only the regions that changed, so the
+            # page is told to load itself afresh, as after a logout.
+            self.listener = None
+            await self.accept()
+            await self.close(code=CLOSE_SESSION_ENDED)
             return
         self.glance = _glances(self.scope)
         if self.glance:

@@ -64,6 +64,7 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
         context.update(regions.spectator_context(snap))
     context["board_base"] = presenters.board_base(context["state"], interactive=True)
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
+    context["viewer_key"] = access.viewer_key(request.user, seat.number if seat else None)
     if game.status == Game.Status.FINISHED:
         # Drawn once on the full page: a finished game no longer changes.
         from games.web.replay_views import game_charts

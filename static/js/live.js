@@ -8,7 +8,8 @@
 // duplicate pushes are dropped; a push that skips a version asks for a fresh
 // snapshot instead. The socket reconnects by itself after any close, with
 // jittered backoff, and every reconnect brings a snapshot (not after a
-// refusal, 4400 or 4403; after its session ended, 4401, the page reloads).
+// refusal, 4400 or 4403; after its session ended, or on coming back as
+// someone other than the page was drawn for, 4401, the page reloads).
 // The answer to the page's own move is framed as that version's push and
 // checked the same way.
 //

@@ -15,7 +15,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.sessions import SessionStore
-from games import services
+from games import access, services
 from games.models import Game
 from live.sessions import CLOSE_SESSION_ENDED, session_group
 from tests.live.conftest import collect, communicator, roll, run
@@ -38,10 +38,11 @@ def signed_in(user: User) -> tuple[Client, str]:
     return client, str(client.cookies[settings.SESSION_COOKIE_NAME].value)
 
 
-def open_socket(port: int, game: Game, cookie: str | None) -> Any:
+def open_socket(port: int, game: Game, cookie: str | None, drawn_for: str = "") -> Any:
     headers = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"} if cookie else None
+    query = f"?as={drawn_for}" if drawn_for else ""
     return websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/games/{game.public_id}/",
+        f"ws://127.0.0.1:{port}/ws/games/{game.public_id}/{query}",
         origin=f"http://127.0.0.1:{port}",
         additional_headers=headers,
     )
@@ -98,6 +99,32 @@ def test_logging_out_closes_the_sessions_sockets_and_no_one_elses(
         # The page comes back with the old cookie: now an anonymous spectator.
         async with open_socket(daphne_port, duel, alice_cookie) as again:
             assert PANEL not in await snapshot(again)
+
+    run(scenario)
+
+
+def test_a_page_whose_socket_comes_back_as_someone_else_is_told_to_reload(
+    daphne_port: int, duel: Game, alice: User
+) -> None:
+    """A page drawn for Alice's seat whose socket reconnects signed out (the
+    logout's close not heard first): a snapshot would leave her action panel
+    on the page, as it replaces only the regions that changed."""
+    seat = duel.seats.get(user=alice).number
+    alices_page = access.viewer_key(alice, seat)
+    client, cookie = signed_in(alice)
+    page = client.get(duel.get_absolute_url()).content.decode()
+    assert f'ws-connect="/ws/games/{duel.public_id}/?as={alices_page}"' in page
+
+    async def scenario() -> None:
+        async with open_socket(daphne_port, duel, None, drawn_for=alices_page) as anonymous:
+            code, received = await until_closed(anonymous)
+            assert code == CLOSE_SESSION_ENDED
+            assert received == []
+        async with open_socket(daphne_port, duel, cookie, drawn_for=alices_page) as hers:
+            assert PANEL in await snapshot(hers)
+        spectators_page = access.viewer_key(None, None)
+        async with open_socket(daphne_port, duel, None, drawn_for=spectators_page) as watching:
+            assert PANEL not in await snapshot(watching)
 
     run(scenario)
 
