@@ -180,6 +180,14 @@ CHANNEL_LAYERS = {
                 }
             ],
             "prefix": f"{REDIS_PREFIX}:asgi",
+            # All the sockets and API streams of one process share one queue
+            # in Redis; past ``capacity`` messages a send is dropped. The
+            # default, 100, dropped hundreds of commit notices in a
+            # ``make bench-api`` run while the Daphne's loop was busy (a
+            # stream that lost its game's last one waited 20 s for its
+            # keep-alive), and would drop a logout's "session ended" or a
+            # chat line the same way. Messages still expire after a minute.
+            "capacity": 10_000,
         },
     }
 }
