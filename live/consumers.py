@@ -98,17 +98,21 @@ async def _discard_all(consumer: Any, groups: list[str]) -> None:
             return
 
 
+def _query(scope: dict[str, Any], name: str) -> str | None:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return values[0] if values else None
+
+
 def _glances(scope: dict[str, Any]) -> bool:
     """``?glance=1``: the home page's small board. It is sent what any
     spectator sees, and counts as nobody watching or online."""
-    return b"glance=1" in scope.get("query_string", b"").split(b"&")
+    return _query(scope, "glance") == "1"
 
 
 def _drawn_for(scope: dict[str, Any]) -> str | None:
     """``?as=``: whom the page was drawn for (``access.viewer_key``); None
     from a client that does not say (the home page's glances, old pages)."""
-    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("as")
-    return values[0] if values else None
+    return _query(scope, "as")
 
 
 def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
