@@ -121,7 +121,6 @@ def _apply(
     note: dict[str, Any] | None = None,
     state: engine.State | None = None,
     last_write: bool = False,
-    instant_bots: bool = True,
 ) -> tuple[list[engine.Event], engine.State]:
     """Apply the action, then any standing orders it brings into play and
     the answers of instant site bots, each as its own version with its own
@@ -130,8 +129,7 @@ def _apply(
     ``last_write``: the caller's transaction writes nothing more to the game."""
     new_state, events = _apply_one(w, action, actor=actor, note=note, state=state)
     new_state = _fire_standing_orders(w, new_state)
-    if instant_bots:
-        new_state = _answer_instant_bots(w, new_state)
+    new_state = _answer_instant_bots(w, new_state)
     announce(w.committed(new_state, last_write=last_write))
     return events, new_state
 
@@ -150,6 +148,12 @@ def _answer_instant_bots(w: Write, state: engine.State) -> engine.State:
     if w.game.bot_speed != "instant":
         return state
     for _ in range(MAX_INSTANT_BOT_MOVES):
+        if not people_playing(w):
+            # Bots alone (a person's seat taken over, say) move a version
+            # per task, as in play_bot: otherwise the timeout that took the
+            # seat over would play the whole game out before its owner
+            # could come back.
+            break
         bots = bot_seats(w)
         player = _next_bot(state, bots) if bots and not state.finished else None
         if player is None:
@@ -309,6 +313,14 @@ def bot_seats(w: Write) -> dict[int, str]:
     }
 
 
+def people_playing(w: Write) -> bool:
+    """Someone still plays a seat themself."""
+    return any(
+        s.status == Seat.Status.PLAYING and s.user_id is not None and not s.taken_over
+        for s in w.seats
+    )
+
+
 def bots_due(w: Write, state: engine.State) -> bool:
     if state.finished:
         return False
@@ -356,11 +368,10 @@ def play_bot(w: Write, state: engine.State) -> bool:
     # The bot's own choices come from the game's secret too, on a stream of
     # this version's: nobody can tell what it will bid or offer.
     bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, game.version))
-    # A game of bots alone moves a version per task, whatever the pace, so
-    # that its spectators see each move; with people in it, instant bots
-    # answer each other here until a person is to decide.
-    people = len(bots) < sum(s.status == Seat.Status.PLAYING for s in w.seats)
-    _apply(w, bot.act(state, player), actor=player, last_write=True, instant_bots=people)
+    # With people in the game, instant bots answer each other here until a
+    # person is to decide; bots alone move a version per task, whatever the
+    # pace, so that spectators see each move (_answer_instant_bots).
+    _apply(w, bot.act(state, player), actor=player, last_write=True)
     return True
 
 

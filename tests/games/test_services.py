@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from unittest import mock
 
@@ -9,6 +10,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import User
 from games import engine, services
@@ -374,6 +376,32 @@ def test_instant_bots_alone_move_a_version_per_task() -> None:
         game.refresh_from_db()
         assert services.play_bot_move(game.pk, game.version)
         assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def test_a_timeout_that_hands_the_last_persons_seat_to_a_bot_leaves_the_rest_to_tasks(
+    alice: User, no_bot_tasks: Any
+) -> None:
+    # Before, the instant bots went on answering each other within the
+    # timeout's write, and alice came back to a game played out without her.
+    game = services.create_seated_game(
+        humans=[alice], bots=["heuristic"], start=True, bot_delay_ms=0
+    )
+    later = timezone.now() + timedelta(days=3)
+    for _ in range(60):
+        game.refresh_from_db()
+        if services.play_bot_move(game.pk, game.version):
+            continue
+        before = game.version
+        assert services.expire_decision(game.pk, before, now=later)
+        game.refresh_from_db()
+        if game.seats.get(number=0).taken_over:
+            break
+    else:
+        raise AssertionError("no bot took alice's seat over")
+    assert game.version == before + 1
+    assert game.status == Game.Status.ACTIVE and game.auto_move_at is not None
+    assert services.play_bot_move(game.pk, game.version)
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
 
 
 def _play_until_the_bot_is_due(game: Game, alice: User) -> int:
