@@ -18,12 +18,16 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+# One browser per module, not per session: Playwright's sync API keeps an
+# event loop running in the test thread while it is open, and with it open
+# the tests after the browser ones ran with Django's async-safety check off
+# and could not push (AsyncToSync refuses a thread with a running loop).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
         raise RuntimeError(f"{CHROMIUM} is missing; `make test` installs Debian's chromium.")
-    # Playwright's sync API runs an event loop in this thread; Django's ORM
-    # calls made by test code here are still synchronous and safe.
+    # Django's ORM calls made by test code here, beside Playwright's loop,
+    # are still synchronous and safe.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
