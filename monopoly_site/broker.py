@@ -14,21 +14,57 @@ use (the restore on close, an acknowledgement arriving after it), which
 Celery recovers from, and its close gives up on the restore. Nothing is lost: Redis
 redelivers unacknowledged messages after the visibility timeout, and
 everything that must happen (bot moves, deadlines) is found in the database
-by beat's sweep long before that. ``tests/monopoly_site/test_broker.py``
-fails when an upgrade of kombu makes this unnecessary or breaks it.
+by beat's sweep long before that.
+
+A second defect: an acknowledgement that fails because Redis went away
+(kombu's QoS removes the message from Redis's unacked index first, and only
+then from its own count of reserved messages) leaves the message counted as
+reserved for good. With the worker's prefetch (one a process, and tasks
+acknowledged late) that count is the worker's credit: once it is used up,
+kombu sends no more BRPOP, takes the broken connection's end for an idle
+close, and never notices that Redis went and came back. The worker sat deaf
+(make test-long, 2026-11-28: Redis killed as the worker acknowledged a task;
+no "Connection to broker lost" within 60 s). Here a failed acknowledgement
+still gives the credit back; the error is raised as before, and the next
+BRPOP finds the connection gone and reconnects. The message, if Redis kept
+it, is delivered again after the visibility timeout, which every task
+allows (they take the version they expect and do nothing if it moved on).
+
+``tests/monopoly_site/test_broker.py`` fails when an upgrade of kombu makes
+either part unnecessary or breaks it.
 """
 
 from __future__ import annotations
 
 import logging
 
-from kombu.transport import redis
+from kombu.transport import redis, virtual
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
 
 
+class QoS(redis.QoS):
+    def ack(self, delivery_tag: str) -> None:
+        try:
+            super().ack(delivery_tag)
+        except (RedisConnectionError, RedisTimeoutError):
+            # Not reserved any more as far as this worker's credit goes.
+            virtual.QoS.ack(self, delivery_tag)
+            raise
+
+    def reject(self, delivery_tag: str, requeue: bool = False) -> None:
+        try:
+            super().reject(delivery_tag, requeue=requeue)
+        except (RedisConnectionError, RedisTimeoutError):
+            virtual.QoS.ack(self, delivery_tag)
+            raise
+
+
 class Channel(redis.Channel):
+    QoS = QoS
+
     def _connparams(self, asynchronous: bool = False) -> dict[str, object]:
         # Any use of a channel whose connection is gone (the restore on
         # close, an acknowledgement that arrives after it) is a connection

@@ -60,3 +60,49 @@ def test_any_use_of_a_channel_whose_connection_is_gone_is_a_connection_error() -
     for channel in channel_holding_a_reserved_message(Transport):
         with pytest.raises(RedisConnectionError):
             channel._connparams()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[Any]:
+    """A redis-server of the test's own, to kill under a reserved message."""
+    from tests.monopoly_site.test_redis_down import started_redis
+
+    yield from started_redis()
+
+
+def reserved_then_redis_killed(transport: Any, own_redis: Any) -> tuple[Any, Any]:
+    """A channel with a prefetch of one (a solo worker's credit) holding a
+    reserved message, and the message; Redis is gone."""
+    connection = Connection(own_redis.url, transport=transport)
+    queue = connection.SimpleQueue(QUEUE)
+    queue.channel.basic_qos(prefetch_count=1)
+    # Nothing to put back at the test's exit: the Redis it came from is gone.
+    queue.channel.qos.restore_at_shutdown = False
+    queue.put("a sweep")
+    message = queue.get(timeout=5)
+    assert not queue.channel.qos.can_consume()
+    own_redis.kill()
+    return queue.channel, message
+
+
+def test_an_acknowledgement_that_fails_with_redis_gone_gives_the_credit_back(
+    own_redis: Any,
+) -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    channel, message = reserved_then_redis_killed(Transport, own_redis)
+    with pytest.raises(RedisConnectionError):
+        message.ack()
+    # So the worker sends BRPOP again, finds the connection gone and reconnects.
+    assert channel.qos.can_consume()
+
+
+def test_kombus_own_qos_still_keeps_the_credit_there(own_redis: Any) -> None:
+    # When this fails, kombu gives the credit back itself: the QoS in
+    # monopoly_site/broker.py can go.
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    channel, message = reserved_then_redis_killed(kombu_redis.Transport, own_redis)
+    with pytest.raises(RedisConnectionError):
+        message.ack()
+    assert not channel.qos.can_consume()
