@@ -29,6 +29,9 @@ def channel_holding_a_reserved_message(transport: Any) -> Iterator[Any]:
         yield channel
     finally:
         channel.closed = True
+        # Nothing to put back at the tests' exit (a "Logging error" after
+        # pytest closed its streams, otherwise): the queue is cleared here.
+        channel.qos.restore_at_shutdown = False
         with Connection(settings.REDIS_URL) as cleanup:
             cleanup.SimpleQueue(QUEUE).clear()
 
