@@ -37,6 +37,8 @@ either part unnecessary or breaks it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from kombu.transport import redis, virtual
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -46,20 +48,22 @@ logger = logging.getLogger(__name__)
 
 
 class QoS(redis.QoS):
-    def ack(self, delivery_tag: str) -> None:
+    @contextmanager
+    def _credit_back_if_redis_is_gone(self, delivery_tag: str) -> Iterator[None]:
         try:
-            super().ack(delivery_tag)
+            yield
         except (RedisConnectionError, RedisTimeoutError):
             # Not reserved any more as far as this worker's credit goes.
             virtual.QoS.ack(self, delivery_tag)
             raise
 
+    def ack(self, delivery_tag: str) -> None:
+        with self._credit_back_if_redis_is_gone(delivery_tag):
+            super().ack(delivery_tag)
+
     def reject(self, delivery_tag: str, requeue: bool = False) -> None:
-        try:
+        with self._credit_back_if_redis_is_gone(delivery_tag):
             super().reject(delivery_tag, requeue=requeue)
-        except (RedisConnectionError, RedisTimeoutError):
-            virtual.QoS.ack(self, delivery_tag)
-            raise
 
 
 class Channel(redis.Channel):

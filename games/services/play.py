@@ -194,11 +194,7 @@ def _fire_standing_orders(w: Write, state: engine.State) -> engine.State:
 def _standing_order(w: Write, state: engine.State) -> tuple[int, engine.Action] | None:
     if state.finished:
         return None
-    orders = [
-        (s.number, s.standing_orders)
-        for s in w.seats
-        if s.status == Seat.Status.PLAYING and s.user_id is not None and not s.taken_over
-    ]
+    orders = [(s.number, s.standing_orders) for s in w.seats if plays_themself(s)]
     for player, order in orders:
         action = decisions.standing_action(state, player, order)
         if action is not None:
@@ -313,12 +309,13 @@ def bot_seats(w: Write) -> dict[int, str]:
     }
 
 
+def plays_themself(seat: Seat) -> bool:
+    """A person in the game, not a bot and not taken over by one."""
+    return seat.status == Seat.Status.PLAYING and seat.user_id is not None and not seat.taken_over
+
+
 def people_playing(w: Write) -> bool:
-    """Someone still plays a seat themself."""
-    return any(
-        s.status == Seat.Status.PLAYING and s.user_id is not None and not s.taken_over
-        for s in w.seats
-    )
+    return any(plays_themself(s) for s in w.seats)
 
 
 def bots_due(w: Write, state: engine.State) -> bool:

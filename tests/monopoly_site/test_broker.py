@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from kombu import Connection
 from kombu.transport import redis as kombu_redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from monopoly_site.broker import Transport
 
@@ -57,8 +58,6 @@ def test_the_site_sends_its_tasks_through_this_transport() -> None:
 
 
 def test_any_use_of_a_channel_whose_connection_is_gone_is_a_connection_error() -> None:
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
     # An acknowledgement arriving after the close needs a client too.
     for channel in channel_holding_a_reserved_message(Transport):
         with pytest.raises(RedisConnectionError):
@@ -91,8 +90,6 @@ def reserved_then_redis_killed(transport: Any, own_redis: Any) -> tuple[Any, Any
 def test_an_acknowledgement_that_fails_with_redis_gone_gives_the_credit_back(
     own_redis: Any,
 ) -> None:
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
     channel, message = reserved_then_redis_killed(Transport, own_redis)
     with pytest.raises(RedisConnectionError):
         message.ack()
@@ -103,8 +100,6 @@ def test_an_acknowledgement_that_fails_with_redis_gone_gives_the_credit_back(
 def test_kombus_own_qos_still_keeps_the_credit_there(own_redis: Any) -> None:
     # When this fails, kombu gives the credit back itself: the QoS in
     # monopoly_site/broker.py can go.
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
     channel, message = reserved_then_redis_killed(kombu_redis.Transport, own_redis)
     with pytest.raises(RedisConnectionError):
         message.ack()

@@ -435,13 +435,22 @@ def _wait_for_line(path: Any, text: str, after: int = 0, within: float = 60) -> 
         time.sleep(0.1)
 
 
+def _sender(redis_server: RedisServer) -> Any:
+    """A Celery app with the site's settings, on this test's Redis; not made
+    the current app, which the tasks of later tests would be sent through."""
+    from celery import Celery
+
+    sender = Celery("sender", set_as_current=False)
+    sender.config_from_object("django.conf:settings", namespace="CELERY")
+    sender.conf.broker_url = sender.conf.result_backend = redis_server.url
+    return sender
+
+
 @pytest.mark.slow  # real processes started for it: in make test-long, to keep make test under ten minutes
 def test_the_worker_and_beat_carry_on_by_themselves_when_redis_returns(
     redis_server: RedisServer, django_db_setup: None, django_db_blocker: Any
 ) -> None:
     import os
-
-    from celery import Celery
 
     from tests.conftest import BASE_DIR
     from tests.timers.conftest import process_env, start_celery, stop
@@ -453,11 +462,7 @@ def test_the_worker_and_beat_carry_on_by_themselves_when_redis_returns(
         "--without-mingle", "--without-gossip", f"--hostname=redisdown-{os.getpid()}@%h",
     )  # fmt: skip
     beat = start_celery(env, "redisdown-beat", "beat", "--loglevel=INFO", f"--schedule={schedule}")
-    # The site's settings, on this test's Redis; not made the current app,
-    # which the tasks of later tests would be sent through.
-    sender = Celery("sender", set_as_current=False)
-    sender.config_from_object("django.conf:settings", namespace="CELERY")
-    sender.conf.broker_url = sender.conf.result_backend = redis_server.url
+    sender = _sender(redis_server)
     log = worker.log_path  # type: ignore[attr-defined]
     swept = "games.tasks.sweep_deadlines"
     try:
@@ -489,7 +494,6 @@ def test_a_worker_whose_acknowledgement_fails_as_redis_goes_consumes_again_when_
     import os
 
     import psycopg
-    from celery import Celery
     from django.db import connection
 
     from tests.timers.conftest import process_env, start_celery, stop
@@ -500,9 +504,7 @@ def test_a_worker_whose_acknowledgement_fails_as_redis_goes_consumes_again_when_
         "--loglevel=INFO", "--without-mingle", "--without-gossip",
         f"--hostname=ackfail-{os.getpid()}@%h",
     )  # fmt: skip
-    sender = Celery("sender", set_as_current=False)
-    sender.config_from_object("django.conf:settings", namespace="CELERY")
-    sender.conf.broker_url = sender.conf.result_backend = redis_server.url
+    sender = _sender(redis_server)
     log = worker.log_path  # type: ignore[attr-defined]
     d = connection.settings_dict
     held = psycopg.connect(
