@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from allauth.account.forms import LoginForm
+from allauth.account.forms import ChangePasswordForm, LoginForm, ResetPasswordKeyForm
 from django import forms
 from django.conf import settings
+from django.utils.translation import ngettext
 
 from accounts.models import REMINDER_LEADS, User, lead_minutes, time_zone_choices, valid_zone
 
@@ -73,3 +74,29 @@ class SiteLoginForm(LoginForm):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.fields["login"].label = "Username or email"
         self.fields["login"].widget.attrs["placeholder"] = "Username or email"
+
+
+def warn_of_token_revocation(form: forms.Form, user: Any) -> None:
+    """A new password revokes the account's API tokens (``api.tokens``):
+    the form says so before it is sent."""
+    live = user.api_tokens.filter(revoked_at__isnull=True).count() if user else 0
+    if live:
+        form.fields["password1"].help_text = ngettext(
+            "Changing your password also revokes your API token: programs that use it "
+            "will need a new one, made on the settings page.",
+            "Changing your password also revokes your %(count)d API tokens: programs "
+            "that use them will need new ones, made on the settings page.",
+            live,
+        ) % {"count": live}
+
+
+class SiteChangePasswordForm(ChangePasswordForm):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        warn_of_token_revocation(self, self.user)
+
+
+class SiteResetPasswordKeyForm(ResetPasswordKeyForm):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        warn_of_token_revocation(self, self.user)

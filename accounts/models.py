@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 import zoneinfo
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import models, transaction
 
+from accounts.claims import NameClaim, check_names, claim
 from accounts.managers import UserManager
+from accounts.names import NAME_FIELDS
+
+__all__ = ["NAME_FIELDS", "NameClaim", "User"]
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -62,6 +66,56 @@ class User(AbstractUser):
     bot_account = models.BooleanField(default=False)
 
     objects: ClassVar[UserManager] = UserManager()
+
+    # The names as read from the database: a save claims the changed ones.
+    _stored_names: dict[str, str]
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> User:
+        user = super().from_db(db, field_names, values)
+        user._stored_names = {f: user.__dict__[f] for f in NAME_FIELDS if f in user.__dict__}
+        return user
+
+    def changed_names(self) -> list[str]:
+        """The name fields set since the row was read (all, for a new row)."""
+        stored = getattr(self, "_stored_names", None)
+        if self._state.adding or stored is None:
+            return list(NAME_FIELDS)
+        return [
+            f
+            for f in NAME_FIELDS
+            if f in self.__dict__ and (f not in stored or stored[f] != self.__dict__[f])
+        ]
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        # Also how a deferred field is loaded: what is read is what is stored.
+        super().refresh_from_db(*args, **kwargs)
+        fields = (
+            kwargs.get("fields") if "fields" in kwargs else (args[1] if len(args) > 1 else None)
+        )
+        stored = self.__dict__.setdefault("_stored_names", {})
+        for f in NAME_FIELDS:
+            if (fields is None or f in fields) and f in self.__dict__:
+                stored[f] = self.__dict__[f]
+
+    def clean(self) -> None:
+        super().clean()
+        check_names(self, self.changed_names())
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        changed = self.changed_names()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            changed = [f for f in changed if f in update_fields]
+        if not changed:
+            super().save(*args, **kwargs)
+            return
+        # One transaction: a name another account just claimed undoes the
+        # save (a new account's row too).
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            claim(self, changed)
+        self._stored_names = {f: self.__dict__[f] for f in NAME_FIELDS if f in self.__dict__}
 
     @property
     def public_name(self) -> str:

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.bot import BotAccountError, set_bot_account
+from accounts.claims import NameTaken
 from accounts.forms import SettingsForm
 from accounts.models import User
 from accounts.profile import profile_context
@@ -25,9 +26,13 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SettingsForm(request.POST, instance=request.user)
         if form.is_valid():
-            form.save()
-            messages.success(request, "Settings saved.")
-            return redirect("settings")
+            try:
+                form.save()
+            except NameTaken as exc:  # claimed by another account since the check
+                form.add_error("display_name", exc.message)
+            else:
+                messages.success(request, "Settings saved.")
+                return redirect("settings")
     else:
         form = SettingsForm(instance=request.user)
     from games.web.timer_presenters import vacation_context

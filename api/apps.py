@@ -7,7 +7,8 @@ class ApiConfig(AppConfig):
     verbose_name = "API"
 
     def ready(self) -> None:
-        from api import listeners
+        from api import listeners, tokens
         from games.services.subscribers import subscribe
 
         subscribe(listeners.SUBSCRIBER)
+        tokens.connect_signals()

@@ -3,21 +3,40 @@ writes, each counted per token in fixed windows in Redis
 (``common.ratelimit``, ``RATE_LIMITS["api_read"]`` and ``["api_write"]``,
 set by ``API_RATE_LIMIT_READ`` and ``API_RATE_LIMIT_WRITE``). Counted once
 the token is known, before the endpoint runs, so a refused request changes
-nothing. Another token of the same user has budgets of its own."""
+nothing. Another token of the same user has budgets of its own.
+
+Tokens that fail (unknown, forged, revoked) are counted per client address
+(``RATE_LIMITS["token_failed"]``, ``RATE_LIMIT_TOKEN_FAILED``), as failed
+logins are: while the count is full every token from there is refused, the
+right one too, or guessing could go on and only the hit would get through."""
 
 from __future__ import annotations
 
+import contextlib
+
 from django.http import HttpRequest
 
+from api import tokens
 from api.models import ApiToken
 from api.problems import Problem
 from common import ratelimit
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
+FAILED = "token_failed"
 
 
 def scope_of(request: HttpRequest) -> str:
     return "api_read" if request.method in READS else "api_write"
+
+
+def _too_many(exc: ratelimit.RateLimited) -> Problem:
+    return Problem(
+        429,
+        exc.message,
+        slug="rate-limited",
+        retry_after=exc.retry_after,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
 
 
 def count(request: HttpRequest, token: ApiToken) -> None:
@@ -27,10 +46,28 @@ def count(request: HttpRequest, token: ApiToken) -> None:
     try:
         ratelimit.hit(request, scope, account=f"token:{token.pk}")
     except ratelimit.RateLimited as exc:
-        raise Problem(
-            429,
-            exc.message,
-            slug="rate-limited",
-            retry_after=exc.retry_after,
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
+        raise _too_many(exc) from None
+
+
+def check_failures(request: HttpRequest) -> None:
+    """A 429 problem while this address has failed too often to try a token."""
+    try:
+        ratelimit.check(request, FAILED)
+    except ratelimit.RateLimited as exc:
+        raise _too_many(exc) from None
+
+
+def count_failure(request: HttpRequest) -> None:
+    # Over the limit already: the next attempt is the one refused.
+    with contextlib.suppress(ratelimit.RateLimited):
+        ratelimit.hit(request, FAILED)
+
+
+def authenticate(request: HttpRequest, token: str) -> ApiToken | None:
+    """The live token row for ``token`` (``api.tokens.authenticate``), its
+    failures counted against the client's address."""
+    check_failures(request)
+    row = tokens.authenticate(token)
+    if row is None:
+        count_failure(request)
+    return row

@@ -32,11 +32,12 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.http import HttpRequest
 from django.http.request import split_domain_port, validate_host
 
-from api import listeners, stream_lines, tokens, user_events
+from api import limits, listeners, stream_lines, user_events
 from api.models import SCOPE_READ
-from api.problems import problem
+from api.problems import Problem, problem
 from games import access
 from games.models import Game
 from live import groups, presence
@@ -72,10 +73,26 @@ class Refused(Exception):
 # --- who asks, and what they may follow (sync, shared with the ninja routes) ---
 
 
-def user_for(authorization: str | None) -> Any:
-    """The token's user if it may read, else ``Refused`` (401, 403)."""
+def client_of(scope: dict[str, Any], headers: dict[str, str]) -> HttpRequest:
+    """A request holding what ``common.ratelimit`` reads of the client (its
+    address, and what trusted proxies say of it)."""
+    request = HttpRequest()
+    request.META["REMOTE_ADDR"] = (scope.get("client") or ("unknown",))[0]
+    if "x-forwarded-for" in headers:
+        request.META["HTTP_X_FORWARDED_FOR"] = headers["x-forwarded-for"]
+    return request
+
+
+def user_for(authorization: str | None, client: HttpRequest) -> Any:
+    """The token's user if it may read, else ``Refused`` (401, 403, or 429
+    while ``client``'s address has sent too many bad tokens)."""
     scheme, _, token = (authorization or "").partition(" ")
-    row = tokens.authenticate(token.strip()) if scheme.lower() == "bearer" else None
+    row = None
+    if scheme.lower() == "bearer" and token.strip():
+        try:
+            row = limits.authenticate(client, token.strip())
+        except Problem as exc:
+            raise Refused(exc.status, exc.detail, **exc.extra) from None
     if row is None:
         raise Refused(
             401,
@@ -148,11 +165,13 @@ async def serve(
         since = parse_since(query.get("since", headers.get("last-event-id")))
         follow = parse_follow(query.get("follow"))
         if game_id is None:
-            user = await database_sync_to_async(user_for)(headers.get("authorization"))
+            user = await database_sync_to_async(user_for)(
+                headers.get("authorization"), client_of(scope, headers)
+            )
             body: Callable[[Write], Coroutine[Any, Any, None]] = EventsStream(user, follow).run
         else:
             user, (game_pk, seat) = await database_sync_to_async(_open_game)(
-                headers.get("authorization"), game_id
+                headers.get("authorization"), client_of(scope, headers), game_id
             )
             body = GameStream(game_pk, seat, since, follow, user_pk=user.pk).run
     except Refused as refused:
@@ -188,8 +207,10 @@ async def serve(
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-def _open_game(authorization: str | None, game_id: str) -> tuple[Any, tuple[int, int | None]]:
-    user = user_for(authorization)
+def _open_game(
+    authorization: str | None, client: HttpRequest, game_id: str
+) -> tuple[Any, tuple[int, int | None]]:
+    user = user_for(authorization, client)
     return user, game_for(user, game_id)
 
 

@@ -5,6 +5,11 @@ row through its unique index, and the SHA-256 of the whole token is
 compared in constant time. The secret holds 256 random bits, so a fast hash
 is enough (no password stretching is needed for a value nobody chose).
 Every request reads the row again: revoking takes effect at once.
+
+A password change revokes all of the account's tokens, in the change's own
+transaction (``common.passwords``): whoever took the password may have made
+a token with it, and browser sessions and sockets end then too. The page
+that changes the password says so beforehand (``accounts.forms``) and after.
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from api.models import SCOPE_BOT, SCOPE_PLAY, SCOPE_READ, SCOPES, ApiToken
+from common import passwords
 from common.rows import reader
 from games.bot_accounts import is_bot_account
 
@@ -130,3 +138,44 @@ def revoke(user: Any, token_id: int) -> bool:
         revoked_at=timezone.now()
     )
     return changed == 1
+
+
+def revoke_all(user: Any) -> int:
+    """Revoke every live token of ``user``; how many there were."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+_REVOKED = "_api_tokens_revoked"
+
+
+def password_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    setattr(instance, _REVOKED, revoke_all(instance))
+
+
+def tell_of_revoked(request: Any, user: Any, **kwargs: Any) -> None:
+    """After allauth's password change or reset: the page says what went."""
+    revoked = getattr(user, _REVOKED, 0)
+    if revoked:
+        messages.warning(
+            request,
+            ngettext(
+                "Your API token was revoked with your old password: make a new one "
+                "on the settings page for the programs that used it.",
+                "Your %(count)d API tokens were revoked with your old password: make new "
+                "ones on the settings page for the programs that used them.",
+                revoked,
+            )
+            % {"count": revoked},
+        )
+
+
+def connect_signals() -> None:
+    from allauth.account import signals
+
+    passwords.connect_signals()
+    passwords.password_changed.connect(password_changed, dispatch_uid="api.tokens.password")
+    signals.password_changed.connect(tell_of_revoked, dispatch_uid="api.tokens.changed")
+    signals.password_reset.connect(tell_of_revoked, dispatch_uid="api.tokens.reset")
+    signals.password_set.connect(tell_of_revoked, dispatch_uid="api.tokens.set")

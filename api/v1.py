@@ -19,7 +19,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.responses import Status
 from ninja.security import HttpBearer
 
-from api import auth, challenges, limits, me, orders, reads, records, tokens
+from api import auth, challenges, limits, me, orders, reads, records
 from api.action_schema import ActionBody
 from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
@@ -35,7 +35,7 @@ IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
 
 class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
-        row = tokens.authenticate(token)
+        row = limits.authenticate(request, token)
         if row is not None:
             request.user = row.user
             limits.count(request, row)

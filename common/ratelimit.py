@@ -25,6 +25,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 from redis.exceptions import RedisError
 
 from common import redis_health
@@ -40,6 +41,9 @@ MESSAGES = {
     "trade": "You are proposing trades too quickly.",
     "action": "You are acting too quickly.",
     "login_failed": "Too many failed login attempts.",
+    "token_failed": gettext_lazy(
+        "Too many requests with a wrong or revoked API token from this address."
+    ),
     "api_read": "This token is reading too quickly.",
     "api_write": "This token is writing too quickly.",
 }

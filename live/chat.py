@@ -12,7 +12,9 @@ from typing import Any
 
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
+from common import text
 from games.models import Game, Seat
 from live import groups
 from live.models import MAX_LENGTH, ChatMessage
@@ -59,6 +61,9 @@ def check_body(raw: str) -> str:
         raise ChatError("Messages cannot contain NUL characters.")
     if not body:
         raise ChatError("Write something first.")
+    if not text.has_visible(body):
+        # Zero-width spaces and the like: a line that reads as blank.
+        raise ChatError(_("Write something first: this message has no visible character."))
     if len(body) > MAX_LENGTH:
         raise ChatError(f"Keep it under {MAX_LENGTH} characters.")
     return body

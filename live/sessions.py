@@ -20,13 +20,11 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
-from django.db.models.signals import post_save, pre_save
 from django.utils.crypto import salted_hmac
 
-from common import redis_health
+from common import passwords, redis_health
 
 logger = logging.getLogger(__name__)
 
@@ -97,26 +95,8 @@ def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 # of the user is closed: pages of a still-valid session come back as the
 # user, the others anonymous. Closing all of them needs no race with the
 # hash update of the current session, which happens after the save, and also
-# covers changes made elsewhere (password reset, the admin,
-# ``changepassword``). Detected on the model, not on a view, so that every
-# path counts.
-_PASSWORD_CHANGED = "_live_sessions_password_changed"
-
-
-def note_password_change(sender: Any, instance: Any, update_fields: Any, **kwargs: Any) -> None:
-    if instance.pk is None:
-        return
-    if update_fields is not None and "password" not in update_fields:
-        return  # e.g. the login's last_login update
-    stored = sender._default_manager.filter(pk=instance.pk).values_list("password", flat=True)
-    old = stored.first()
-    setattr(instance, _PASSWORD_CHANGED, old is not None and old != instance.password)
-
-
+# covers changes made elsewhere (``common.passwords``).
 def password_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-    if not getattr(instance, _PASSWORD_CHANGED, False):
-        return
-    setattr(instance, _PASSWORD_CHANGED, False)
     pk = instance.pk
     # After the commit, so that a socket reconnecting at once already meets
     # the new password hash.
@@ -124,7 +104,6 @@ def password_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def connect_signals() -> None:
-    user = get_user_model()
     user_logged_out.connect(logged_out, dispatch_uid="live.sessions.logged_out")
-    pre_save.connect(note_password_change, sender=user, dispatch_uid="live.sessions.pre_save")
-    post_save.connect(password_changed, sender=user, dispatch_uid="live.sessions.post_save")
+    passwords.connect_signals()
+    passwords.password_changed.connect(password_changed, dispatch_uid="live.sessions.password")

@@ -318,6 +318,9 @@ RATE_LIMITS = {
     "login_failed": env_rates(
         "RATE_LIMIT_LOGIN_FAILED", "5/5m/pair,50/1h/account,30/10m/ip", {"pair", "account", "ip"}
     ),
+    # Requests with a bad API token (unknown, forged, revoked), per address
+    # (api/limits.py): while full, even a right token from there is refused.
+    "token_failed": env_rates("RATE_LIMIT_TOKEN_FAILED", "30/10m/ip", {"ip"}),
     # The API's budgets per token (api/limits.py), reads and writes apart.
     "api_read": env_rates("API_RATE_LIMIT_READ", "60/10s/token,1200/10m/token", {"token"}),
     "api_write": env_rates("API_RATE_LIMIT_WRITE", "30/10s/token,900/10m/token", {"token"}),
@@ -393,9 +396,14 @@ ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
 if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
     raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION must be none, optional or mandatory.")
 ACCOUNT_UNIQUE_EMAIL = True
-ACCOUNT_FORMS = {"login": "accounts.forms.SiteLoginForm"}
+# The password forms warn that a new password revokes the API tokens.
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.SiteLoginForm",
+    "change_password": "accounts.forms.SiteChangePasswordForm",
+    "reset_password_from_key": "accounts.forms.SiteResetPasswordKeyForm",
+}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
-ACCOUNT_ADAPTER = "accounts.login_limits.AccountAdapter"
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     # allauth counts failures per typed login, so five wrong guesses from

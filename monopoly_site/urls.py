@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.adapter import SignupView
 from accounts.login_limits import AdminLoginForm
 from monopoly_site import views
 from ratings import views as rating_views
@@ -19,6 +20,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("fair-dice/", views.fair_dice, name="fair_dice"),
     path("admin/", admin.site.urls),
+    # allauth's, telling the loser of a race for a name why (accounts/adapter.py).
+    path("accounts/signup/", SignupView.as_view()),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("api.settings_urls")),
