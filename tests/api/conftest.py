@@ -42,9 +42,15 @@ class Api:
 @pytest.fixture(autouse=True)
 def unlimited_api(settings: Any) -> None:
     """The API's rate limits off, but where a test sets its own
-    (``tests/api/test_rate_limits.py``): schemathesis and the concurrency
-    tests send more than a token's budget."""
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "api_read": (), "api_write": ()}
+    (``tests/api/test_rate_limits.py``, ``test_token_security.py``):
+    schemathesis and the concurrency tests send more than a token's budget,
+    and bad tokens from one address."""
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "api_read": (),
+        "api_write": (),
+        "token_failed": (),
+    }
 
 
 def api_for(user: User, scopes: str = "play,read") -> Api:

@@ -46,6 +46,33 @@ def test_it_refuses_an_empty_or_overlong_message(duel: Game, alice: User) -> Non
     assert not ChatMessage.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "\u200b\u200b\u200b",  # zero-width spaces
+        "\u200d\u2060\ufeff",  # joiner, word joiner, BOM
+        "\u202e \u2066",  # bidi controls and a space
+        "\u3164\u2800",  # Hangul filler, Braille blank
+        "\u0301\u0301",  # accents on nothing
+    ],
+)
+def test_it_refuses_a_message_with_no_visible_character_as_empty(
+    duel: Game, alice: User, body: str
+) -> None:
+    response = post(alice, duel, "players", body)
+    assert response.status_code == 422
+    assert "no visible character" in response.content.decode()
+    plain = post(alice, duel, "players", body, htmx=False)
+    assert plain.status_code == 302
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_visible_message_keeps_its_joiners(duel: Game, alice: User) -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji, joined
+    assert post(alice, duel, "players", f"gg {family}").status_code == 200
+    assert ChatMessage.objects.get().body == f"gg {family}"
+
+
 def test_it_rate_limits_each_person(settings: Any, duel: Game, alice: User, bob: User) -> None:
     per_user = settings.RATE_LIMITS["chat"][0]
     assert per_user.per == "user"
