@@ -35,6 +35,9 @@ def test_changing_the_password_revokes_the_accounts_tokens_and_says_so(
     _, bobs = tokens.issue(bob, scopes=["read"])
     client = Client()
     client.force_login(alice)
+    assert "Changing your password revokes all of your tokens" in (
+        client.get("/settings/").content.decode()
+    )
     form = client.get("/accounts/password/change/").content.decode()
     assert "also revokes your 2 API tokens" in form
     new = "a-new-password-991"
