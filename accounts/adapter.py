@@ -25,13 +25,15 @@ class AccountAdapter(LimitedAdapter):
         return str(super().clean_username(username, shallow=shallow))
 
 
-class SignupView(AllauthSignupView):
+class SignupView(AllauthSignupView):  # type: ignore[misc]
     """allauth's sign-up, which tells the loser of two sign-ups racing for
     names that look alike why, instead of failing."""
 
     def form_valid(self, form: forms.Form) -> HttpResponse:
         try:
-            return super().form_valid(form)
+            response: HttpResponse = super().form_valid(form)
         except claims.NameTaken as exc:
             form.add_error("username" if exc.field == "username" else None, exc.message)
-            return self.form_invalid(form)
+            invalid: HttpResponse = self.form_invalid(form)
+            return invalid
+        return response

@@ -56,13 +56,11 @@ def _holder_name(holder: Any, key: str) -> str:
 def taken(user: Any, field: str, value: str) -> NameTaken | None:
     """``NameTaken`` if another account holds a name that looks like ``value``."""
     wanted = sorted(names.keys(value))
-    clash = (
-        NameClaim.objects.filter(key__in=wanted)
-        .exclude(user_id=getattr(user, "pk", None))
-        .select_related("user")
-        .order_by("key")
-        .first()
-    )
+    claims = NameClaim.objects.filter(key__in=wanted)
+    pk = getattr(user, "pk", None)
+    if pk is not None:
+        claims = claims.exclude(user_id=pk)
+    clash = claims.select_related("user").order_by("key").first()
     if clash is None:
         return None
     return NameTaken(

@@ -94,6 +94,7 @@ def _compact(name: str) -> str:
     return re.sub(r"[\W_]+", "", folded_key(name))
 
 
+@functools.cache
 def _bot_pattern() -> re.Pattern[str]:
     kinds = [label for value, label in Seat.BotKind.choices if value]
     words = "|".join(re.escape(_compact(str(label))) for label in kinds)

@@ -9,6 +9,7 @@ import importlib
 import threading
 import time
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.apps import apps
@@ -156,6 +157,17 @@ def test_a_racing_save_that_lost_the_name_is_refused_and_undone(alice: User, bob
     assert "another alphabet" in raised.value.message
     assert User.objects.get(pk=bob.pk).display_name == ""
     assert not NameClaim.objects.filter(user=bob, key__contains="alice").exists()
+
+
+def test_the_settings_page_tells_the_loser_of_a_race_why(alice: User, bob: User) -> None:
+    # As if Bob's form was checked before Alice's rename committed: the
+    # check passes, the claim does not.
+    assert set_display_name(alice, "Queen").status_code == 302
+    with mock.patch("accounts.models.check_names"):
+        response = set_display_name(bob, "QUEEN")
+    assert refused(response, "differ only in capitals")
+    bob.refresh_from_db()
+    assert bob.display_name == ""
 
 
 def _waiting_on_a_lock() -> bool:
