@@ -17,7 +17,7 @@ class AccountAdapter(LimitedAdapter):
         # so a full-width "bot" is "bot" and a full-width "Alice" is Alice's; the reasons say so.
         # Shallow (allauth making up a username): no database.
         if shallow:
-            problem = names.text_problem(username)
+            problem = names.text_problem(username) or names.mixed_problem(username)
             if problem is not None:
                 raise forms.ValidationError(problem)
         else:

@@ -77,6 +77,9 @@ def check_name(user: Any, field: str, value: str) -> None:
     clash = taken(user, field, value)
     if clash is not None:
         raise clash
+    problem = names.mixed_problem(value)
+    if problem is not None:
+        raise ValidationError(problem, code="name_refused")
 
 
 def check_names(user: Any, fields: Iterable[str]) -> None:

@@ -17,7 +17,9 @@ Each name has two keys:
   while "Eli" and "Ell" stay apart.
 
 Besides, a name may not hide characters (zero-width, bidi controls and the
-like), may not read as a reserved word (``ACCOUNT_USERNAME_BLACKLIST``) or
+like), may not slip another script's look-alike letter into a Latin word
+(``confusables.is_dangerous``: so nobody can take "paypal" with a Cyrillic
+a before the real one comes), may not read as a reserved word (``ACCOUNT_USERNAME_BLACKLIST``) or
 as a site bot's seat ("Heuristic bot 1", ``games.models.Seat.name``), and
 the checks read the folded form, so a full-width "bot" is "bot".
 """
@@ -102,6 +104,20 @@ def _bot_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?:{words}|bot)[0-9li]*")
 
 
+def _mixed_look_alike(name: str) -> str | None:
+    """A letter of another script that looks Latin, in a word otherwise
+    Latin ("paypal" with a Cyrillic a, U+0430), or None. A word wholly in one
+    script is not faked this way (it may still meet another name's key),
+    nor are names mixing scripts that look nothing alike (kanji and kana)."""
+    for word in _nfkc(name).split():
+        if not confusables.is_dangerous(word, preferred_aliases=["latin"]):
+            continue
+        for found in confusables.is_confusable(word, greedy=True, preferred_aliases=["latin"]):
+            if found["alias"] not in ("COMMON", "INHERITED"):
+                return str(found["character"])
+    return None
+
+
 def text_problem(name: str) -> str | None:
     """Why ``name`` may not be anyone's name, whoever holds what; None if it may."""
     hidden = text.first_invisible(name)
@@ -129,6 +145,19 @@ def text_problem(name: str) -> str | None:
             "reserved for them, so that nobody mistakes a person for a bot or a bot for a person."
         )
     return None
+
+
+def mixed_problem(name: str) -> str | None:
+    """Why ``name`` fakes a Latin word with another script's letters; None
+    if it does not. (Checked after the names held, so that a fake of an
+    existing name says whose.)"""
+    mixed = _mixed_look_alike(name)
+    if mixed is None:
+        return None
+    return _(
+        "Write each word of a name in one alphabet: %(char)s looks like a Latin letter "
+        "among Latin ones, which is how names are faked."
+    ) % {"char": text.describe(mixed)}
 
 
 def taken_message(name: str, other: str, key: str) -> str:

@@ -108,6 +108,19 @@ def test_sign_up_refuses_a_username_that_is_another_accounts_display_name(
     assert refused(sign_up("captain"), "differ only in capitals")
 
 
+def test_a_latin_word_may_not_hide_another_scripts_look_alike_even_unclaimed(
+    bob: User,
+) -> None:
+    # Nobody is "paypal" yet: the fake may not squat on the name either.
+    response = sign_up("p\u0430ypal")
+    assert refused(response, "one alphabet"), response.content.decode()[-1500:]
+    assert "U+0430 CYRILLIC SMALL LETTER A" in response.content.decode()
+    assert refused(set_display_name(bob, "\u03a3igma"), "one alphabet")
+    # Words each in one script are names, whatever the scripts.
+    for name in ("\u0421\u0435\u0440\u0433\u0435\u0439 Smith", "\u65e5\u672cTaro"):
+        assert set_display_name(bob, name).status_code == 302, name
+
+
 def test_the_reserved_words_are_read_after_normalising(db: None) -> None:
     for name in ("\uff42\uff4f\uff54", "b\u043et", "Bot", "ADMIN"):  # full-width, Cyrillic o
         assert refused(sign_up(name), "reserved for the site"), name
