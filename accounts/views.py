@@ -29,6 +29,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             try:
                 form.save()
             except NameTaken as exc:  # claimed by another account since the check
+                request.user.refresh_from_db()  # the page shows the account as it is
                 form.add_error("display_name", exc.message)
             else:
                 messages.success(request, "Settings saved.")
