@@ -226,13 +226,13 @@ def turn_notices_due(now: datetime | None = None, limit: int = 500) -> list[int]
     decision whose task was lost (or is about to run: claiming makes either
     look once), or one that arose while its player was at the game and is
     due to be looked at again. An index range scan on ``notice_at``."""
-    now = now or timezone.now()
-    rows = (
-        Deadline.objects.filter(notice_at__lte=now)
-        .order_by("notice_at")
-        .values_list("game_id", flat=True)
-    )
-    return list(dict.fromkeys(rows[:limit]))
+    return list(dict.fromkeys(turn_notices_query(now or timezone.now(), limit)))
+
+
+def turn_notices_query(now: datetime, limit: int) -> Any:
+    """The notice sweep's query: an index range scan on ``notice_at``."""
+    rows = Deadline.objects.filter(notice_at__lte=now).order_by("notice_at")
+    return rows.values_list("game_id", flat=True)[:limit]
 
 
 def claim_turn_notices(game_id: int, now: datetime | None = None) -> list[Deadline]:
