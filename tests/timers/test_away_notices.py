@@ -8,12 +8,15 @@ the game's real socket consumer opened and closed."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+import websockets
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.utils import timezone
 
 from games import engine, services
@@ -22,6 +25,7 @@ from live import presence
 from notifications.decisions import local_now
 from notifications.models import Notification
 from tests.live.conftest import collect, communicator, run
+from tests.live.servers import daphnes, session_cookie
 from tests.timers.conftest import due_soon, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -178,3 +182,37 @@ def test_the_timer_playing_for_an_away_player_tells_them_with_their_next_decisio
     clock = f"{at:%H:%M}" if today else f"{at:%a %H:%M}"
     assert note.text.startswith(f"The timer played Roll for you at {clock} ({at.tzname()}). ")
     assert f"Your move in game {game.public_id}: " in note.text
+
+
+@pytest.mark.slow  # a real daphne process started for it: in make test-long
+def test_a_player_whose_browser_socket_closes_with_their_decision_open_is_told(
+    timers: None, duel: Game
+) -> None:
+    """The same through a real Daphne process and a real WebSocket signed in
+    with a session cookie, as the browser opens and closes it."""
+    player = 1 - state_of(duel).turn
+    user = duel.seats.get(number=player).user
+    cookie = session_cookie(user)
+
+    async def scenario(port: int) -> float:
+        async with websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/games/{duel.public_id}/",
+            origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"},
+        ) as socket:
+            async with asyncio.timeout(10):
+                while not str(await socket.recv()).startswith("<!--snapshot"):
+                    pass
+            await socket.send('{"type": "visibility", "visible": true}')
+            await until(lambda: player in (presence.looking(duel.pk) or ()))
+            await asyncio.to_thread(play_until_waiting_on, duel, player)
+            arisen = timezone.now()
+            await until(lambda: put_off_since(duel, player, arisen))
+            assert await database_sync_to_async(notice)(duel, user) is None
+        return time.monotonic()
+
+    with daphnes(1) as [port]:
+        closed = run(functools.partial(scenario, port))
+        note = wait_for(lambda: notice(duel, user), timeout=MINUTE)
+    assert time.monotonic() - closed < MINUTE
+    assert note.text.startswith(f"Your move in game {duel.public_id}: ")
