@@ -133,7 +133,10 @@ def turn_email(note_id: int) -> bool:
         return False
     seat = note.game.seats.filter(user=user).values_list("number", flat=True).first()
     if seat is not None and seat in _looking(note.game.pk):
-        return False  # back at the game since: the page says it all
+        # Back at the game since: the page says it all. If they leave again
+        # with the notice still up, that is a new away spell.
+        services.put_off_turn_email(note.pk)
+        return False
     return tell_away(
         user, f"Your move in game {note.game.public_id}", note.text, note.game, note.due_at
     )

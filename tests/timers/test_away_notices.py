@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import websockets
 from channels.db import database_sync_to_async
-from django.conf import settings
+from django.conf import settings as site
 from django.utils import timezone
 
 from games import engine, services
@@ -198,7 +198,7 @@ def test_a_player_whose_browser_socket_closes_with_their_decision_open_is_told(
         async with websockets.connect(
             f"ws://127.0.0.1:{port}/ws/games/{duel.public_id}/",
             origin=f"http://127.0.0.1:{port}",
-            additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"},
+            additional_headers={"Cookie": f"{site.SESSION_COOKIE_NAME}={cookie}"},
         ) as socket:
             async with asyncio.timeout(10):
                 while not str(await socket.recv()).startswith("<!--snapshot"):
