@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from games import engine
 from games.standing_orders import auction_action, clean, jail_action
 from games.wording import AUCTION_ITEMS, fine_or_chance_amount, money, square_name
@@ -323,6 +325,30 @@ def words(kind: str) -> str:
 
 def describe(state: engine.State, pending: engine.Pending) -> str:
     return _of(pending.kind).describe(state, pending)
+
+
+# What a notice calls the move a timer played for someone ("the timer played
+# Pass for you"): the defaults ``timeout_action`` may give, in the action
+# panel's words.
+_PLAYED = {
+    engine.ROLL: gettext_lazy("Roll"),
+    engine.DECLINE: gettext_lazy("Don't buy"),
+    engine.PASS_BID: gettext_lazy("Pass"),
+    engine.NO_WISH: gettext_lazy("No building wanted"),
+    engine.END_TURN: gettext_lazy("End turn"),
+    engine.INCOME_TAX_FLAT: gettext_lazy("Pay the flat Income Tax"),
+    engine.PAY_TEN: gettext_lazy("Pay the fine"),
+    engine.TAKE_CHANCE: gettext_lazy("Take a Chance"),
+    engine.AUTO_SETTLE: gettext_lazy("Settle automatically"),
+    engine.PLACE_BUILDING: gettext_lazy("Place the building"),
+    engine.FORFEIT_BUILDING: gettext_lazy("Forfeit the building"),
+    engine.REJECT_TRADE: gettext_lazy("Reject the trade"),
+}
+
+
+def played(action_kind: str) -> str:
+    """The timer's move for a player, as their notice names it."""
+    return str(_PLAYED.get(action_kind, action_kind.replace("_", " ").capitalize()))
 
 
 def keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:

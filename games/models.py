@@ -256,15 +256,22 @@ class Deadline(models.Model):
     due_at = models.DateTimeField()
     remind_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)
-    # The "your turn" notice of this decision is still to be sent: set in the
-    # write that made it, cleared by whoever sends it (the task queued after
-    # the commit, or beat's sweep if that task was lost).
-    notice_due = models.BooleanField(default=False)
+    # When to look whether this decision's player is away and so owed the
+    # "your move" notice: set in the write that made it (a person's seat
+    # only), claimed and cleared by whoever looks (the task queued after the
+    # commit, or beat's sweep), and set again a little later while they are
+    # at the game (``TURN_NOTICE_RECHECK_SECONDS``), so that a page closed
+    # or hidden with the decision open is found by the sweep.
+    notice_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["due_at"], name="deadline_due_idx"),
-            models.Index(fields=["game"], name="deadline_notice_idx", condition=Q(notice_due=True)),
+            models.Index(
+                fields=["notice_at"],
+                name="deadline_notice_at_idx",
+                condition=Q(notice_at__isnull=False),
+            ),
             models.Index(
                 fields=["remind_at"], name="deadline_remind_idx", condition=Q(reminded=False)
             ),

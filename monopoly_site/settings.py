@@ -287,6 +287,12 @@ try:
     POSTGAME_TARGET_STDERR = float(env_str("POSTGAME_TARGET_STDERR", "0.025"))
 except ValueError:
     raise ImproperlyConfigured("POSTGAME_TARGET_STDERR must be a number like 0.025.") from None
+# A decision that arises while its player is at the game (a visible page of
+# it, or its API stream) raises no "your move" notice; whether they still are
+# is looked at again this often until they answer it or leave, so that a
+# player who closes or hides the page is told within about this long plus a
+# sweep (docs/architecture.md, "Add a notification kind").
+TURN_NOTICE_RECHECK_SECONDS = max(1, env_int("TURN_NOTICE_RECHECK_SECONDS", 20))
 # A "your move" email waits until its player has been away this long.
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest

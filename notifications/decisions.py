@@ -4,14 +4,16 @@ the daily digest. Run by Celery tasks after a write has committed."""
 from __future__ import annotations
 
 import zoneinfo
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import deadlines as dl
 from games import decisions
-from games.models import Deadline, Game, Seat
+from games.models import Deadline, Game, GameEvent, Seat
 from notifications import push, services
 
 
@@ -28,11 +30,13 @@ def _url(game: Game) -> str:
 
 def your_turn(game_id: int) -> int:
     """Bring the game's live "your move" notices up to date; returns how many
-    it raised. Each newly arisen decision (``notice_due``, claimed once)
-    raises its player's notice for this game, updated in place, unless their
-    page of the game is open (presence); a player with no decision left in
-    the game has theirs cleared."""
-    from games.services.timers import claim_turn_notices
+    it raised. Each decision due to be looked at (``notice_at``, claimed
+    once) raises its player's notice for this game, updated in place, if no
+    page or stream of theirs is in front of them (presence); if one is, it
+    is looked at again a little later (``TURN_NOTICE_RECHECK_SECONDS``), so
+    that leaving with the decision open still tells them. A player with no
+    decision left in the game has theirs cleared."""
+    from games.services.timers import claim_turn_notices, look_again
 
     # Claimed first: a game that ended meanwhile must not keep its notices
     # due, or the sweep would queue them for ever.
@@ -52,26 +56,63 @@ def your_turn(game_id: int) -> int:
     )
     looking = _looking(game_id)
     raised = 0
+    later: list[int] = []
     for d in claimed:
         seat = seats.get(d.player)
-        if seat is None or d.kind == "time_limit":
+        if seat is None or d.kind == decisions.TIME_LIMIT:
             continue  # taken over or left since
         user = seat.user
         assert user is not None
         services.plan_lead_reminders(user, d)
         if seat.number in looking:
-            # Watching the game: nothing in the site or by email, and what
-            # an earlier decision raised is stale now.
+            # At the game: nothing in the site or by email, and what an
+            # earlier decision raised is stale now. Whether they are still
+            # there is looked at again.
             services.clear_turn_notices(game_id, [user.pk])
+            later.append(d.pk)
             continue
         text = f"Your move in game {game.public_id}: {decisions.words(d.kind)}."
+        timed_out = _timer_played(game, seat)
+        if timed_out:
+            text = f"{timed_out} {text}"
         away = d.kind not in decisions.NON_BLOCKING_KINDS and (
             user.email_notifications or push.has_devices(user)
         )
         raised += services.raise_turn_notice(
             user.pk, game, text, due_at=d.due_at, email=away, deadline_id=d.pk
         )
+    look_again(later, timezone.now() + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS))
     return raised
+
+
+def _timer_played(game: Game, seat: Seat) -> str:
+    """ "The timer played Pass for you at 14:02 (CET)." for a player whose
+    last decision the timer answered (none since of their own), on their
+    clock; empty if they answered their last one themself."""
+    if not seat.timeouts_in_row:
+        return ""
+    notes = GameEvent.objects.filter(
+        game=game, kind="note", payload__source="timeout", payload__player=seat.number
+    ).exclude(payload__kind__in=sorted(decisions.NON_BLOCKING_KINDS))
+    note = notes.order_by("-seq").first()
+    if note is None:
+        return ""
+    action = GameEvent.objects.filter(game=game, seq=note.seq, index=0, kind="action").first()
+    if action is None:
+        return ""
+    local = local_now(seat.user, note.created_at)
+    today = local.date() == local_now(seat.user, timezone.now()).date()
+    at = f"{local:%H:%M}" if today else f"{local:%a %H:%M}"
+    text = gettext("The timer played %(move)s for you at %(time)s (%(zone)s).") % {
+        "move": decisions.played(str(action.payload.get("kind", ""))),
+        "time": at,
+        "zone": local.tzname(),
+    }
+    if seat.timeouts_in_row > 1:
+        text += " " + gettext("That is %(count)d timeouts in a row.") % {
+            "count": seat.timeouts_in_row
+        }
+    return text
 
 
 def _looking(game_id: int) -> frozenset[int]:
@@ -92,7 +133,10 @@ def turn_email(note_id: int) -> bool:
         return False
     seat = note.game.seats.filter(user=user).values_list("number", flat=True).first()
     if seat is not None and seat in _looking(note.game.pk):
-        return False  # back at the game since: the page says it all
+        # Back at the game since: the page says it all. If they leave again
+        # with the notice still up, that is a new away spell.
+        services.put_off_turn_email(note.pk)
+        return False
     return tell_away(
         user, f"Your move in game {note.game.public_id}", note.text, note.game, note.due_at
     )

@@ -166,6 +166,17 @@ def claim_turn_email(note_id: int) -> Notification | None:
     return Notification.objects.select_related("user", "game").filter(pk=note_id).first()
 
 
+def put_off_turn_email(note_id: int) -> bool:
+    """Its reader was at the game when its email was due: the email waits
+    ``TURN_EMAIL_AWAY_MINUTES`` more, for the away spell that may follow."""
+    later = timezone.now() + timedelta(minutes=settings.TURN_EMAIL_AWAY_MINUTES)
+    return bool(
+        Notification.objects.filter(pk=note_id, emailed=True).update(
+            emailed=False, email_due_at=later
+        )
+    )
+
+
 def email(user: Any, subject: str, body: str) -> bool:
     if not user.email:
         return False

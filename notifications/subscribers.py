@@ -4,10 +4,15 @@ has committed."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
 
 from common import redis_health
 from games.services.subscribers import Subscriber
+from games.services.timers import look_again_for
 from games.services.write import Committed
 from notifications import services
 from notifications.tasks import notify_your_turn
@@ -26,7 +31,7 @@ def on_commit(record: Committed) -> None:
             dedupe_key=notice.dedupe_key,
         )
     if record.turn_notices:
-        # The deadline rows say who is owed a "your turn" (``notice_due``):
+        # The deadline rows say whom to look at (``notice_at``):
         # the task is the shortcut, beat's sweep (``turn_notices_due``) the net.
         try:
             with redis_health.guarded():
@@ -39,5 +44,10 @@ SUBSCRIBER = Subscriber("notices", on_commit=on_commit)
 
 
 def game_opened(sender: Any, game: Any, user: Any, **kwargs: Any) -> None:
-    """Opening the game answers its "your move" notice: the page says it all."""
+    """Opening the game answers its "your move" notice: the page says it all.
+    Their open decisions are looked at again a little later, so that leaving
+    the page with one still open tells them again."""
     services.clear_turn_notices(game.pk, [user.pk])
+    if game.status == game.Status.ACTIVE:
+        later = timezone.now() + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS)
+        look_again_for(game.pk, user.pk, later)

@@ -141,6 +141,9 @@ def timer_test_env() -> dict[str, str]:
         "TIMER_SWEEP_SECONDS": "1",
         # "Your move" emails go at the first sweep after the decision arose.
         "TURN_EMAIL_AWAY_MINUTES": "0",
+        # A player at the game when their decision arose is looked at again
+        # this soon (the site: 20 s), so that a test of leaving is quick.
+        "TURN_NOTICE_RECHECK_SECONDS": "2",
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(mail_dir_for_tests()),
         # Each game the tests finish is analysed by the worker: cheaply.

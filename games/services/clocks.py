@@ -8,9 +8,10 @@ own statements (``Write.flush``).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from common.rows import reader
@@ -90,8 +91,14 @@ def sync_deadlines(
             assert timer is not None
             created.append(_new_deadline(game, timer, w.seat(player), player, kind, ref, now))
     for d in created:
-        if d.player in (actor, w.mover):
-            d.notice_due = False  # who just moved is here
+        if d.notice_at is not None and d.player == w.mover:
+            # A person who has just moved is most likely still at the game:
+            # the first look at whether they are away waits a recheck
+            # period instead of costing a task per move. The look itself
+            # goes by presence (a visible page or an API stream), never by
+            # who moved last; and the timer, a standing order or a bot
+            # playing for a seat is not its player moving (``w.mover``).
+            d.notice_at = now + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS)
     # A diff: only the rows that changed are written.
     if drop:
         marks = ", ".join(["%s"] * len(drop))
@@ -115,10 +122,10 @@ def sync_deadlines(
     else:
         w.flush()
     w.deadlines = kept + created
-    # Tell players whose turn has come. The rows say so (``notice_due``);
-    # the notice after the commit is the shortcut, beat's sweep
-    # (``turn_notices_due``) the net.
-    if any(d.notice_due for d in created):
+    # Tell players whose turn has come. The rows say when to look
+    # (``notice_at``); the task after the commit is the shortcut for those
+    # due now, beat's sweep (``turn_notices_due``) the net and the later looks.
+    if any(d.notice_at is not None and d.notice_at <= now for d in created):
         w.turn_notices = True
 
 
@@ -148,7 +155,7 @@ def _resumed(game: Game, seat: Seat | None, held: dict[str, Any], now: datetime)
         started_at=datetime.fromisoformat(held["started_at"]) + pause,
         due_at=datetime.fromisoformat(held["due_at"]) + pause,
         remind_at=datetime.fromisoformat(remind) + pause if remind else None,
-        reminded=held["reminded"], notice_due=human,
+        reminded=held["reminded"], notice_at=now if human else None,
     )  # fmt: skip
 
 
@@ -184,7 +191,7 @@ def _new_deadline(
         game=game, player=player, kind=kind, ref=ref, version=game.version,
         started_at=start, due_at=due,
         remind_at=dl.remind_at(start, due) if human else None, reminded=not human,
-        notice_due=human,
+        notice_at=now if human else None,
     )  # fmt: skip
 
 

@@ -221,26 +221,55 @@ def reminders_due(now: datetime | None = None, limit: int = 500) -> list[int]:
     )
 
 
-def turn_notices_due(limit: int = 500) -> list[int]:
-    """Games with a "your turn" notice still to send (a lost task's, or one
-    whose task is about to run: claiming makes either send it once)."""
-    rows = Deadline.objects.filter(notice_due=True).values_list("game_id", flat=True)
-    return list(dict.fromkeys(rows[:limit]))
+def turn_notices_due(now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Games with a decision whose player is now to be looked at: a new
+    decision whose task was lost (or is about to run: claiming makes either
+    look once), or one that arose while its player was at the game and is
+    due to be looked at again. An index range scan on ``notice_at``."""
+    return list(dict.fromkeys(turn_notices_query(now or timezone.now(), limit)))
 
 
-def claim_turn_notices(game_id: int) -> list[Deadline]:
-    """The game's decisions whose notice the caller, and only the caller,
-    is now to send: locked (rows another claimer holds are skipped) and
+def turn_notices_query(now: datetime, limit: int) -> Any:
+    """The notice sweep's query: an index range scan on ``notice_at``."""
+    rows = Deadline.objects.filter(notice_at__lte=now).order_by("notice_at")
+    return rows.values_list("game_id", flat=True)[:limit]
+
+
+def claim_turn_notices(game_id: int, now: datetime | None = None) -> list[Deadline]:
+    """The game's decisions whose player the caller, and only the caller,
+    is now to look at: locked (rows another claimer holds are skipped) and
     cleared in one statement."""
+    now = now or timezone.now()
     with transaction.atomic():
         rows = list(
             Deadline.objects.select_for_update(skip_locked=True)
-            .filter(game_id=game_id, notice_due=True)
+            .filter(game_id=game_id, notice_at__lte=now)
             .order_by("due_at")
         )
         if rows:
-            Deadline.objects.filter(pk__in=[d.pk for d in rows]).update(notice_due=False)
+            Deadline.objects.filter(pk__in=[d.pk for d in rows]).update(notice_at=None)
     return rows
+
+
+def look_again(deadline_ids: list[int], at: datetime) -> int:
+    """These decisions' players were at the game when looked at: look again
+    at ``at`` (a decision answered meanwhile has no row left to mark)."""
+    if not deadline_ids:
+        return 0
+    return Deadline.objects.filter(pk__in=deadline_ids).update(notice_at=at)
+
+
+def look_again_for(game_id: int, user_id: int, at: datetime) -> int:
+    """``user_id`` has opened the game, which clears their notice: each of
+    their open decisions is looked at again by ``at``, so that leaving with
+    one still open tells them again."""
+    seats = Seat.objects.filter(game_id=game_id, user_id=user_id).values("number")
+    rows = (
+        Deadline.objects.filter(game_id=game_id, player__in=seats)
+        .exclude(kind=decisions.TIME_LIMIT)
+        .filter(Q(notice_at__isnull=True) | Q(notice_at__gt=at))
+    )
+    return rows.update(notice_at=at)
 
 
 def claim_reminder(deadline_id: int) -> Deadline | None:

@@ -51,8 +51,10 @@ class Write:
     notices: list[Notice] = field(default_factory=list)
     turn_notices: bool = False  # a new decision whose owner is to be told
     finished: bool = False  # this write ended the game
-    # The seat whose player made this write's move (None for timers and
-    # bots): they are at the game, so their new decisions need no notice.
+    # The seat whose player made this write's move themself (None for
+    # timers, standing orders and bots): probably still at the game, so the
+    # first look at whether to tell them of a new decision waits a little
+    # (``clocks.sync_deadlines``); presence decides.
     mover: int | None = None
 
     @property

@@ -93,7 +93,7 @@ def test_the_timer_row_and_the_notice_use_the_registrys_words(
     (row,) = deadline_rows(Snapshot.of(duel, state=state), None)
     assert row["what"] == "throw"
     with setup_writes("its notice due"):
-        Deadline.objects.filter(game=duel).update(notice_due=True)
+        Deadline.objects.filter(game=duel).update(notice_at=timezone.now())
     assert notices.your_turn(duel.pk) == 1
     note = duel.seats.get(number=state.turn).user.notifications.get(kind="your_turn")
     assert note.text.endswith(": throw the dice now.")

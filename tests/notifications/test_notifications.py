@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from asgiref.sync import async_to_sync
 from django.core import mail
 from django.core.cache import cache
 from django.utils import timezone
@@ -15,6 +16,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Game
 from games.services import submit_action
+from live import presence
 from notifications import decisions, services
 from notifications.models import Notification
 from tests.conftest import setup_writes
@@ -57,8 +59,9 @@ def test_a_decision_made_before_its_notice_went_out_sends_nothing(
         expected_version=duel.version,
     )
     duel.refresh_from_db()
-    # The roll's own decision (buy, or end the turn) is the mover's: no notice.
-    assert not duel.deadlines.filter(notice_due=True).exists()
+    # The roll's own decision (buy, or end the turn) is the mover's: looked
+    # at a little later (by presence), not now.
+    assert not duel.deadlines.filter(notice_at__lte=timezone.now()).exists()
     assert decisions.your_turn(duel.pk) == 0
     assert not mail.outbox
 
@@ -79,6 +82,27 @@ def test_a_lost_notice_task_is_made_up_by_the_sweep(
     assert queued == [duel.pk]
     assert decisions.your_turn(duel.pk) == 1  # what the queued task runs
     assert timers.turn_notices_due() == []
+
+
+def test_a_player_back_at_the_game_when_the_email_is_due_is_emailed_only_once_away_again(
+    duel: Game, no_bot_tasks: Any
+) -> None:
+    decisions.your_turn(duel.pk)
+    (note,) = Notification.objects.filter(kind="your_turn")
+    seat = duel.seats.get(user=note.user).number
+    page = presence.member(f"u{note.user_id}", seat, "channel-back")
+    async_to_sync(presence.touch)(duel.pk, page)
+    assert note.email_due_at is not None
+    with time_machine.travel(note.email_due_at, tick=False):
+        assert services.turn_emails_due() == [note.pk]
+        async_to_sync(presence.touch)(duel.pk, page)  # still there, on the clock of then
+        assert not decisions.turn_email(note.pk)
+    note.refresh_from_db()
+    assert not mail.outbox and not note.emailed and note.email_due_at is not None
+    async_to_sync(presence.leave)(duel.pk, page)
+    with time_machine.travel(note.email_due_at, tick=False):
+        assert decisions.turn_email(note.pk)
+    assert len(mail.outbox) == 1
 
 
 def test_no_email_for_players_who_switched_it_off(duel: Game, no_bot_tasks: Any) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games import engine, services
 from games.models import Deadline, Game
@@ -29,7 +30,7 @@ def duel_of(alice: Any, bob: Any) -> Game:
 
 def settled(game: Game) -> bool:
     """Every decision's notice has been handled by the worker or beat."""
-    return not Deadline.objects.filter(game=game, notice_due=True).exists()
+    return not Deadline.objects.filter(game=game, notice_at__lte=timezone.now()).exists()
 
 
 def test_forty_turns_leave_each_player_at_most_one_unread_notice_for_the_game(
