@@ -186,7 +186,7 @@ def test_the_host_sets_the_delay_on_the_create_form(alice: User) -> None:
     game = Game.objects.get()
     assert game.analysis_delay_moves == 5
     lobby = client.get(game.get_absolute_url()).content.decode()
-    assert "5 moves late" in lobby
+    assert "Shown a full round late and at least 5 moves late" in lobby
 
 
 @pytest.mark.django_db
