@@ -29,8 +29,8 @@ def analysis_json(request: HttpRequest, public_id: str) -> JsonResponse:
     game = access.access_game_for_viewer(request, public_id, started=True).game
     if estimates.withheld_from(game, request.user):
         return _error(WITHHELD, 403)
-    seats = game_seats(game)
-    shown = estimates.shown(game, seats)
+    seat_rows = game_seats(game)
+    shown = estimates.shown(game, seat_rows)
     body: dict[str, Any] = {
         # No estimate to show yet (one is made after each move while someone
         # spectates the game, and shown a round later): a null version and
@@ -39,13 +39,13 @@ def analysis_json(request: HttpRequest, public_id: str) -> JsonResponse:
         "playouts": 0,
         "final": False,
         "delay_moves": game.analysis_delay_moves,
-        "delay_rounds": estimates.delay_rounds() if estimates.has_person(game, seats) else 0,
+        "delay_rounds": estimates.delay_rounds() if estimates.has_person(game, seat_rows) else 0,
         "withheld": estimates.withheld(game, shown),
         "win_probability": {},
         "stderr": {},
     }
     if shown is not None:
-        names = {seat.number: seat.name for seat in seats}
+        names = {seat.number: seat.name for seat in seat_rows}
         seats = [n for n in sorted(names) if n < len(shown.probabilities)]
         body.update(
             version=shown.version,
