@@ -6,7 +6,7 @@ bar). Framed ``<!--push N-->`` with N the version of the estimate
 it shows, under a part of its own ("win-bar"): clients drop a bar for an
 older estimate than the one they show, as they drop any stale region, and
 leave the bar out of the version their heartbeat asks about (it trails the
-game, by ``Game.analysis_delay_moves`` at least).
+game: a full round while a person is seated, ``games.estimates``).
 """
 
 from __future__ import annotations
