@@ -7,14 +7,14 @@ presenters read them. Whatever tells the future stays out: the seed, the
 secret, the generator's state, scripted dice, the order of the undrawn cards
 (only their count is given) and the hidden bids of a sealed auction (each
 bidder sees their own in the private view). Trade offers are private to
-their two parties, as on the page's action panel.
+their two parties, as on the page's action panel (``games.disclosure``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games import engine
+from games import disclosure, engine
 from games.models import Deadline, Game, Seat
 from games.web.action_forms import PLAYER_KINDS
 
@@ -86,8 +86,7 @@ def private_state(s: engine.State, seat: int) -> dict[str, Any]:
                 "recipient": o.recipient,
                 "terms": o.terms.to_dict(),
             }
-            for o in engine.offers(s)
-            if seat in (o.proposer, o.recipient)
+            for o in disclosure.offers(s, disclosure.Audience(seat))
         ],
     }
 

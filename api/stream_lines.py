@@ -12,8 +12,8 @@ Every line is one JSON object and carries ``version``:
 
 What a seat may not see stays out, as on the page: a sealed bid's action
 and note rows are stored for their bidder only (``audience_seat``), and a
-trade's terms are shown in an action row only to its proposer (the other
-party reads them in ``private.offers``).
+trade's terms are shown in an action row as ``games.disclosure`` lets the
+holder of the stream read them (its two parties while it is open).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from django.db import connection
 
 from api import reads
 from common.rows import reader
-from games import engine, services
+from games import disclosure, engine, services
 from games.models import Game, GameEvent, Seat
 from games.services.statements import Statement
 from games.web.presenters import event_text
@@ -61,12 +61,16 @@ def seat_of(game_pk: int, user: Any) -> int | None:
     return number
 
 
-def event_line(row: GameEvent, viewer: int | None, s: engine.State | None) -> dict[str, Any]:
+def event_line(
+    row: GameEvent,
+    audience: disclosure.Audience,
+    s: engine.State | None,
+    book: disclosure.TradeBook | None = None,
+) -> dict[str, Any]:
     payload = dict(row.payload)
     if row.kind == "action":
-        if "terms" in payload and payload.get("player") != viewer:
-            payload.pop("terms")
-        return {"kind": "action", "action": payload}
+        shown = disclosure.action(payload, row.seq, audience, book or disclosure.TradeBook())
+        return {"kind": "action", "action": shown}
     if row.kind == "note":
         return {"kind": "note", "text": str(payload.get("text", ""))}
     if row.kind == "start":
@@ -106,11 +110,15 @@ def catch_up(game_pk: int, viewer: int | None, since: int | None) -> Batch:
     if since is not None and since < game.version:
         through = min(game.version, since + MAX_VERSIONS)
         events = reader(GameEvent)
+        audience = disclosure.Audience.of(game, viewer)
+        read = [row for row in map(events.build, rows.more[0]) if row.seq <= through]
+        # The offers' parties, only when the batch has terms to show or not.
+        offered = any(row.kind == "action" and "terms" in row.payload for row in read)
+        book = disclosure.TradeBook.of_game(game_pk) if offered else None
         by_version: dict[int, list[dict[str, Any]]] = {}
-        for raw in rows.more[0]:
-            row = events.build(raw)
-            if row.seq <= through and row.audience_seat in (None, viewer):
-                by_version.setdefault(row.seq, []).append(event_line(row, viewer, state))
+        for row in read:
+            if row.audience_seat in (None, viewer):
+                by_version.setdefault(row.seq, []).append(event_line(row, audience, state, book))
         for version in range(since + 1, through + 1):
             batch.lines.append(
                 {"type": "events", "version": version, "events": by_version.get(version, [])}

@@ -9,9 +9,12 @@ come from a seed of its own, made of the game's public id and the version
 (never its secret or seed), and the undrawn cards are reshuffled per playout.
 
 Who sees them (docs/analysis.md, "On the site"): spectators only while the
-game runs, never a seat's holder, and ``Game.analysis_delay_moves`` moves
-late; once the game is over, everyone, and then the final position's is
-exact (the winner has won).
+game runs, never a seat's holder. A game with a person seated is never shown
+current: only a full round late (``ANALYSIS_DELAY_ROUNDS`` rounds, one turn
+per player still in the game each), and ``Game.analysis_delay_moves`` moves
+late at least, logged in or not, on every page, push and list; a game of
+site bots only is shown as its host's delay allows. Once the game is over,
+everyone sees the final position's, which is exact (the winner has won).
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ from typing import Any, Final
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Case, OuterRef, Subquery, Value, When
 
 from games import engine
-from games.models import Game, GameEvent, PositionEstimate
+from games.models import Game, GameEvent, PositionEstimate, Seat
 
 # The debounce's longest wait: moves faster than the debounce would drop
 # every estimate (each finds the game moved on), so a task that finds it
@@ -38,6 +41,11 @@ MAX_WAIT_SECONDS: Final = 5.0
 # worker's hold runs out; a normal one takes about a second or two).
 BUSY_SECONDS: Final = 60
 MAX_DELAY_MOVES: Final = 50
+
+
+def delay_rounds() -> int:
+    """Full rounds a game with a person seated is shown late (``ANALYSIS_DELAY_ROUNDS``, at least 1)."""
+    return max(1, int(settings.ANALYSIS_DELAY_ROUNDS))
 
 
 def playouts() -> int:
@@ -163,15 +171,49 @@ def withheld_from(game: Game, user: Any) -> bool:
     return game.seats.filter(user_id=user.pk).exists()
 
 
-def visible_version(game: Game) -> int:
-    """The newest version whose estimate spectators may see."""
-    return game.version - game.analysis_delay_moves
+def has_person(game: Game, seats: list[Seat] | None = None) -> bool:
+    """Whether a seat of ``game`` is held by an account (a person, or a
+    program through the API: either could be handed the estimate), not a
+    site bot. ``seats``: the game's, if read already."""
+    if seats is not None:
+        return any(seat.user_id is not None for seat in seats)
+    return game.seats.filter(user__isnull=False).exists()
 
 
-def shown(game: Game) -> Shown | None:
+def round_start(game: Game, rounds: int | None = None) -> int | None:
+    """The version at which the turn a full round back began: ``rounds``
+    (``delay_rounds()``) times one turn per player still in the game before
+    the current one. Since that position every one of them has played a
+    whole turn. None when the game is not that old."""
+    rounds = delay_rounds() if rounds is None else rounds
+    alive = sum(1 for p in (game.state or {}).get("alive", []) if p)
+    back = max(1, alive) * rounds
+    # One turn_start per turn, the newest first: the current turn's is 0.
+    starts = (
+        GameEvent.objects.filter(game_id=game.pk, kind="turn_start", audience_seat__isnull=True)
+        .order_by("-seq", "-index")
+        .values_list("seq", flat=True)
+    )
+    start: int | None = next(iter(starts[back : back + 1]), None)
+    return start
+
+
+def visible_version(game: Game, seats: list[Seat] | None = None) -> int | None:
+    """The newest version whose estimate may be shown (None: none yet):
+    ``Game.analysis_delay_moves`` behind, and for a game with a person
+    seated no newer than the start of the turn a full round back."""
+    newest = game.version - game.analysis_delay_moves
+    if not has_person(game, seats):
+        return newest
+    start = round_start(game)
+    return None if start is None else min(newest, start)
+
+
+def shown(game: Game, seats: list[Seat] | None = None) -> Shown | None:
     """What spectators see of ``game``: while it runs, the latest stored
     estimate not newer than ``visible_version``; once it is finished, its
-    final position's (None: nothing to show)."""
+    final position's (None: nothing to show). ``seats``: the game's, if
+    read already."""
     if game.status == Game.Status.FINISHED and game.state:
         state = engine.from_dict(game.state)
         if state.winner < 0:
@@ -180,35 +222,57 @@ def shown(game: Game) -> Shown | None:
         return Shown(game.version, 0, won, (0.0,) * state.n, final=True)
     if game.status != Game.Status.ACTIVE:
         return None
+    limit = visible_version(game, seats)
+    if limit is None:
+        return None
     row = (
-        PositionEstimate.objects.filter(game_id=game.pk, version__lte=visible_version(game))
+        PositionEstimate.objects.filter(game_id=game.pk, version__lte=limit)
         .order_by("-version")
         .first()
     )
     return _shown_row(row) if row is not None else None
 
 
-def shown_many(games: list[Game]) -> dict[int, Shown]:
-    """``shown`` of several running games (the watch list), in two queries
-    whatever their number or length."""
-    running = [g.pk for g in games if g.status == Game.Status.ACTIVE]
-    if not running:
-        return {}
+def withheld(game: Game, shown_now: Shown | None) -> bool:
+    """Whether a running game that shows ``shown_now`` (``shown``'s answer)
+    holds back estimates it has: stored, but none old enough to show yet."""
+    return (
+        shown_now is None
+        and game.status == Game.Status.ACTIVE
+        and PositionEstimate.objects.filter(game_id=game.pk).exists()
+    )
+
+
+def shown_many(games: list[Game]) -> dict[int, Shown | None]:
+    """``shown`` of several running games (the watch list; their seats
+    prefetched), by game: None for a game with estimates but none it may
+    show yet, and no entry for a game without any. Two queries, plus one
+    per estimated game with a person seated (its round's start)."""
+    running = {g.pk: g for g in games if g.status == Game.Status.ACTIVE}
+    estimated = set(
+        PositionEstimate.objects.filter(game_id__in=list(running))
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    limits = {pk: visible_version(running[pk], list(running[pk].seats.all())) for pk in estimated}
+    found: dict[int, Shown | None] = dict.fromkeys(estimated)
+    allowed = {pk: limit for pk, limit in limits.items() if limit is not None}
+    if not allowed:
+        return found
+    limit = Case(*[When(game_id=pk, then=Value(v)) for pk, v in allowed.items()], default=Value(-1))
     latest = (
-        PositionEstimate.objects.filter(
-            game_id=OuterRef("pk"),
-            version__lte=OuterRef("version") - OuterRef("analysis_delay_moves"),
-        )
+        PositionEstimate.objects.filter(game_id=OuterRef("pk"), version__lte=limit)
         .order_by("-version")
         .values("pk")[:1]
     )
     pks = (
-        Game.objects.filter(pk__in=running)
+        Game.objects.filter(pk__in=list(allowed))
         .annotate(estimate=Subquery(latest))
         .values_list("estimate", flat=True)
     )
     rows = PositionEstimate.objects.filter(pk__in=[pk for pk in pks if pk is not None])
-    return {row.game_id: _shown_row(row) for row in rows}
+    found.update({row.game_id: _shown_row(row) for row in rows})
+    return found
 
 
 def _shown_row(row: PositionEstimate) -> Shown:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import logging
 import random
@@ -104,14 +103,18 @@ def _query(scope: dict[str, Any], name: str) -> str | None:
 
 
 def _glances(scope: dict[str, Any]) -> bool:
-    """``?glance=1``: the home page's small board. It is sent what any
-    spectator sees, and counts as nobody watching or online."""
+    """``?glance=1``: the home page's small board, which counts as nobody
+    watching or online. It changes nothing of what the socket is sent: the
+    query string never picks an audience, who the viewer is does, so a
+    seated player's glance is still a player's (no spectators' chat, no
+    win bar)."""
     return _query(scope, "glance") == "1"
 
 
 def _drawn_for(scope: dict[str, Any]) -> str | None:
     """``?as=``: whom the page was drawn for (``access.viewer_key``); None
-    from a client that does not say (the home page's glances, old pages)."""
+    from a client that does not say (the home page's glances, old pages).
+    Only compared with who the viewer is, never used as who they are."""
     return _query(scope, "as")
 
 
@@ -189,8 +192,6 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.close(code=CLOSE_SESSION_ENDED)
             return
         self.glance = _glances(self.scope)
-        if self.glance:
-            self.listener = dataclasses.replace(self.listener, seat=None)
         try:
             with redis_health.guarded():
                 summary = await self.join_live(user)

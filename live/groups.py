@@ -40,14 +40,15 @@ def seat_group(game_pk: int, number: int) -> str:
 
 def win_bar_group(game_pk: int) -> str:
     """The spectators who see the win bar: not the home page's glances,
-    which may be a player's own (``live.winbar``)."""
+    which show none (``live.winbar``)."""
     return f"game-{game_pk}-win-bar"
 
 
 def audiences_for(game_pk: int, seat: int | None, *, glance: bool = False) -> list[str]:
     """The groups whose game pushes this listener gets (through
     ``live.fanout``); the game group itself (presence, chat) is on the layer.
-    ``seat`` is None only for a viewer who holds no seat in the game."""
+    ``seat`` is None only for a viewer who holds no seat in the game: a
+    seat's holder is a player here whatever their socket asked for."""
     if seat is None:
         if glance:
             return [spectators_group(game_pk)]

@@ -22,12 +22,16 @@ from ratings.services import rating_pool
 
 SORTS = {"recent": "Recent activity", "spectators": "Most watched"}
 LIMIT = 50
+# Why a row shows no chances (``win_note``): estimated, but held back a
+# full round (games.estimates); or the viewer plays in the game.
+WITHHELD, YOURS = "withheld", "yours"
 
 
 def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
     """The live public games, each with the spectators' win bar when there
-    is an estimate to show (``hide_win_bars`` takes it off for a viewer
-    who plays in the game)."""
+    is an estimate to show, else a ``win_note`` saying why not ("withheld":
+    estimated, but none is a full round old yet; "": not estimated);
+    ``hide_win_bars`` takes the bar off for a viewer who plays in the game."""
     games = list(
         Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
@@ -64,9 +68,10 @@ def watch_rows(sort: str = "recent") -> list[dict[str, Any]]:
                 "turn_no": state.turn_no + 1,
                 "turn_name": state.names[state.turn],
                 "watching": watchers.get(game.pk, 0),
-                "win_bar": win_bar.bar(game, list(game.seats.all()), shown[game.pk])
-                if game.pk in shown
+                "win_bar": win_bar.bar(game, list(game.seats.all()), found)
+                if (found := shown.get(game.pk)) is not None
                 else None,
+                "win_note": WITHHELD if game.pk in shown and found is None else "",
             }
         )
     return rows[:LIMIT]
@@ -83,13 +88,17 @@ def seated_in(user: Any, game_pks: list[int]) -> frozenset[int]:
 def hidden_win_bars(rows: list[dict[str, Any]], user: Any) -> frozenset[int]:
     """The games of ``rows`` whose win bar ``user`` may not see: those they
     play in (it would be engine help), whichever page it is on."""
-    return seated_in(user, [row["game"].pk for row in rows if row["win_bar"] is not None])
+    estimated = [row["game"].pk for row in rows if row["win_bar"] is not None or row["win_note"]]
+    return seated_in(user, estimated)
 
 
 def hide_win_bars(rows: list[dict[str, Any]], hidden: frozenset[int]) -> list[dict[str, Any]]:
     if not hidden:
         return rows
-    return [{**row, "win_bar": None} if row["game"].pk in hidden else row for row in rows]
+    return [
+        {**row, "win_bar": None, "win_note": YOURS} if row["game"].pk in hidden else row
+        for row in rows
+    ]
 
 
 FINISHED_PER_PAGE = 20

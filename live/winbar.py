@@ -1,12 +1,12 @@
 """The spectators' win bar (issue #20), pushed once its estimate is stored.
 
 It goes to ``groups.win_bar_group`` alone: the sockets of viewers who hold
-no seat in the game and are not the home page's glances (one may be a
-player's own). Framed ``<!--push N-->`` with N the version of the estimate
+no seat in the game and are not the home page's glances (which show no
+bar). Framed ``<!--push N-->`` with N the version of the estimate
 it shows, under a part of its own ("win-bar"): clients drop a bar for an
 older estimate than the one they show, as they drop any stale region, and
 leave the bar out of the version their heartbeat asks about (it trails the
-game, by ``Game.analysis_delay_moves`` at least).
+game: a full round while a person is seated, ``games.estimates``).
 """
 
 from __future__ import annotations

@@ -266,6 +266,10 @@ API_STREAM_KEEPALIVE_SECONDS = max(1, env_int("API_STREAM_KEEPALIVE_SECONDS", 20
 # estimate waits for the game to settle (a newer move drops the older work).
 ANALYSIS_PLAYOUTS = max(0, env_int("ANALYSIS_PLAYOUTS", 1000))
 ANALYSIS_DEBOUNCE_MS = max(0, env_int("ANALYSIS_DEBOUNCE_MS", 1000))
+# A game with a person seated shows its estimate this many full rounds late
+# (one turn per player still in it each) to everyone: never current, so
+# nobody can pass a player engine help (games.estimates). At least 1.
+ANALYSIS_DELAY_ROUNDS = max(1, env_int("ANALYSIS_DELAY_ROUNDS", 1))
 TIMER_ETA_HORIZON_SECONDS = min(env_int("TIMER_ETA_HORIZON_SECONDS", 900), 1800)
 # A finished game's analysis (issue 20, docs/analysis.md "After the game";
 # POSTGAME_*, apart from the spectators' live estimate's own settings):

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.http import QueryDict
 
-from games import engine
+from games import disclosure, engine
 from games.decisions import ANSWER_ORDER
 from games.engine import (
     A_HOTEL,
@@ -533,7 +533,7 @@ def can_propose(s: engine.State, me: int, partner: int) -> bool:
 
 def _trades(s: engine.State, me: int, out: Panel, answers: dict[int, list[ActionForm]]) -> None:
     trading = engine.can_trade(s, me)
-    for tid, frm, to, terms in engine.offers(s):
+    for tid, frm, to, terms in disclosure.offers(s, disclosure.Audience(me)):
         if to == me:
             forms = answers.get(tid, [])
             offer = {

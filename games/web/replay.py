@@ -9,12 +9,12 @@ record hands out the secret only once the game has ended.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from html import escape
 from typing import Any
 
-from games import engine
+from games import disclosure, engine
 from games.engine import NUM_SQUARES, square_name, total_worth
 from games.models import Game, GameEvent
 from games.web.board_svg import SEAT_COLOURS, square_box
@@ -27,6 +27,7 @@ class Replay:
     game: Game
     names: list[str]
     actions: list[engine.Action]
+    versions: list[int] = field(default_factory=list)  # each action's version
 
     @property
     def steps(self) -> int:
@@ -95,43 +96,40 @@ class Replay:
                 )
         return steps, worths
 
-    def record(self) -> dict[str, Any]:
-        """The game's record. While the game runs it has the moves and the
-        commitment but nothing that tells the future (no secret, no seed);
-        once it has ended, the secret, and what the site showed and stored,
-        so that ``verify_record`` can check it."""
+    def record(self, audience: disclosure.Audience | None = None) -> dict[str, Any]:
+        """The game's record as ``audience`` may read it (``games.disclosure``;
+        None: as someone without a seat). While the game runs it has the moves
+        and the commitment but nothing that tells the future (no secret, no
+        seed) and no offer's terms the viewer may not read; once it has
+        ended, everything ``verify_record`` checks."""
         game = self.game
-        ended = game.has_ended
-        record = engine.make_record(
-            self.rules,
-            self.names,
-            game.seed,
-            self.actions,
-            secret=game.secret or None,
-            reveal=ended,
+        audience = audience or disclosure.Audience.of(game, None)
+        full = engine.make_record(
+            self.rules, self.names, game.seed, self.actions, secret=game.secret or None
         )
-        if not game.secret and not ended:
-            record["seed"] = None  # an old splitmix64 game: its seed is its future
-        record["game"] = game.public_id
-        record["status"] = game.status
-        record["outcomes"] = published_outcomes(game)
-        if ended and game.state is not None:
-            record["final_state_sha256"] = engine.state_digest(game.state)
-        return record
+        full["game"] = game.public_id
+        full["status"] = game.status
+        full["outcomes"] = published_outcomes(game)
+        if game.has_ended and game.state is not None:
+            full["final_state_sha256"] = engine.state_digest(game.state)
+        book = disclosure.TradeBook.of_game(game.pk)
+        return disclosure.record(full, self.versions, audience, book)
 
 
 def load_replay(game: Game) -> Replay:
     rows = GameEvent.objects.filter(game=game, kind="action").order_by("seq")
     hidden_after = _sealed_auction_start(game)
-    actions = []
+    actions, versions = [], []
     for payload, seat, seq in rows.values_list("payload", "audience_seat", "seq"):
         if hidden_after is not None and seat is not None and seq > hidden_after:
             # A sealed bid of the auction still open: the replay and the
             # record stop before it until the auction closes.
             break
         actions.append(engine.action_from_dict(payload))
+        versions.append(seq)
     # Names never change after the start, so the stored state's are the start's.
-    return Replay(game=game, names=list((game.state or {})["names"]), actions=actions)
+    names = list((game.state or {})["names"])
+    return Replay(game=game, names=names, actions=actions, versions=versions)
 
 
 def _sealed_auction_start(game: Game) -> int | None:

@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from common.charts import line_chart, tick_every
-from games import access, engine
+from games import access, disclosure, engine
 from games.models import Game
 from games.web.board_svg import render_board
 from games.web.presenters import event_text
@@ -153,7 +153,13 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_GET
 def record_json(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _started_game(request, public_id)
-    response = JsonResponse(load_replay(game).record(), json_dumps_params={"indent": 1})
+    viewer = access.access_game_for_viewer(request, public_id, started=True)
+    game = viewer.game
+    seat = viewer.seat.number if viewer.seat is not None else None
+    record = load_replay(game).record(disclosure.Audience.of(game, seat))
+    response = JsonResponse(record, json_dumps_params={"indent": 1})
+    # Each viewer's own: a pending offer's terms are its two parties' only.
+    response["Cache-Control"] = "private, no-store"
+    patch_vary_headers(response, ("Cookie",))
     response["Content-Disposition"] = f'attachment; filename="monopoly-{game.public_id}.json"'
     return response

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from common import ratelimit
-from games import access, engine, services, standing_orders
+from games import access, engine, estimates, services, standing_orders
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.web.bot_refusal import api_only_for_bots
@@ -120,6 +120,11 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "invite_token": access.invite_token_for(request, game) or "",
         "preset_label": PRESET_LABELS.get(game.preset, game.preset),
         "timer": timer_label(game.turn_seconds),
+        # How late spectators will see the win bar (games.estimates).
+        "win_delay": {
+            "rounds": estimates.delay_rounds() if estimates.has_person(game, seats) else 0,
+            "delay": game.analysis_delay_moves,
+        },
         "switches": [row for row in switch_rows(game.preset) if row["name"] in game.switches],
         "switch_values": game.switches,
         "can_start": is_host and len(seats) >= 2,

@@ -25,7 +25,8 @@ def percent(p: float) -> str:
 
 def bar(game: Game, seats: list[Seat], shown: estimates.Shown | None) -> dict[str, Any]:
     """The bar's context: ``rows`` per seat (empty while there is no
-    estimate to show), the version it is for and how it was made."""
+    estimate to show), the version it is for, how it was made and how late
+    it is shown (``rounds``: full rounds, for a game with a person seated)."""
     colours = seat_colours()
     rows = []
     if shown is not None:
@@ -57,6 +58,7 @@ def bar(game: Game, seats: list[Seat], shown: estimates.Shown | None) -> dict[st
         "final": shown is not None and shown.final,
         "label": f"Chances of winning: {label}" if rows else "",
         "delay": game.analysis_delay_moves,
+        "rounds": estimates.delay_rounds() if estimates.has_person(game, seats) else 0,
         "moves_behind": game.version - shown.version if shown is not None else 0,
     }
 
@@ -64,7 +66,7 @@ def bar(game: Game, seats: list[Seat], shown: estimates.Shown | None) -> dict[st
 def spectator_context(game: Game, seats: list[Seat]) -> dict[str, Any]:
     """The context of the SPECTATOR regions (one query). Without live
     estimates (``ANALYSIS_PLAYOUTS=0``) a running game has no bar at all."""
-    shown = estimates.shown(game)
+    shown = estimates.shown(game, seats)
     if shown is None and estimates.playouts() < 1:
         return {"win_bar": None}
     return {"win_bar": bar(game, seats, shown)}

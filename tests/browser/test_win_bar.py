@@ -1,6 +1,6 @@
 """The spectators' win bar in a real browser (issue #20): it fills in and
-follows the moves on a spectator's page without a reload, and a player's
-page never shows it nor receives it."""
+follows the moves a full round late on a spectator's page without a
+reload, and a player's page never shows it nor receives it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games import engine, services
+from games import engine, estimates, services
 from games.models import Game
 from live import tasks
 from tests.browser.test_live import SHOTS, context_for, daphne_url, people
@@ -32,6 +32,25 @@ def off_the_loop(call: Callable[..., Any], *args: Any) -> Any:
     """Playwright's loop runs in this thread: writes that push run elsewhere."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(call, *args).result()
+
+
+def a_round_on(game: Game) -> int:
+    """Moves until every player still in has played a whole turn since the
+    current one began: the bar's delay in a game with people seated.
+    Returns the new version."""
+    game.refresh_from_db()
+    state = engine.from_dict(game.state)
+    last = state.turn_no + sum(1 for alive in state.alive if alive)
+    while engine.from_dict(game.state).turn_no <= last:
+        off_the_loop(move, game)
+        game.refresh_from_db()
+    return game.version
+
+
+def shown_version(game: Game) -> int:
+    shown = off_the_loop(estimates.shown, game)
+    assert shown is not None
+    return int(shown.version)
 
 
 def estimate(game: Game) -> int:
@@ -66,18 +85,24 @@ def test_a_spectators_bar_follows_the_moves_and_a_players_page_never_has_it(
         page.wait_for_selector("#presence .presence-line:not(.muted)")  # the socket is up
     watcher.evaluate("window.__notReloaded = true")
 
-    first = estimate(game)
+    # Estimated now, shown a full round later (people are seated): the
+    # estimate stored then pushes the bar of the newest one a round old.
+    estimated = estimate(game)
+    watcher.wait_for_selector("#win-bar:not(:has(.win-segment))")
+    off_the_loop(a_round_on, game)
+    estimate(game)
+    first = shown_version(game)
+    assert first >= estimated
     watcher.wait_for_selector(f'#win-bar[data-version="{first}"] .win-segment')
     label = watcher.locator("#win-bar .win-track").get_attribute("aria-label")
     assert label is not None and label.startswith("Chances of winning: ada ")
     assert watcher.locator("#win-bar .win-legend li").count() == 4
 
-    # A move may bring more than one version (a standing order claims the rent).
-    moved_to = off_the_loop(move, game)
-    assert moved_to > first
+    moved_to = off_the_loop(a_round_on, game)
     watcher.wait_for_selector(f'#board[data-version="{moved_to}"]')
-    second = estimate(game)
-    assert second == moved_to
+    assert estimate(game) == moved_to
+    second = shown_version(game)
+    assert first < second < moved_to  # never current
     watcher.wait_for_selector(f'#win-bar[data-version="{second}"] .win-segment')
     assert watcher.evaluate("window.__notReloaded") is True
     total = watcher.evaluate(
@@ -88,10 +113,10 @@ def test_a_spectators_bar_follows_the_moves_and_a_players_page_never_has_it(
     assert total == pytest.approx(1, abs=0.02)  # the segments fill the track
 
     # The player's page had the move's pushes, and no bar ever.
-    player.wait_for_selector(f'#board[data-version="{second}"]')
+    player.wait_for_selector(f'#board[data-version="{moved_to}"]')
     assert player.locator("#win-bar").count() == 0
     frames = player.evaluate("window.__frames")
-    assert any(f.startswith(f"<!--push {second}-->") for f in frames)
+    assert any(f.startswith(f"<!--push {moved_to}-->") for f in frames)
     assert not [f for f in frames if "win-bar" in f or "Chances of winning" in f]
 
     watcher.locator("#win-bar").scroll_into_view_if_needed()

@@ -84,3 +84,27 @@ def edit_state() -> Callable[..., engine.State]:
         return state
 
     return edit
+
+
+def played_turns(game: Game, turns: int) -> None:
+    """The game ``turns`` turns on, as the live estimates count them (test
+    setup): a version with a ``turn_start`` each, the position unchanged.
+    Later real moves go on from the last of these versions."""
+    from games.models import GameEvent
+
+    state = engine.from_dict(game.state)
+    game.refresh_from_db(fields=["version"])
+    rows = [
+        GameEvent(
+            game=game,
+            seq=game.version + i,
+            index=0,
+            kind="turn_start",
+            payload={"kind": "turn_start", "player": state.turn, "turn_no": state.turn_no + i},
+        )
+        for i in range(1, turns + 1)
+    ]
+    with setup_writes("turns played, for the estimates' delay"):
+        GameEvent.objects.bulk_create(rows)
+        Game.objects.filter(pk=game.pk).update(version=game.version + turns)
+    game.refresh_from_db()

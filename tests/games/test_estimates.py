@@ -1,6 +1,7 @@
 """The live win estimates (issue #20, ``games.estimates``): made once per
 version off the request path, never from anything hidden, and shown to
-spectators only, ``analysis_delay_moves`` moves late."""
+spectators only: a full round late while a person is seated, and
+``analysis_delay_moves`` moves late."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from games import engine, estimates, services
 from games.models import Game, PositionEstimate
 from live import tasks
 from tests.conftest import setup_writes
+from tests.games.conftest import played_turns
 from tests.live.conftest import move
 
 PLAYOUTS = 40  # enough to give every seat a share; a fraction of a second
@@ -34,6 +36,13 @@ def stored(game: Game, version: int, probabilities: list[float]) -> PositionEsti
         probabilities=probabilities,
         stderr=[0.05] * len(probabilities),
     )
+
+
+def moved_on(game: Game, moves: int) -> None:
+    """The game ``moves`` versions on within its turn (test setup)."""
+    with setup_writes("versions to estimate"):
+        Game.objects.filter(pk=game.pk).update(version=game.version + moves)
+    game.refresh_from_db()
 
 
 def set_delay(game: Game, moves: int) -> None:
@@ -122,20 +131,71 @@ def test_the_estimate_is_the_same_whatever_the_secret_and_the_undrawn_order(
 
 
 @pytest.mark.django_db
-def test_spectators_see_the_latest_estimate_at_least_the_delay_old(duel: Game) -> None:
-    v = duel.version
+def test_a_bots_only_game_is_shown_its_latest_estimate_the_hosts_delay_old(
+    no_bot_tasks: Any,
+) -> None:
+    # Nobody seated could be helped: such a game may stay current.
+    game = services.create_seated_game(humans=[], bots=["heuristic"] * 2, start=True)
+    v = game.version
     with setup_writes("versions to estimate"):
-        Game.objects.filter(pk=duel.pk).update(version=v + 6)
-    duel.refresh_from_db()
+        Game.objects.filter(pk=game.pk).update(version=v + 6)
+    game.refresh_from_db()
     for offset in (0, 2, 5, 6):
-        stored(duel, v + offset, [0.1 * offset, 1 - 0.1 * offset])
-    assert estimates.shown(duel).version == v + 6  # type: ignore[union-attr]
-    set_delay(duel, 3)
-    assert estimates.shown(duel).version == v + 2  # type: ignore[union-attr]
-    set_delay(duel, 7)
+        stored(game, v + offset, [0.1 * offset, 1 - 0.1 * offset])
+    assert estimates.shown(game).version == v + 6  # type: ignore[union-attr]
+    set_delay(game, 3)
+    assert estimates.shown(game).version == v + 2  # type: ignore[union-attr]
+    set_delay(game, 7)
+    assert estimates.shown(game) is None
+    set_delay(game, 1)
+    assert estimates.shown_many([game])[game.pk].version == v + 5  # type: ignore[union-attr]
+
+
+@pytest.mark.django_db
+def test_a_game_with_a_person_seated_is_never_shown_current(duel: Game) -> None:
+    """Only a full round late: the position at the start of the turn one
+    turn per player still in the game back, or older."""
+    start = duel.version  # turn 1 begins
+    stored(duel, start, [0.6, 0.4])
+    assert estimates.shown(duel) is None  # the current position's
+    played_turns(duel, 1)
+    middle = duel.version + 1  # within turn 2
+    stored(duel, middle, [0.3, 0.7])
+    moved_on(duel, 2)
     assert estimates.shown(duel) is None
-    set_delay(duel, 1)
-    assert estimates.shown_many([duel])[duel.pk].version == v + 5
+    assert estimates.shown_many([duel]) == {duel.pk: None}  # estimated, withheld
+    played_turns(duel, 1)  # turn 3: turn 1 began a full round back
+    assert estimates.shown(duel).version == start  # type: ignore[union-attr]
+    played_turns(duel, 1)  # turn 4: turn 2 began a round back, not its middle
+    assert estimates.shown(duel).version == start  # type: ignore[union-attr]
+    played_turns(duel, 1)
+    assert estimates.shown(duel).version == middle  # type: ignore[union-attr]
+    assert estimates.shown_many([duel])[duel.pk].version == middle  # type: ignore[union-attr]
+
+
+@pytest.mark.django_db
+def test_the_setting_lengthens_the_delay_to_more_rounds(duel: Game, settings: Any) -> None:
+    settings.ANALYSIS_DELAY_ROUNDS = 2
+    stored(duel, duel.version, [0.6, 0.4])
+    played_turns(duel, 3)
+    assert estimates.shown(duel) is None
+    played_turns(duel, 1)
+    assert estimates.shown(duel) is not None
+    settings.ANALYSIS_DELAY_ROUNDS = 0  # never shorter than a round
+    assert estimates.delay_rounds() == 1
+
+
+@pytest.mark.django_db
+def test_a_round_counts_only_the_players_still_in(duel: Game, edit_state: Any) -> None:
+    stored(duel, duel.version, [0.6, 0.4])
+    played_turns(duel, 1)
+    assert estimates.shown(duel) is None
+
+    def bob_out(s: engine.State) -> None:
+        s.alive[1] = False
+
+    edit_state(duel, bob_out)
+    assert estimates.shown(duel) is not None
 
 
 @pytest.mark.django_db

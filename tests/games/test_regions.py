@@ -12,6 +12,7 @@ from games.models import Game, PositionEstimate
 from games.web import regions
 from games.web.snapshot import Snapshot
 from live import broadcast
+from tests.games.conftest import played_turns
 
 
 @pytest.mark.django_db
@@ -38,12 +39,14 @@ def test_a_spectator_region_carries_the_version_its_content_is_for(duel: Game) -
             continue
         html = render_to_string(region.partial, context)
         assert re.search(rf'<section id="{region.name}"[^>]* data-version="-1" data-trails', html)
+    estimated = duel.version
     PositionEstimate.objects.create(
-        game=duel, version=duel.version, playouts=9, probabilities=[1, 0], stderr=[0, 0]
+        game=duel, version=estimated, playouts=9, probabilities=[1, 0], stderr=[0, 0]
     )
-    context.update(regions.spectator_context(snap))
+    played_turns(duel, 2)  # shown a full round late
+    context.update(regions.spectator_context(Snapshot.of(duel)))
     html = render_to_string(f"{regions.TEMPLATE}#win-bar", context)
-    assert f'data-version="{duel.version}" data-trails' in html
+    assert f'data-version="{estimated}" data-trails' in html
 
 
 def test_the_audiences_split_the_regions() -> None:

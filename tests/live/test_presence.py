@@ -44,8 +44,8 @@ def test_it_counts_people_not_tabs(duel: Game, alice: User, charlie: User) -> No
 
 
 def test_a_glancing_board_counts_as_nobody_watching(duel: Game, alice: User, charlie: User) -> None:
-    """The home page's small boards (``?glance=1``) get the spectators'
-    pushes but are neither "watching" nor a seat online."""
+    """The home page's small boards (``?glance=1``) are neither "watching"
+    nor a seat online; a seated player's is still a player's."""
 
     async def scenario() -> None:
         path = f"/ws/games/{duel.public_id}/?glance=1"
@@ -53,8 +53,8 @@ def test_a_glancing_board_counts_as_nobody_watching(duel: Game, alice: User, cha
         for comm in boards:
             assert (await comm.connect())[0]
         snapshot = (await collect(boards[1]))[0]
-        assert 'id="actions"' not in snapshot  # alice's board is a spectator's view
-        assert "chat-players" not in snapshot
+        assert "chat-players" in snapshot  # alice's board is still a player's view
+        assert "chat-spectators" not in snapshot
         summary = await presence.touch(duel.pk, "probe|g|probe")
         assert summary.watching == 0 and summary.online_seats == frozenset()
         assert summary.glancing == 3 and summary.spectated

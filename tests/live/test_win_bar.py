@@ -14,6 +14,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, PositionEstimate
 from live import broadcast, groups, tasks
+from tests.games.conftest import played_turns
 from tests.live.conftest import collect, communicator, frames, roll, run
 
 pytestmark = pytest.mark.usefixtures("live_db")
@@ -52,7 +53,7 @@ def test_spectators_get_the_bar_after_a_move_and_players_never(
             assert (await comm.connect())[0]
         first = {comm: await collect(comm) for comm in sockets}
         [(_, snapshot)] = frames(first[spectator], "snapshot")
-        assert 'id="win-bar"' in snapshot and "Estimating each player" in snapshot
+        assert 'id="win-bar"' in snapshot and "Shown a full round late" in snapshot
         for comm in (player, other, glancing_player):
             assert "win-bar" not in "".join(first[comm])
         # The spectator's arrival queued the estimate of the position as it is.
@@ -67,11 +68,15 @@ def test_spectators_get_the_bar_after_a_move_and_players_never(
             await collect(comm)  # the move's own pushes
 
         assert await database_sync_to_async(tasks.estimate_position)(duel.pk, version)
+        # Shown only a full round later (duel is a person's game): the next
+        # estimate stored then pushes the bar of this one.
+        await database_sync_to_async(played_turns)(duel, 3)
+        assert await database_sync_to_async(tasks.estimate_position)(duel.pk, duel.version)
         seen = await collect(spectator)
         [(pushed, html)] = frames(seen, "push")
         assert pushed == version
         assert 'id="win-bar"' in html and 'hx-swap-oob="true"' in html
-        row = await database_sync_to_async(PositionEstimate.objects.get)(game=duel)
+        row = await database_sync_to_async(PositionEstimate.objects.get)(game=duel, version=version)
         alice_percent = round(row.probabilities[0] * 100)
         assert f"Chances of winning: alice {alice_percent}%" in html
         for comm in (player, other, glancing_player):
@@ -109,6 +114,10 @@ def test_a_spectator_arriving_at_an_estimated_position_queues_nothing(
     PositionEstimate.objects.create(
         game=duel, version=duel.version, playouts=40, probabilities=[0.5, 0.5], stderr=[0.1, 0.1]
     )
+    played_turns(duel, 2)  # a full round: the start's estimate may be shown
+    PositionEstimate.objects.create(
+        game=duel, version=duel.version, playouts=40, probabilities=[0.9, 0.1], stderr=[0.1, 0.1]
+    )
 
     async def scenario() -> None:
         spectator = communicator(path(duel))
@@ -127,6 +136,7 @@ def test_the_pushed_watch_list_has_no_bar_for_the_games_own_players(
     PositionEstimate.objects.create(
         game=duel, version=duel.version, playouts=40, probabilities=[0.7, 0.3], stderr=[0.1, 0.1]
     )
+    played_turns(duel, 2)  # a full round: the estimate may be shown
     label = "Chances of winning: alice 70%, bob 30%"
 
     async def scenario() -> None:

@@ -258,6 +258,14 @@ ROUTES: list[Row] = [
     Row(G + "analysis.json", GET, everyone(OK), game="finished"),
     Row(G + "analysis.json", GET, members_only(OK), game="private finished"),
 
+    # A running game's replay and record: its moves so far, nothing of its
+    # future, and a pending offer's terms to its two parties only.
+    Row(G + "replay/", GET, everyone(OK), game="running"),
+    Row(G + "replay/", GET, members_only(OK), game="private running"),
+    Row(G + "record.json", GET, everyone(OK), game="running"),
+    Row(G + "record.json", GET, members_only(OK), game="private running"),
+    Row(G + "record.json", GET, everyone(OK), game="private running", invite=True),
+
     # --- a finished game -----------------------------------------------------------
     Row(G + "replay/", GET, everyone(OK), game="finished"),
     Row(G + "replay/", GET, members_only(OK), game="private finished"),
@@ -341,11 +349,14 @@ class Socket:
     cells: tuple[Expect, ...]
     game: str = ""
     kwargs: dict[str, str] = field(default_factory=dict)
+    query: str = ""  # e.g. "glance=1": it must not change who the viewer is
 
     @property
     def variant(self) -> str:
         return "-".join(
-            [self.game.replace(" ", "_")] * bool(self.game) + list(self.kwargs.values())
+            [self.game.replace(" ", "_")] * bool(self.game)
+            + list(self.kwargs.values())
+            + [self.query.replace("=", "")] * bool(self.query)
         )
 
 
@@ -360,6 +371,10 @@ SOCKETS: list[Socket] = [
            game="running"),
     Socket(WS_GAME,         (CLOSED,   CLOSED,   CLOSED,    PLAYS,   MOVES,  PLAYS,  CLOSED),
            game="private running"),
+    # The home page's small boards: the query string picks no audience, so
+    # a seat's holder is still a player (no spectators' chat, no win bar).
+    Socket(WS_GAME,         (WATCHES,  WATCHES,  WATCHES,   PLAYS,   MOVES,  PLAYS,  WATCHES),
+           game="running", query="glance=1"),
     Socket(WS_WAITING, everyone(LISTENS), game="lobby"),
     Socket(WS_WAITING, members_only(LISTENS, CLOSED), game="private lobby"),
     Socket(WS_ROOMS, everyone(LISTENS), kwargs={"room": "lobby"}),

@@ -17,15 +17,28 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.models import User
 from games import engine, services
-from games.models import Game, Seat
+from games.models import Game, PositionEstimate, Seat
+from live.chat import do_post_message
 from live.models import ChatMessage
 from tests.conftest import setup_writes
 from tests.live.servers import session_cookie
-from tests.monopoly_site.authorization_table import PERSONAS
+from tests.monopoly_site.authorization_table import PERSONAS, SEATED
 
 # Seat numbers in every game of the world.
 HOST_SEAT, MOVER_SEAT, WAITING_SEAT, BOT_SEAT = 0, 1, 2, 3
 GAMES = tuple(f"{p}{s}" for p in ("", "private ") for s in ("lobby", "running", "finished"))
+
+# What every running game holds that must not reach the wrong viewer, and
+# how it would read if it did (``leaks``): the host's pending offer to the
+# mover (its terms are theirs alone), a live win estimate of the current
+# position (never current while people play), and, in the public one, a
+# line in the spectators' chat (never for a seat's holder while it runs).
+OFFERED_CASH = 1357
+TRADE_PARTIES = frozenset({"host", "mover"})
+TERMS_MARKERS = ("1,357", "$1357", '"give_cash": 1357', '"give_cash":1357')
+ESTIMATE = [0.0313, 0.9374, 0.0313]
+ESTIMATE_MARKERS = ("0.9374", "93.74", "authz-mover 94%")
+SPECTATOR_LINE = "spectators-only-line-e7c1"
 
 
 def username(persona: str) -> str:
@@ -89,6 +102,17 @@ class World:
             User.objects.filter(pk__in=[u.pk for u in people]).delete()
 
 
+def leaks(persona: str, text: str) -> list[str]:
+    """What of a running game's secrets ``text`` shows that ``persona`` may not see."""
+    found = []
+    if persona not in TRADE_PARTIES:
+        found += [f"pending trade terms ({m!r})" for m in TERMS_MARKERS if m in text]
+    found += [f"a current win estimate ({m!r})" for m in ESTIMATE_MARKERS if m in text]
+    if persona in SEATED and SPECTATOR_LINE in text:
+        found.append("the spectators' chat")
+    return found
+
+
 def build_world() -> World:
     users = {}
     for persona in PERSONAS[1:]:
@@ -135,7 +159,25 @@ def running_game(users: dict[str, User], private: bool = False, taken_over: bool
         game.save(update_fields=["state"])
         if taken_over:
             game.seats.filter(number=WAITING_SEAT).update(taken_over=True)
+    _secrets_to_keep(game, users)
     return game
+
+
+def _secrets_to_keep(game: Game, users: dict[str, User]) -> None:
+    """The offer, the estimate and the spectators' line ``leaks`` looks for."""
+    offer = {"kind": engine.PROPOSE_TRADE, "target": MOVER_SEAT}
+    offer["terms"] = {"give_cash": OFFERED_CASH}
+    services.submit_action(
+        public_id=game.public_id, user=users["host"], action=offer, expected_version=game.version
+    )
+    game.refresh_from_db()
+    PositionEstimate.objects.create(
+        game=game, version=game.version, playouts=1000, probabilities=ESTIMATE, stderr=[0.01] * 3
+    )
+    if game.is_public:
+        do_post_message(
+            game=game, seat=None, user=users["spectator"], room="spectators", body=SPECTATOR_LINE
+        )
 
 
 def _finished(users: dict[str, User], private: bool) -> Game:

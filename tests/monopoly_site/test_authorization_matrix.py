@@ -12,10 +12,11 @@ from urllib.parse import urlsplit
 import pytest
 from django.contrib.messages import get_messages
 from django.http import HttpResponse
+from django.test import Client
 from django.urls import reverse
 
 from games import engine
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, PositionEstimate
 from monopoly_site.routing import websocket_urlpatterns
 from tests.monopoly_site.authorization_table import (
     ACTION_FIELDS,
@@ -37,9 +38,12 @@ from tests.monopoly_site.authorization_table import (
 from tests.monopoly_site.authorization_world import (
     HOST_SEAT,
     MOVER_SEAT,
+    SPECTATOR_LINE,
+    TRADE_PARTIES,
     WAITING_SEAT,
     World,
     build_world,
+    leaks,
     site_routes,
     username,
 )
@@ -166,16 +170,18 @@ def _check_route(
     send = client.get if method == "GET" else client.post
     response = send(url, data if method == "POST" else None, **(HTMX if row.htmx else {}))
     _check(response, expect, game=game, before=before, after=world.fingerprint())
-    _check_no_secret(world, response, f"{method} {url} as {persona}")
+    _check_no_secret(world, response, f"{method} {url} as {persona}", persona)
     if persona not in SEATED and not row.invite and 200 <= response.status_code < 300:
         body = response.content.decode(errors="replace")
         leaked = [public_id for public_id in world.private_ids() if public_id in body]
         assert not leaked, f"{method} {url} shows {persona} private games: {leaked}"
 
 
-def _check_no_secret(world: World, response: HttpResponse, where: str) -> None:
+def _check_no_secret(world: World, response: HttpResponse, where: str, persona: str) -> None:
     body = response.content.decode(errors="replace") if not response.streaming else ""
     assert not [s for s in world.running_secrets() if s in body], f"{where} reveals a dice secret"
+    # Pending trade terms, live estimates and the spectators' chat (leaks).
+    assert not leaks(persona, body), f"{where} reveals {leaks(persona, body)}"
 
 
 def _check(
@@ -236,7 +242,7 @@ def test_action_authorization(world: World, kind: str, persona: str, expect: Exp
     version, before = game.version, world.fingerprint()
     response = _act(world, persona, game, kind)
     _check(response, expect, game=game, before=before, after=world.fingerprint())
-    _check_no_secret(world, response, f"{kind} as {persona}")
+    _check_no_secret(world, response, f"{kind} as {persona}", persona)
     if expect is APPLIED:
         assert world.game("running").version > version
 
@@ -323,3 +329,55 @@ def test_admin_authorization(world: World, url: str, persona: str, expect: Expec
 def test_the_running_games_have_dice_secrets_to_guard(world: World) -> None:
     # Without them, the check that no answer reveals one would pass vacuously.
     assert len(world.running_secrets()) == 2
+
+
+def test_the_running_games_have_terms_estimates_and_chat_to_guard(world: World) -> None:
+    """Without them, the leak search would pass vacuously: the offer's
+    parties see its terms on their page, a spectator reads the spectators'
+    chat, and the estimate is stored (shown a round later)."""
+    game = world.game("running")
+    for persona in TRADE_PARTIES:
+        page = world.client(persona).get(game.get_absolute_url()).content.decode()
+        assert "$1,357" in page, persona
+        record = world.client(persona).get(f"{game.get_absolute_url()}record.json")
+        assert '"give_cash": 1357' in record.content.decode(), persona
+    page = world.client("spectator").get(game.get_absolute_url()).content.decode()
+    assert SPECTATOR_LINE in page
+    assert PositionEstimate.objects.filter(game=game, version=game.version).exists()
+
+
+# --- the API's reads -------------------------------------------------------------------
+
+API_PERSONAS = [p for p in PERSONAS if p != "anonymous"]  # no token: 401 everywhere
+API_READS = [
+    pattern.removeprefix(API_PREFIX)
+    for pattern, route in site_routes().items()
+    if pattern.startswith(API_PREFIX) and not re.search(r"<(?!game_id>|username>)", pattern)
+]
+
+
+@pytest.mark.parametrize("persona", API_PERSONAS)
+@pytest.mark.parametrize("game_name", ["running", "private running"])
+def test_no_api_read_shows_what_the_persona_may_not_see(
+    world: World, persona: str, game_name: str
+) -> None:
+    """Every API route read with the persona's token (the stream's catch-up
+    from the start): no dice secret, no pending terms but the parties', no
+    current estimate, no spectators' chat to a seat's holder."""
+    from api import tokens
+
+    game = world.game(game_name)
+    user = world.user(persona)
+    assert user is not None
+    _, token = tokens.issue(user, scopes=["read"])
+    headers = {"Authorization": f"Bearer {token}"}
+    for pattern in API_READS:
+        path = pattern.replace("<game_id>", game.public_id).replace("<username>", user.username)
+        url = f"/{API_PREFIX}{path}" + ("?since=0" if path.endswith("/stream") else "")
+        response = Client().get(url, headers=headers)
+        assert response.status_code < 500, f"GET {url} as {persona}: {response.status_code}"
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        text = body.decode(errors="replace")
+        where = f"GET {url} as {persona}"
+        assert not [s for s in world.running_secrets() if s in text], f"{where}: a dice secret"
+        assert not leaks(persona, text), f"{where} reveals {leaks(persona, text)}"

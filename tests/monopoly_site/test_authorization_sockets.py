@@ -39,6 +39,7 @@ from tests.monopoly_site.authorization_world import (
     WAITING_SEAT,
     World,
     build_world,
+    leaks,
     running_game,
 )
 
@@ -73,7 +74,8 @@ def _path(socket: Socket, world: World) -> str:
     if socket.game:
         kwargs["public_id"] = world.games[socket.game].public_id
     path = re.sub(r"<str:(\w+)>", lambda m: kwargs[m.group(1)], socket.pattern)
-    return "/" + re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: kwargs[m.group(1)], path).strip("^$")
+    path = "/" + re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: kwargs[m.group(1)], path).strip("^$")
+    return f"{path}?{socket.query}" if socket.query else path
 
 
 async def _open(port: int, path: str, cookie: str | None) -> Any:
@@ -137,6 +139,7 @@ def test_socket_authorization(
     if expect is WATCHES:
         assert not [marker for marker in SEAT_PRIVATE if marker in text]
     assert not [s for s in world.running_secrets() if s in text], f"{path} reveals a secret"
+    assert not leaks(persona, text), f"{path} as {persona} reveals {leaks(persona, text)}"
     if persona not in SEATED:
         leaked = [public_id for public_id in world.private_ids() if public_id in text]
         assert not leaked, f"{path} shows {persona} private games: {leaked}"
@@ -197,3 +200,5 @@ def test_only_the_seat_to_move_gets_its_decisions_in_a_moves_push(world: World, 
     assert not decisions & _kinds(got["waiting"])
     assert 'id="actions"' in got["waiting"]
     assert not [marker for marker in SEAT_PRIVATE if marker in got["spectator"]]
+    for persona, text in got.items():
+        assert not leaks(persona, text), f"{persona}'s pushes reveal {leaks(persona, text)}"

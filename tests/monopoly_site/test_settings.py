@@ -229,3 +229,29 @@ def test_a_port_that_is_not_a_number_stops_start_up_naming_it() -> None:
     result = run_manage("check", DEBUG="true", PORT="eighty")
     assert result.returncode != 0
     assert "PORT must be a whole number" in result.stderr
+
+
+def test_the_estimates_round_delay_is_read_from_the_environment_and_never_below_one() -> None:
+    script = "from monopoly_site import settings as s; print(s.ANALYSIS_DELAY_ROUNDS)"
+
+    def rounds(value: str | None) -> str:
+        env = {k: v for k, v in os.environ.items() if k != "ANALYSIS_DELAY_ROUNDS"}
+        if value is not None:
+            env["ANALYSIS_DELAY_ROUNDS"] = value
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=BASE_DIR,
+            env={**env, "DEBUG": "true"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip().splitlines()[-1]
+
+    assert rounds(None) == "1"
+    assert rounds("3") == "3"
+    assert rounds("0") == "1"
+    malformed = run_manage("check", DEBUG="true", ANALYSIS_DELAY_ROUNDS="soon")
+    assert malformed.returncode != 0
+    assert "ANALYSIS_DELAY_ROUNDS" in malformed.stderr
