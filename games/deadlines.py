@@ -8,7 +8,7 @@ so the tests move the clock with time-machine and nothing here reads it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 REMIND_FRACTION = 0.8
 
@@ -97,6 +97,16 @@ def claim_closes_at(landed_at: datetime, window_seconds: int) -> datetime:
 
 def seconds_left(due: datetime, now: datetime) -> int:
     return max(0, int((due - now).total_seconds()))
+
+
+# The one way a deadline's moment is written: "Sun 29 Nov, 00:48 UTC". The
+# server writes it in UTC (a push is rendered once for many viewers), and
+# static/js/countdown.js rewrites it on the reader's clock in the same shape,
+# so a region swapped in by a push never flips between two formats.
+def format_deadline(moment: datetime) -> str:
+    """``moment`` (aware) as the site writes a deadline, in UTC."""
+    at = moment.astimezone(UTC)
+    return f"{at:%a} {at.day} {at:%b}, {at:%H:%M} UTC"
 
 
 def describe_left(seconds: int) -> str:
