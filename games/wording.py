@@ -30,9 +30,11 @@ def square_name(rules: engine.Ruleset, sq: int) -> str:
 def game_money(state: dict[str, Any] | None, amount: int) -> str:
     """``money`` for a game known by its stored state (its rules' currency),
     without decoding the whole state: a profile lists twenty games."""
-    currency = ((state or {}).get("rules") or {}).get("currency") or engine.Ruleset().currency
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{currency}{abs(amount):,}"
+    try:
+        rules = engine.ruleset_from_dict((state or {}).get("rules", "us-2003"))
+    except (engine.RulesetError, TypeError):
+        rules = engine.ruleset("us-2003")
+    return money(rules, amount)
 
 
 # Why a game ended, as the end of a sentence: "Game over (one player is left)."

@@ -22,25 +22,30 @@
   var localFormat = null;
   var options = {
     weekday: "short", day: "numeric", month: "short",
-    hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short"
+    hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "shortOffset"
   };
   var zone = document.querySelector('meta[name="time-zone"]');
   // UTC is also what the server says when it knows no zone yet (a first visit): the browser's then.
   if (zone && zone.content && zone.content !== "UTC") options.timeZone = zone.content;
-  try {
-    localFormat = new Intl.DateTimeFormat("en-GB", options);
-  } catch (e) {
+  function make() {
     try {
-      delete options.timeZone;  // a zone this browser does not know
-      localFormat = new Intl.DateTimeFormat("en-GB", options);
-    } catch (e2) { /* the server's UTC text stays */ }
+      return new Intl.DateTimeFormat("en-GB", options);
+    } catch (e) {
+      return null;
+    }
   }
-  // "Sun 29 Nov, 00:48 UTC", as the server writes it.
+  localFormat = make();
+  if (!localFormat) {
+    delete options.timeZone;  // a zone this browser does not know
+    localFormat = make();
+  }
+  var utc = localFormat && /^(Etc\/)?UTC$/.test(localFormat.resolvedOptions().timeZone);
+  // "Sun 29 Nov, 00:48 UTC", "Sun 29 Nov, 06:18 GMT+5:30": as the server writes it.
   function deadline(at) {
     var part = {};
     localFormat.formatToParts(at).forEach(function (p) { part[p.type] = p.value; });
     return part.weekday + " " + part.day + " " + part.month + ", " + part.hour + ":" +
-      part.minute + " " + part.timeZoneName;
+      part.minute + " " + (utc ? "UTC" : part.timeZoneName.replace(/^GMT[+-]0$/, "GMT"));
   }
   function tick() {
     var now = Date.now();

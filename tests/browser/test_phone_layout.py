@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.conf import settings
@@ -30,6 +31,7 @@ pytestmark = pytest.mark.slow
 T = TypeVar("T")
 SHOTS = Path(__file__).resolve().parents[2] / ".run" / "screenshots"
 PHONE = {"width": 390, "height": 844}
+KOLKATA = "Asia/Kolkata"  # a zone with a half-hour offset
 # The mover's property in the scripted game: twelve rows of "Manage property".
 TWELVE = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 28)
 
@@ -164,6 +166,10 @@ def scripted(game: Game, owner: int) -> None:
         game.save(update_fields=["state"])
 
 
+def deadlines_shown(page: Any) -> list[str]:
+    return [str(text) for text in page.locator(".deadline-by time").all_inner_texts()]
+
+
 def panel_version(page: Any) -> int:
     return int(page.locator("#actions").get_attribute("data-version"))
 
@@ -175,8 +181,10 @@ def test_the_board_is_near_the_top_of_a_phone_game_with_manage_property_folded(
     ada, grace = people("ada", "grace")
     game = off_loop(lambda: services.create_seated_game(humans=[ada, grace], bots=[], start=True))
     mover = mover_of(game)
+    mover.time_zone = KOLKATA
+    mover.save(update_fields=["time_zone"])
     scripted(game, engine.next_actor(engine.from_dict(game.state)))
-    phone = Phone(browser, site, mover, timezone_id="UTC")
+    phone = Phone(browser, site, mover, timezone_id=KOLKATA)
     page = phone.open(game.get_absolute_url())
     page.wait_for_selector("#presence .presence-line:not(.muted)")  # the socket is up
     manage = page.locator("#manage-property")
@@ -188,9 +196,9 @@ def test_the_board_is_near_the_top_of_a_phone_game_with_manage_property_folded(
     assert board is not None
     assert board["y"] + page.evaluate("window.scrollY") <= 1.5 * PHONE["height"]
     assert phone.width() <= PHONE["width"]
-    # The deadline reads as the server wrote it, in the one format both use.
+    # The deadline reads as the server writes it for the reader's zone.
     due = Deadline.objects.get(game=game).due_at
-    assert page.locator(".deadline-by time").inner_text() == format_deadline(due)
+    assert deadlines_shown(page) == [format_deadline(due, ZoneInfo(KOLKATA))]
 
     # Opened, it stays open through the answer to the reader's own move and
     # the push of it, and after a reload.
@@ -204,6 +212,11 @@ def test_the_board_is_near_the_top_of_a_phone_game_with_manage_property_folded(
     game.refresh_from_db()
     page.wait_for_function(f"document.getElementById('status').dataset.version >= {game.version}")
     assert page.locator("#manage-property").evaluate("d => d.open") is True
+    # The push was written in UTC; at once on the page, it reads as before.
+    assert deadlines_shown(page) == [
+        format_deadline(d.due_at, ZoneInfo(KOLKATA))
+        for d in Deadline.objects.filter(game=game).order_by("due_at")
+    ]
     page = phone.open(game.get_absolute_url())
     assert page.locator("#manage-property").evaluate("d => d.open") is True
     # Folded again, a reload keeps it folded.

@@ -6,10 +6,12 @@ wherever the server writes it."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
+from django.utils.timezone import override
 
 from accounts.models import User
 from games import engine, services, wording
@@ -47,11 +49,15 @@ def test_net_worth_of_a_stored_game_is_money_in_its_currency() -> None:
     assert wording.game_money(None, -5) == "-$5"
 
 
-def test_a_deadline_is_written_in_one_format_in_utc() -> None:
+def test_a_deadline_is_written_in_one_format_in_the_active_zone() -> None:
     moment = datetime(2026, 11, 29, 0, 48, tzinfo=UTC)
-    assert format_deadline(moment) == "Sun 29 Nov, 00:48 UTC"
-    paris = moment.astimezone(timezone(timedelta(hours=1)))
-    assert format_deadline(paris) == "Sun 29 Nov, 00:48 UTC"
+    assert format_deadline(moment) == "Sun 29 Nov, 00:48 UTC"  # a push: no reader's zone
+    with override(ZoneInfo("Asia/Kolkata")):
+        assert format_deadline(moment) == "Sun 29 Nov, 06:18 GMT+5:30"
+    # As static/js/countdown.js writes them: the zone by its offset.
+    assert format_deadline(moment, ZoneInfo("America/New_York")) == "Sat 28 Nov, 19:48 GMT-5"
+    assert format_deadline(moment, ZoneInfo("Europe/London")) == "Sun 29 Nov, 00:48 GMT"
+    assert format_deadline(moment, ZoneInfo("Europe/Paris")) == "Sun 29 Nov, 01:48 GMT+1"
 
 
 def finished(duel: Game, loser: User) -> Game:
