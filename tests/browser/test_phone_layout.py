@@ -61,7 +61,7 @@ def site(transactional_db: None) -> Iterator[str]:
 
 
 class Phone:
-    """A 390 px phone signed in as ``user``, collecting what the console says.
+    """A 390 px phone logged in as ``user``, collecting what the console says.
     (bypass_csp: the checks read the page with Playwright's string
     expressions, which the site's policy, no eval, refuses.)"""
 
@@ -231,3 +231,17 @@ def test_the_board_is_near_the_top_of_a_phone_game_with_manage_property_folded(
     page = desk.open(game.get_absolute_url())
     assert page.locator("#manage-property").evaluate("d => d.open") is True
     desk.close()
+
+
+@pytest.mark.browser
+def test_a_note_that_something_worked_shows_briefly_and_goes(browser: Any, site: str) -> None:
+    """As "The game has started." on a game's page, which stays open for hours."""
+    [ada] = people("ada")
+    phone = Phone(browser, site, ada)
+    page = phone.open("/settings/")
+    page.get_by_role("button", name="Save settings").click()
+    note = page.locator(".messages .message.success", has_text="Settings saved.")
+    note.wait_for()
+    note.wait_for(state="detached")
+    assert page.locator(".messages").count() == 0
+    phone.close()
