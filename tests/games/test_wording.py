@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils.timezone import override
 
 from accounts.models import User
+from api import reads
 from games import engine, services, wording
 from games.deadlines import format_deadline
 from games.models import Deadline, Game
@@ -94,3 +95,10 @@ def test_deadlines_read_alike_on_the_game_page_and_the_lobby(client: Client, due
     for url in (duel.get_absolute_url(), "/lobby/"):
         page = client.get(url).content.decode()
         assert re.search(rf"<time data-local [^>]*>{re.escape(written)}</time>", page), url
+
+
+def test_the_apis_event_text_words_the_end_too() -> None:
+    s = engine.new_game(engine.ruleset("us-2003"), ["Ada", "Grace"], seed=1)
+    entry = reads.event_entry(engine.Event("game_over", 1, ("time",)), s)
+    assert entry["reason"] == "time"  # the identifier stays, for programs
+    assert entry["text"] == "Game over (time ran out): Grace wins."
