@@ -133,6 +133,12 @@ def test_lobby_tables_fit_a_phone_and_break_headings_between_words(browser: Any,
     phone.shot("phone-lobby-tables")
     assert page.evaluate(BROKEN_HEADINGS) == []
     assert phone.width() <= PHONE["width"]
+    # Watch's seven columns too: a table wider than the screen scrolls in its own box.
+    page = phone.open("/watch/")
+    page.locator("#watch-games table").wait_for()
+    phone.shot("phone-watch-table")
+    assert page.evaluate(BROKEN_HEADINGS) == []
+    assert phone.width() <= PHONE["width"]
     phone.close()
 
 
@@ -196,6 +202,11 @@ def test_the_board_is_near_the_top_of_a_phone_game_with_manage_property_folded(
     assert board is not None
     assert board["y"] + page.evaluate("window.scrollY") <= 1.5 * PHONE["height"]
     assert phone.width() <= PHONE["width"]
+    # The fair-dice disclosure's marker sits inside the green header, not on its edge.
+    header = page.locator("#status").bounding_box()
+    fair = page.locator("#fair-dice > summary").bounding_box()
+    assert header is not None and fair is not None
+    assert fair["x"] >= header["x"] + 8
     # The deadline reads as the server writes it for the reader's zone.
     due = Deadline.objects.get(game=game).due_at
     assert deadlines_shown(page) == [format_deadline(due, ZoneInfo(KOLKATA))]
@@ -244,4 +255,15 @@ def test_a_note_that_something_worked_shows_briefly_and_goes(browser: Any, site:
     note.wait_for()
     note.wait_for(state="detached")
     assert page.locator(".messages").count() == 0
+    phone.close()
+
+
+@pytest.mark.browser
+def test_the_new_pages_fit_a_phone(browser: Any, site: str) -> None:
+    [ada] = people("ada")
+    phone = Phone(browser, site, ada)
+    for url in ("/status/", "/leaderboard/ratings/", "/leaderboard/"):
+        phone.open(url)
+        phone.shot("phone-" + url.strip("/").replace("/", "-"))
+        assert phone.width() <= PHONE["width"], url
     phone.close()
