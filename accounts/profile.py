@@ -11,6 +11,7 @@ from common.charts import line_chart
 from games import engine
 from games.comebacks import best_comebacks
 from games.models import Game, Seat
+from games.wording import game_money
 from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 
 POOL_COLOURS: dict[str, str] = {
@@ -78,7 +79,14 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
         "current_games": _current_games(player, listed),
         "comebacks": best_comebacks(seats.filter(listed)),
         "recent_games": [
-            {"seat": seat, "change": changes.get(seat.game_id), "players": seat.players}
+            {
+                "seat": seat,
+                "change": changes.get(seat.game_id),
+                "players": seat.players,
+                "worth": None
+                if seat.final_net_worth is None
+                else game_money(seat.game.state, seat.final_net_worth),
+            }
             for seat in seats.filter(listed, game__status=Game.Status.FINISHED)
             .select_related("game")
             .annotate(players=Count("game__seats"))

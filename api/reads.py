@@ -17,6 +17,7 @@ from typing import Any
 from games import disclosure, engine
 from games.models import Deadline, Game, Seat
 from games.web.action_forms import PLAYER_KINDS
+from games.web.presenters import event_text
 
 
 def status_of(game: Game) -> str:
@@ -110,7 +111,9 @@ def legal_actions(s: engine.State | None, seat: int | None) -> list[dict[str, An
 
 
 def event_entry(e: engine.Event, s: engine.State) -> dict[str, Any]:
-    return {**e.to_dict(), "text": engine.render_event(e, s.rules, s.names)}
+    entry = e.to_dict()
+    # Worded as on the page (the engine words only the identifier of why a game ended).
+    return {**entry, "text": event_text(e.kind, entry, s.rules, s.names)}
 
 
 def players(seats: list[Seat]) -> list[dict[str, Any]]:

@@ -8,7 +8,9 @@ so the tests move the clock with time-machine and nothing here reads it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
+
+from django.utils import timezone
 
 REMIND_FRACTION = 0.8
 
@@ -97,6 +99,29 @@ def claim_closes_at(landed_at: datetime, window_seconds: int) -> datetime:
 
 def seconds_left(due: datetime, now: datetime) -> int:
     return max(0, int((due - now).total_seconds()))
+
+
+# The one way a deadline's moment is written: "Sun 29 Nov, 00:48 UTC",
+# "Sun 29 Nov, 06:18 GMT+5:30". A page is written in its reader's zone (the
+# active one), a push in UTC (rendered once for many readers), and
+# static/js/countdown.js rewrites either on the reader's clock in this same
+# shape, so a region swapped in by a push never flips between two formats.
+def format_deadline(moment: datetime, zone: tzinfo | None = None) -> str:
+    """``moment`` (aware) in ``zone``, by default Django's active zone."""
+    at = moment.astimezone(zone or timezone.get_current_timezone())
+    return f"{at:%a} {at.day} {at:%b}, {at:%H:%M} {_zone_label(at)}"
+
+
+def _zone_label(at: datetime) -> str:
+    """As browsers write a zone by its offset ("GMT+1"); UTC by name."""
+    if getattr(at.tzinfo, "key", None) in ("UTC", "Etc/UTC") or at.tzinfo is UTC:
+        return "UTC"
+    offset = at.utcoffset() or timedelta(0)
+    minutes = round(offset.total_seconds() / 60)
+    if not minutes:
+        return "GMT"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"GMT{'+' if minutes > 0 else '-'}{hours}" + (f":{rest:02d}" if rest else "")
 
 
 def describe_left(seconds: int) -> str:

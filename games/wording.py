@@ -1,7 +1,12 @@
 """Words for the engine's numbers, shared by the pages, the decision
-registry and the notices: money, squares, the auctioned items."""
+registry and the notices: money, squares, the auctioned items, why a game
+ended."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext, gettext_lazy
 
 from games import engine
 
@@ -20,3 +25,42 @@ def fine_or_chance_amount(rules: engine.Ruleset) -> int:
 
 def square_name(rules: engine.Ruleset, sq: int) -> str:
     return engine.square_name(sq, rules.uk)
+
+
+def game_money(state: dict[str, Any] | None, amount: int) -> str:
+    """``money`` for a game known by its stored state (its rules' currency),
+    without decoding the whole state: a profile lists twenty games."""
+    try:
+        rules = engine.ruleset_from_dict((state or {}).get("rules", "us-2003"))
+    except (engine.RulesetError, TypeError):
+        rules = engine.ruleset("us-2003")
+    return money(rules, amount)
+
+
+# Why a game ended, as the end of a sentence: "Game over (one player is left)."
+END_REASONS = {
+    "last_player": gettext_lazy("one player is left"),
+    "first_bankruptcy": gettext_lazy("the first bankruptcy"),
+    "second_bankruptcy": gettext_lazy("the second bankruptcy"),
+    "time": gettext_lazy("time ran out"),
+    "turn_limit": gettext_lazy("the turn limit was reached"),
+}
+
+
+def end_reason(reason: str) -> str:
+    """The words for an engine's ``end_reason``; an unknown one is still
+    words, never an identifier."""
+    known = END_REASONS.get(reason)
+    if known is not None:
+        return str(known)
+    return reason.replace("_", " ").strip() or gettext("the game ended")
+
+
+def game_over(reason: str, winner: str | None) -> str:
+    """The log's and the replay's last line."""
+    if winner:
+        return gettext("Game over (%(reason)s): %(winner)s wins.") % {
+            "reason": end_reason(reason),
+            "winner": winner,
+        }
+    return gettext("Game over (%(reason)s).") % {"reason": end_reason(reason)}

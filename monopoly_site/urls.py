@@ -18,6 +18,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("api/v1/", include("api.urls")),
     path("healthz", views.healthz, name="healthz"),
+    path("status/", views.status, name="status"),
     path("fair-dice/", views.fair_dice, name="fair_dice"),
     path("admin/", admin.site.urls),
     # allauth's, telling the loser of a race for a name why (accounts/adapter.py).
@@ -29,4 +30,5 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("live.urls")),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
+    path("leaderboard/ratings/", rating_views.ratings_explained, name="ratings_explained"),
 ]

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -40,9 +41,7 @@ def _check_redis() -> tuple[str, str | None]:
     return "ok", heartbeat
 
 
-@require_GET
-@never_cache
-def healthz(request: HttpRequest) -> JsonResponse:
+def _health() -> tuple[bool, dict[str, object]]:
     database = _check_database()
     redis_status, heartbeat = _check_redis()
     worker_age: float | None = None
@@ -51,13 +50,47 @@ def healthz(request: HttpRequest) -> JsonResponse:
         if stamp is not None:
             worker_age = round((timezone.now() - stamp).total_seconds(), 1)
     healthy = database == "ok" and redis_status == "ok"
-    body = {
+    return healthy, {
         "status": "ok" if healthy else "error",
         "database": database,
         "redis": redis_status,
         "worker_heartbeat_seconds_ago": worker_age,
     }
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """For load balancers and monitors; people read /status/."""
+    healthy, body = _health()
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+# Beat has a worker record its heartbeat every 30 s (monopoly_site.tasks): older
+# than this, timers and bots are late.
+WORKER_LATE_SECONDS = 180
+
+
+@require_GET
+@never_cache
+def status(request: HttpRequest) -> HttpResponse:
+    """The footer's Status link: what /healthz says, in words."""
+    healthy, body = _health()
+    age = body["worker_heartbeat_seconds_ago"]
+    worker_ok = isinstance(age, float) and age <= WORKER_LATE_SECONDS
+    rows = [
+        (_("Database"), body["database"] == "ok", _("Games and accounts are stored.")),
+        (_("Redis"), body["redis"] == "ok", _("Live updates, timers and bot moves are delivered.")),
+        (
+            _("Timers and bots"),
+            worker_ok,
+            _("A worker answered %(seconds)s seconds ago.") % {"seconds": round(age)}
+            if isinstance(age, float)
+            else _("No worker has answered yet."),
+        ),
+    ]
+    context = {"healthy": healthy and worker_ok, "rows": rows}
+    return render(request, "status.html", context, status=200 if healthy else 503)
 
 
 def home(request: HttpRequest) -> HttpResponse:

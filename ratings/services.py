@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from ratings.models import PlayerRating, Pool, RatingChange
+from ratings.models import DISPLAY_SCALE, MU, SIGMA, PlayerRating, Pool, RatingChange, display
 
 SHORT_PRESETS = {"short-2003", "short-classic", "time-limit"}
 _MODEL = PlackettLuce()
@@ -94,3 +94,19 @@ def rate_game(game: Any) -> list[RatingChange]:
             rating.save(update_fields=["mu", "sigma", "ordinal", "games", "last_game_at"])
         RatingChange.objects.bulk_create(changes)
     return changes
+
+
+def first_game_example() -> dict[str, int]:
+    """Two new players' first game, rated by the site's model: the shown
+    changes, and their two parts (the move of the estimate, the same for
+    both; and the certainty gained, which raises both)."""
+    new = _MODEL.rating(mu=MU, sigma=SIGMA)
+    (winner,), (loser,) = _MODEL.rate([[new], [_MODEL.rating(mu=MU, sigma=SIGMA)]], ranks=[1, 2])
+    start = display(MU - 3 * SIGMA)
+    return {
+        "start": start,
+        "winner": display(winner.mu - 3 * winner.sigma) - start,
+        "loser": display(loser.mu - 3 * loser.sigma) - start,
+        "skill": round(DISPLAY_SCALE * (winner.mu - MU)),
+        "certainty": round(DISPLAY_SCALE * 3 * (SIGMA - winner.sigma)),
+    }

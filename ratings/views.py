@@ -5,8 +5,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from ratings.leaderboard import PROVISIONAL_SHOWN, own_rank, provisional, ranked
-from ratings.models import PROVISIONAL_GAMES, Pool
+from ratings.leaderboard import ACTIVE_DAYS, PROVISIONAL_SHOWN, own_rank, provisional, ranked
+from ratings.models import DISPLAY_BASE, DISPLAY_SCALE, MU, PROVISIONAL_GAMES, SIGMA, Pool
+from ratings.services import first_game_example
 
 PAGE_SIZE = 50
 
@@ -39,5 +40,24 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
                 else []
             ),
             "provisional_games": PROVISIONAL_GAMES,
+            "active_days": ACTIVE_DAYS,
+        },
+    )
+
+
+@require_GET
+def ratings_explained(request: HttpRequest) -> HttpResponse:
+    """How ratings work, and why one game moves a winner more than a loser."""
+    return render(
+        request,
+        "ratings/explained.html",
+        {
+            "example": first_game_example(),
+            "base": round(DISPLAY_BASE),
+            "scale": round(DISPLAY_SCALE),
+            "mu": round(MU),
+            "sigma": round(SIGMA, 2),
+            "provisional_games": PROVISIONAL_GAMES,
+            "active_days": ACTIVE_DAYS,
         },
     )

@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games import decisions, engine
+from games import decisions, engine, wording
 from games.engine import (
     D_BID,
     D_SEALED_BID,
@@ -30,6 +30,7 @@ from games.models import Game, GameEvent, Seat
 from games.web import board_svg
 from games.web.snapshot import Snapshot
 from games.wording import AUCTION_ITEMS, money, square_name
+from games.wording import END_REASONS as END_REASONS  # live.watch's words for an ended game
 
 logger = logging.getLogger(__name__)
 
@@ -216,18 +217,6 @@ def ranking(snap: Snapshot) -> list[dict[str, Any]]:
     ]
 
 
-END_REASONS = {
-    "last_player": "one player is left",
-    "first_bankruptcy": "the first bankruptcy",
-    "second_bankruptcy": "the second bankruptcy",
-    "time": "time ran out",
-}
-
-
-def end_reason(s: engine.State) -> str:
-    return END_REASONS.get(s.end_reason, s.end_reason.replace("_", " "))
-
-
 # --- pending decisions --------------------------------------------------------
 
 
@@ -315,9 +304,7 @@ def _join(words: list[str]) -> str:
 
 def turn_line(s: engine.State) -> str:
     if s.finished:
-        if s.winner >= 0:
-            return f"Game over: {s.names[s.winner]} wins ({end_reason(s)})."
-        return f"Game over ({end_reason(s)})."
+        return wording.game_over(s.end_reason, s.names[s.winner] if s.winner >= 0 else None)
     return f"Turn {s.turn_no + 1}: {s.names[s.turn]} to play."
 
 
@@ -531,6 +518,10 @@ def event_text(kind: str, payload: dict[str, Any], rules: engine.Ruleset, names:
     or a standing order) is not an engine event and carries its own words."""
     if kind == "note":
         return str(payload.get("text", ""))
+    if kind == "game_over":  # the engine words only the identifier of why
+        winner = payload.get("player", -1)
+        name = names[winner] if isinstance(winner, int) and 0 <= winner < len(names) else None
+        return wording.game_over(str(payload.get("reason", "")), name)
     try:
         return engine.render_event(engine.event_from_dict(payload), rules, names)
     except (KeyError, TypeError, ValueError, IndexError):

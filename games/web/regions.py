@@ -92,6 +92,7 @@ def shared_context(snap: Snapshot) -> dict[str, Any]:
     alike. The broadcast renders these once per version."""
     game, state = snap.game, snap.state
     assert state is not None
+    ranking = presenters.ranking(snap)
     return {
         "snapshot": snap,
         "game": game,
@@ -101,7 +102,9 @@ def shared_context(snap: Snapshot) -> dict[str, Any]:
         "finished": state.finished,
         "turn_line": presenters.turn_line(state),
         "preset_label": PRESET_LABELS.get(game.preset, game.preset),
-        "ranking": presenters.ranking(snap),
+        "ranking": ranking,
+        # The final banner then says in one line why the changes are uneven.
+        "rated": any(row["rating"] for row in ranking),
         "board_svg": presenters.board_markup(state, game),
         "dice": state.dice if any(state.dice) else None,
     }

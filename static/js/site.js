@@ -40,6 +40,16 @@
       document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
     }
   } catch (e) { /* no Intl: UTC */ }
+  // A note that something worked ("The game has started.") is news for a
+  // moment; a game's page stays open for hours, so it goes after a while.
+  // Errors stay until the page changes.
+  document.querySelectorAll(".messages .message.success, .messages .message.info").forEach(function (note) {
+    setTimeout(function () {
+      var list = note.parentElement;
+      note.remove();
+      if (list && !list.children.length) list.remove();
+    }, 8000);
+  });
   // The phone's menu toggle (without script, its link opens the menu by :target).
   var toggle = document.querySelector(".nav-toggle");
   var menu = document.getElementById("site-menu");

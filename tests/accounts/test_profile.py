@@ -5,6 +5,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from games import services
 from tests.conftest import setup_writes
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +127,11 @@ def test_settings_say_when_the_daily_digest_is_sent(
     client.force_login(alice)
     body = client.get("/settings/").content.decode()
     assert "each day at 07:00 in my time zone" in body
+
+
+def test_profile_shows_net_worth_as_money(client: Client, alice: User, bob: User) -> None:
+    game = services.create_seated_game(humans=[alice, bob], bots=[], start=True)
+    services.resign(public_id=game.public_id, user=bob, expected_version=game.version)
+    body = client.get("/u/alice/").content.decode()
+    assert "<td>$1,500</td>" in body
+    assert "<td>1500</td>" not in body

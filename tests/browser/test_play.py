@@ -30,7 +30,7 @@ def log_in(page: Any, username: str, password: str) -> None:
     page.goto("/accounts/login/")
     page.get_by_label("Username or email").fill(username)
     page.get_by_label("Password:", exact=True).fill(password)
-    page.get_by_role("button", name="Sign In").click()
+    page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/lobby/")
 
 

@@ -114,6 +114,7 @@ ROUTES: list[Row] = [
     # --- site pages ----------------------------------------------------------------
     Row("", GET, (OK,) + (redirect("/lobby/"),) * 6, wrong_method=redirect("/lobby/")),
     Row("healthz", GET, everyone(OK)),
+    Row("status/", GET, everyone(OK)),
     Row("fair-dice/", GET, everyone(OK)),
     Row("lobby/", GET, everyone(OK)),
     Row("lobby/create", POST, signed_in(redirect("/games/*", changes=True)),
@@ -123,6 +124,7 @@ ROUTES: list[Row] = [
     Row("watch/", GET, everyone(OK)),
     Row("watch/finished/", GET, everyone(OK)),
     Row("leaderboard/", GET, everyone(OK)),
+    Row("leaderboard/ratings/", GET, everyone(OK)),
     Row("u/<str:username>/", GET, everyone(OK), kwargs={"username": "authz-host"},
         wrong_method=OK),
     # A post of the form with nothing ticked saves it (time zone: automatic).
