@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.login_limits import AdminLoginForm
-from monopoly_site import views
+from monopoly_site import fair_dice, views
 from ratings import views as rating_views
 
 # A lost database or Redis connection anywhere in a request is a 503.
@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("fair-dice/", views.fair_dice, name="fair_dice"),
+    path("fair-dice/verify", fair_dice.verify, name="fair_dice_verify"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),

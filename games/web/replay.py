@@ -73,7 +73,7 @@ class Replay:
 
     def initial_state(self) -> engine.State:
         game = self.game
-        return engine.new_game(self.rules, self.names, game.seed, secret=game.secret or None)
+        return engine.new_game(self.rules, self.names, game.seed, secret=game.dice_key or None)
 
     @property
     def rules(self) -> engine.Ruleset:
@@ -108,6 +108,7 @@ class Replay:
             game.seed,
             self.actions,
             secret=game.secret or None,
+            seeds=game.seeds,
             reveal=ended,
         )
         if not game.secret and not ended:
