@@ -237,7 +237,7 @@ def create_game(request: HttpRequest, body: CreateGameIn) -> Status[dict[str, An
     user = _need(request, SCOPE_PLAY)
     settings = create_kwargs(body)
     try:
-        game = services.create_game(host=user, seed=body.seed, **settings)
+        game = services.create_game(host=user, seed=getattr(body, "seed", None), **settings)
     except services.GameError as exc:
         raise _game_error(exc) from None
     return Status(201, _view(game.public_id, user))
