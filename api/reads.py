@@ -162,9 +162,11 @@ def game_view(
         "bot_speed": game.bot_speed,
         "host": game.host.username if game.host is not None else None,
         "your_seat": number,
-        # The player's own dice seed only: the others' stay on the server
-        # until the game ends (then the record has them all).
-        "your_seed": (seat.seed or None) if seat is not None else None,
+        # The player's own dice seed, while it can change: nobody's leaves the
+        # server during the game; at the end the record has them all.
+        "your_seed": (seat.seed or None)
+        if seat is not None and game.status == Game.Status.LOBBY
+        else None,
         "commitment": game.commitment or None,
         "players": players(seats),
         "state": public_state(state) if state is not None else None,

@@ -128,8 +128,9 @@ class GameOut(Schema):
     host: str | None = Field(description="The host's username.")
     your_seat: int | None = Field(description="The token user's seat, or null for a spectator.")
     your_seed: str | None = Field(
-        description="Your seat's dice seed (hex), null without one or for a spectator. Nobody "
-        "else's seed is shown before the game ends; then the record has them all."
+        description="Before the start, your seat's dice seed (hex); null without one, for a "
+        "spectator, and from the start: no seed leaves the server while the game runs, and "
+        "the record has them all once it ends."
     )
     commitment: str | None = Field(
         description="SHA-256 (hex) of the site's secret, public from the game's creation, "

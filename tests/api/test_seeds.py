@@ -43,6 +43,8 @@ def test_a_seed_changes_until_the_start_and_is_refused_after(
     assert removed.status_code == 200 and removed.json()["your_seed"] is None
     bob_api.post(f"/games/{game_id}/seed", {"seed": B_SEED})
     assert alice_api.post(f"/games/{game_id}/start").status_code == 200
+    # No seed leaves the server while the game runs, not even to its player.
+    assert bob_api.get(f"/games/{game_id}").json()["your_seed"] is None
     late = bob_api.post(f"/games/{game_id}/seed", {"seed": A_SEED})
     assert late.status_code == 422 and "already started" in late.json()["detail"]
     assert Game.objects.get(public_id=game_id).seeds == ["", B_SEED]
