@@ -116,3 +116,7 @@ def test_the_lobby_makes_a_seed_in_the_browser_and_the_player_changes_it(
     page.get_by_role("button", name="Save seed").click()
     page.get_by_text("Your dice seed is saved.").wait_for()
     assert game.seats.get(user__username="bob").seed == fresh
+    page.set_viewport_size({"width": 390, "height": 844})
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "lobby-seed-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
