@@ -82,8 +82,10 @@ def challenge_answer(request: HttpRequest, challenge_id: str, answer: str) -> Ht
         raise Http404("There is no such answer.")
     made = _challenge_for(request, challenge_id)
     do, said = ANSWERS[answer]
+    # Accepting takes a seat: with the dice seed the page's script made.
+    extra = {"seed": request.POST.get("seed", "")} if answer == "accept" else {}
     try:
-        do(challenge_id=challenge_id, user=request.user)
+        do(challenge_id=challenge_id, user=request.user, **extra)
     except services.GameNotFound:
         messages.error(
             request, "Only the challenged player can answer, and only the host withdraw."

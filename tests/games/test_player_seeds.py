@@ -149,3 +149,15 @@ def test_the_finished_game_shows_every_seed(
     record = client.get(f"/games/{lobby.public_id}/record.json").json()
     assert record["seeds"] == [A_SEED, B_SEED]
     assert engine.verify_record(record).ok
+
+
+def test_accepting_a_challenge_on_its_page_gives_the_browsers_seed(
+    alice: User, bob: User, client: Client
+) -> None:
+    game = services.create_game(host=alice, max_seats=2, is_public=False)
+    made = services.challenge_player(public_id=game.public_id, user=alice, username="bob")
+    client.force_login(bob)
+    page = client.get(f"/challenges/{made.public_id}/").content.decode()
+    assert game.commitment in page and "data-seed-new" in page
+    client.post(f"/challenges/{made.public_id}/accept", {"seed": B_SEED})
+    assert game.seats.get(user=bob).seed == B_SEED
