@@ -144,6 +144,7 @@ def commitment(secret: str) -> str:
 #: What the dice key's HMAC message starts with: the derivation's name and
 #: version, so that no other use of the secret can give the same key.
 DICE_KEY_LABEL: Final = b"monopoly fair dice v1"
+HEX_DIGITS: Final = "0123456789abcdefABCDEF"
 MIN_SEED_BYTES: Final = 16
 MAX_SEED_BYTES: Final = 64
 
@@ -151,10 +152,14 @@ MAX_SEED_BYTES: Final = 64
 def seed_bytes(seed: str) -> bytes:
     """The bytes of a player's seed given as hex; ``ValueError`` unless it
     is hex of 16 to 64 bytes."""
+    # Only hex digits: fromhex would skip spaces, and a seed must have one
+    # spelling, the one every verifier reads.
+    if not all(c in HEX_DIGITS for c in seed):
+        raise ValueError("A seed is written in hexadecimal digits (0-9, a-f) only.")
     try:
         raw = bytes.fromhex(seed)
     except ValueError:
-        raise ValueError("A seed is written in hexadecimal digits (0-9, a-f).") from None
+        raise ValueError("A seed is written in hexadecimal digits, two per byte.") from None
     if not MIN_SEED_BYTES <= len(raw) <= MAX_SEED_BYTES:
         raise ValueError(
             f"A seed must be {MIN_SEED_BYTES} to {MAX_SEED_BYTES} bytes "

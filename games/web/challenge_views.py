@@ -4,6 +4,7 @@ notice links to (a private game's page would not admit them yet)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +20,7 @@ from games.switches import PRESET_LABELS
 from games.web.bot_refusal import api_only_for_bots
 from games.web.forms import timer_label
 
-ANSWERS = {
+ANSWERS: dict[str, tuple[Callable[..., Any], str]] = {
     "accept": (
         services.accept_challenge,
         "You have a seat: the game starts when its host starts it.",

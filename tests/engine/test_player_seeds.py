@@ -43,7 +43,7 @@ def test_every_seed_and_its_seat_change_the_key() -> None:
     )
 
 
-@pytest.mark.parametrize("seed", ["ab" * 15, "ab" * 65, "xyz" * 12, "abc" * 11])
+@pytest.mark.parametrize("seed", ["ab" * 15, "ab" * 65, "xyz" * 12, "abc" * 11, "ab cd" * 8])
 def test_rejects_a_seed_that_is_not_16_to_64_bytes_of_hex(seed: str) -> None:
     with pytest.raises(ValueError, match="hex"):
         engine.dice_key(SECRET, [seed])
