@@ -224,7 +224,8 @@ def verify_record(record: dict[str, Any]) -> Verification:
         v.add(
             "throws and cards",
             same,
-            f"{len(mine)} throws and cards follow from the secret; the site showed "
+            f"{len(mine)} throws and cards follow from the "
+            f"{'secret' if seeds is None else 'dice key'} and the moves; the site showed "
             f"{len(published)}{'' if same else ' that differ'}{where}.",
         )
     final = record.get("final_state_sha256")
