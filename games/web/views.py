@@ -191,8 +191,18 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 @api_only_for_bots
 def set_seed(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Before the start: the player changes (or removes) their dice seed."""
+    """Before the start: the player changes (or removes) their dice seed.
+    The lobby's script saves the browser's seed in the background
+    (``X-Requested-With: fetch``): it gets 204, or the refusal's status and
+    message, and no message is queued for a later page."""
     seed = request.POST.get("seed", "")
+    if request.headers.get("X-Requested-With") == "fetch":
+        access.access_game_for_viewer(request, public_id)
+        try:
+            services.set_seed(public_id=public_id, user=request.user, seed=seed)
+        except services.GameError as exc:
+            return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+        return HttpResponse(status=204)
     return _lobby_action(
         request, public_id,
         lambda: services.set_seed(public_id=public_id, user=request.user, seed=seed),

@@ -122,3 +122,25 @@ def test_the_lobby_makes_a_seed_in_the_browser_and_the_player_changes_it(
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "lobby-seed-phone.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_hosts_browser_saves_a_seed_once_the_commitment_is_on_the_page(page: Any) -> None:
+    """The host is seated as the game is made, before its commitment can be
+    seen: their lobby page saves the browser's seed in the background, once."""
+    alice = User.objects.create_user("alice", "alice@example.com", "pw-alice-12345")
+    game = services.create_game(host=alice, max_seats=2)
+    log_in(page, "alice", "pw-alice-12345")
+    page.goto(f"/games/{game.public_id}/")
+    page.get_by_text("Your browser made this seed and saved it").wait_for()
+    seat = game.seats.get(user=alice)
+    assert re.fullmatch(r"[0-9a-f]{64}", seat.seed)
+    assert page.locator("#my-seed").input_value() == seat.seed
+    # Removed on purpose, it stays removed.
+    page.locator("#my-seed").fill("")
+    page.get_by_role("button", name="Save seed").click()
+    page.get_by_text("Your seat has no dice seed now.").wait_for()
+    page.reload()
+    page.locator("#my-seed").wait_for()
+    assert game.seats.get(user=alice).seed == ""
+    assert "no seed yet" in page.locator(".seat-list").inner_text()

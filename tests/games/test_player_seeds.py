@@ -161,3 +161,22 @@ def test_accepting_a_challenge_on_its_page_gives_the_browsers_seed(
     assert game.commitment in page and "data-seed-new" in page
     client.post(f"/challenges/{made.public_id}/accept", {"seed": B_SEED})
     assert game.seats.get(user=bob).seed == B_SEED
+
+
+def test_the_background_save_answers_204_or_the_refusal_without_a_message(
+    alice: User, bob: User, client: Client, no_bot_tasks: Any
+) -> None:
+    game = services.create_game(host=alice, max_seats=2)
+    services.join_game(public_id=game.public_id, user=bob)
+    client.force_login(alice)
+    url, fetch = f"/games/{game.public_id}/seed", {"X-Requested-With": "fetch"}
+    saved = client.post(url, {"seed": A_SEED}, headers=fetch)
+    assert saved.status_code == 204 and game.seats.get(user=alice).seed == A_SEED
+    bad = client.post(url, {"seed": "xyz"}, headers=fetch)
+    assert bad.status_code == 422 and "hexadecimal" in bad.content.decode()
+    services.start_game(public_id=game.public_id, user=alice)
+    late = client.post(url, {"seed": B_SEED}, headers=fetch)
+    assert late.status_code == 422 and "already started" in late.content.decode()
+    assert game.seats.get(user=alice).seed == A_SEED
+    page = client.get(f"/games/{game.public_id}/").content.decode()
+    assert "already started" not in page and "is saved" not in page  # nothing queued
