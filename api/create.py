@@ -62,7 +62,9 @@ def _fields() -> dict[str, Any]:
             max_length=128,
             description="Your dice seed as the seated host: 32 to 128 hex digits you drew "
             "yourself. The dice key is derived from the site's secret and every player's "
-            "seed at the start (docs/fair-dice.md).",
+            "seed at the start (docs/fair-dice.md). Sent here, it reaches the site before "
+            "the game's commitment exists: to be sure the secret was not picked around it, "
+            "create without one, read commitment, then POST /games/{id}/seed.",
         ),
     )
     return out

@@ -83,11 +83,14 @@ def create_game(
         "turn_seconds": 3600,
         "public": public,
         "bot_speed": bot_speed,
-        # Our own contribution to the dice (docs/fair-dice.md).
-        "seed": secrets.token_hex(32),
     }
     created: dict[str, Any] = checked(client.post("/games", json=body))
-    return created
+    # Our own contribution to the dice, given once the site has committed to
+    # its secret (the answer's commitment), so it cannot pick one around it.
+    seeded: dict[str, Any] = checked(
+        client.post(f"/games/{created['id']}/seed", json={"seed": secrets.token_hex(32)})
+    )
+    return seeded
 
 
 def join_open_game(client: httpx.Client) -> dict[str, Any] | None:
