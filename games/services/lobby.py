@@ -193,9 +193,9 @@ def _next_number(game: Game) -> int:
 def check_seed(seed: str | None) -> str:
     """A player's dice seed as stored: lower-case hex of 16 to 64 bytes, or
     "" for none."""
-    if seed is None or seed == "":
+    seed = (seed or "").strip().lower()
+    if not seed:
         return ""
-    seed = seed.strip().lower()
     try:
         engine.seed_bytes(seed)
     except ValueError as exc:
