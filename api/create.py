@@ -55,6 +55,18 @@ def _fields() -> dict[str, Any]:
             'switches form lists them), e.g. {"starting_cash": 2000}.',
         ),
     )
+    out["seed"] = (
+        str | None,
+        Field(
+            None,
+            max_length=128,
+            description="Your dice seed as the seated host: 32 to 128 hex digits you drew "
+            "yourself. The dice key is derived from the site's secret and every player's "
+            "seed at the start (docs/fair-dice.md). Sent here, it reaches the site before "
+            "the game's commitment exists: to be sure the secret was not picked around it, "
+            "create without one, read commitment, then POST /games/{id}/seed.",
+        ),
+    )
     return out
 
 

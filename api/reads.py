@@ -124,6 +124,7 @@ def players(seats: list[Seat]) -> list[dict[str, Any]]:
             "bot": seat.bot_kind or None,
             "bot_account": seat.user is not None and bool(getattr(seat.user, "bot_account", False)),
             "status": str(seat.status),
+            "seeded": seat.user is not None and bool(seat.seed),
         }
         for seat in seats
     ]
@@ -163,6 +164,12 @@ def game_view(
         "bot_speed": game.bot_speed,
         "host": game.host.username if game.host is not None else None,
         "your_seat": number,
+        # The player's own dice seed, while it can change: nobody's leaves the
+        # server during the game; at the end the record has them all.
+        "your_seed": (seat.seed or None)
+        if seat is not None and game.status == Game.Status.LOBBY
+        else None,
+        "commitment": game.commitment or None,
         "players": players(seats),
         "state": public_state(state) if state is not None else None,
         "private": private_state(state, number)

@@ -40,9 +40,10 @@ SORT = Query(  # type: ignore[type-arg]
 )
 def record(request: HttpRequest, game_id: str = GameId) -> dict[str, Any]:
     """The site's own record export (the page's record.json): the moves,
-    the outcomes and, the game being over, its revealed secret, which
-    ``manage.py verify_record`` checks against the commitment published at
-    the start. 409 while the game is waiting or in play."""
+    the outcomes and, the game being over, its revealed secret and the
+    players' seeds, which /fair-dice/verify and ``verify_record`` check
+    against the commitment published at the game's creation and the dice
+    (docs/fair-dice.md). 409 while the game is waiting or in play."""
     user = need(request, SCOPE_READ)
     game = visible(game_id, user).game
     if not game.has_ended:

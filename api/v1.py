@@ -107,6 +107,9 @@ class PlayerOut(Schema):
     bot: str | None = Field(description="The site bot's kind, or null for a person.")
     bot_account: bool = Field(description="The seated user is a bot account (BOT badge).")
     status: str = Field(description="seated, playing, resigned, bankrupt, winner...")
+    seeded: bool = Field(
+        description="The seat gave a dice seed (always false for a site bot, which adds none)."
+    )
 
 
 class GameOut(Schema):
@@ -124,6 +127,15 @@ class GameOut(Schema):
     )
     host: str | None = Field(description="The host's username.")
     your_seat: int | None = Field(description="The token user's seat, or null for a spectator.")
+    your_seed: str | None = Field(
+        description="Before the start, your seat's dice seed (hex); null without one, for a "
+        "spectator, and from the start: no seed leaves the server while the game runs, and "
+        "the record has them all once it ends."
+    )
+    commitment: str | None = Field(
+        description="SHA-256 (hex) of the site's secret, public from the game's creation, "
+        "before any seed is given; null for games from before the keyed generator."
+    )
     players: list[PlayerOut] = Field(description="The seats, in order.")
     state: dict[str, Any] | None = Field(
         description="The public state (null before the start): nothing that tells the future."
@@ -144,8 +156,22 @@ class BotIn(Schema):
     kind: str = Field("heuristic", description="heuristic or random.")
 
 
+SEED_DESCRIPTION = (
+    "Your dice seed: 32 to 128 hex digits (16 to 64 bytes) that you drew yourself, e.g. "
+    "secrets.token_hex(32). At the start the dice key is derived from the site's committed "
+    "secret and every player's seed (docs/fair-dice.md). Without one your seat adds nothing."
+)
+
+
 class JoinIn(Schema):
     invite_token: str | None = Field(None, description="A private game's invite token.")
+    seed: str | None = Field(None, max_length=128, description=SEED_DESCRIPTION)
+
+
+class SeedIn(Schema):
+    seed: str | None = Field(
+        max_length=128, description=SEED_DESCRIPTION + ' null or "" removes it.'
+    )
 
 
 class VersionIn(Schema):
@@ -212,7 +238,7 @@ def create_game(request: HttpRequest, body: CreateGameIn) -> Status[dict[str, An
     user = _need(request, SCOPE_PLAY)
     settings = create_kwargs(body)
     try:
-        game = services.create_game(host=user, **settings)
+        game = services.create_game(host=user, seed=getattr(body, "seed", None), **settings)
     except services.GameError as exc:
         raise _game_error(exc) from None
     return Status(201, _view(game.public_id, user))
@@ -267,7 +293,26 @@ def join(request: HttpRequest, body: JoinIn, game_id: str = GameId) -> dict[str,
     user = _need(request, SCOPE_PLAY)
     _visible(game_id, user, body.invite_token)
     try:
-        services.join_game(public_id=game_id, user=user, invite_token=body.invite_token)
+        services.join_game(
+            public_id=game_id, user=user, invite_token=body.invite_token, seed=body.seed
+        )
+    except services.GameError as exc:
+        raise _game_error(exc) from None
+    return _view(game_id, user)
+
+
+@api.post(
+    "/games/{game_id}/seed",
+    response={200: GameOut, **ERRORS},
+    summary="Change your dice seed",
+)
+def set_seed(request: HttpRequest, body: SeedIn, game_id: str = GameId) -> dict[str, Any]:
+    """Until the game starts, your seat's dice seed can be changed or
+    removed; from the start it is fixed (422)."""
+    user = _need(request, SCOPE_PLAY)
+    _visible(game_id, user)
+    try:
+        services.set_seed(public_id=game_id, user=user, seed=body.seed)
     except services.GameError as exc:
         raise _game_error(exc) from None
     return _view(game_id, user)

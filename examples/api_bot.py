@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import sys
 import time
 import uuid
@@ -84,14 +85,19 @@ def create_game(
         "bot_speed": bot_speed,
     }
     created: dict[str, Any] = checked(client.post("/games", json=body))
-    return created
+    # Our own contribution to the dice, given once the site has committed to
+    # its secret (the answer's commitment), so it cannot pick one around it.
+    seeded: dict[str, Any] = checked(
+        client.post(f"/games/{created['id']}/seed", json={"seed": secrets.token_hex(32)})
+    )
+    return seeded
 
 
 def join_open_game(client: httpx.Client) -> dict[str, Any] | None:
     """Join the newest open game with a free seat; None if there is none."""
     for row in checked(client.get("/games/open")):
         if row["taken"] < row["seats"]:
-            answer = client.post(f"/games/{row['id']}/join", json={})
+            answer = client.post(f"/games/{row['id']}/join", json={"seed": secrets.token_hex(32)})
             if answer.status_code == 200:
                 joined: dict[str, Any] = answer.json()
                 return joined
@@ -257,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.game:
             view = checked(client.get(f"/games/{args.game}"))
             if view["your_seat"] is None:
-                view = checked(client.post(f"/games/{args.game}/join", json={}))
+                view = checked(
+                    client.post(f"/games/{args.game}/join", json={"seed": secrets.token_hex(32)})
+                )
         else:
             joined = None if args.create or args.bot else join_open_game(client)
             view = joined or create_game(

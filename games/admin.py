@@ -5,8 +5,8 @@ would leave a game that its own record contradicts; the admin can view them
 and delete a game that is not rated (through ``services.delete_game``),
 nothing else.
 
-What the admin never shows: the seed and any secret behind the dice, the
-engine state (it holds the dice generator's position), and the invite token
+What the admin never shows: the seed and any secret behind the dice (the
+players' seeds too, which make the dice key with the secret), the engine state (it holds the dice generator's position), and the invite token
 (a private game's key).
 """
 
@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from games import services
 from games.models import Deadline, Game, GameEvent, Seat
 
-HIDDEN = ("seed", "secret", "state", "invite_token")
+HIDDEN = ("seed", "secret", "seeds", "state", "invite_token")
 
 
 class ViewOnly:
@@ -84,6 +84,7 @@ class SeatAdmin(ViewOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ("status", "bot_kind")
     search_fields = ("game__public_id", "user__username")
     list_select_related = ("game", "user")
+    exclude = ("seed",)  # the player's dice seed: theirs until the game ends
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a seat leaves through the services (or with its game)

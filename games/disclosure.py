@@ -51,7 +51,7 @@ RECORD_FIELDS: tuple[str, ...] = (
 )
 #: The record's fields shown only once the game has ended (``None`` before):
 #: each would tell a running game's future, or checks its end.
-RECORD_AT_END: tuple[str, ...] = ("secret", "seed", "final_state_sha256")
+RECORD_AT_END: tuple[str, ...] = ("secret", "seed", "seeds", "final_state_sha256")
 
 TERMS = "terms"
 PROPOSED, ACCEPTED = "trade_proposed", "trade_accepted"

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games import engine
+
 PUBLIC_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes (l/1, o/0, i)
 DEFAULT_TURN_SECONDS = 24 * 3600
 MIN_TURN_SECONDS = 60
@@ -52,11 +54,15 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     # Games before the keyed generator ran on splitmix64 from ``seed``. Since,
-    # a game draws its dice and cards from ``secret`` (set when it starts),
-    # and publishes its ``commitment`` (SHA-256) at once; the secret itself
-    # leaves the server only once the game has ended (see docs/fair-dice.md).
+    # a game draws its dice and cards from ``secret`` and publishes its
+    # ``commitment`` (SHA-256); the secret itself leaves the server only once
+    # the game has ended (see docs/fair-dice.md). The secret is drawn when
+    # the game is created, so that its commitment is public before any
+    # player gives a seed; ``seeds`` are the players' seeds as the game
+    # started (``dice_key``), None for a game keyed by its secret alone.
     seed = models.BigIntegerField(default=new_seed)
-    secret = models.CharField(max_length=128, blank=True, default="")
+    secret = models.CharField(max_length=128, blank=True, default=new_secret)
+    seeds = models.JSONField(null=True, blank=True, default=None)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hosted_games"
     )
@@ -152,6 +158,32 @@ class Game(models.Model):
         """The secret, once nothing is left to predict; "" before."""
         return self.secret if self.has_ended else ""
 
+    @property
+    def dice_key(self) -> str:
+        """What the dice are drawn with: ``engine.dice_key`` of the secret and
+        the seeds of a game started with a person seated, else the secret
+        (games of site bots only, and games from before player seeds)."""
+        if self.seeds is None:
+            return self.secret
+        return engine.dice_key(self.secret, self.seeds)
+
+    @property
+    def seed_rows(self) -> list[dict[str, str]]:
+        """Each seat of a started game and what it gave to the dice key:
+        ``given`` "seed", "none" (a person whose client gave none) or "bot";
+        ``seed`` itself only once the game has ended."""
+        if self.seeds is None or not self.state:
+            return []
+        ended = self.has_ended
+        return [
+            {
+                "name": name,
+                "given": "bot" if seed is None else ("seed" if seed else "none"),
+                "seed": seed if ended and seed else "",
+            }
+            for name, seed in zip(self.state["names"], self.seeds, strict=False)
+        ]
+
 
 class Seat(models.Model):
     class Status(models.TextChoices):
@@ -191,6 +223,10 @@ class Seat(models.Model):
     taken_over = models.BooleanField(default=False)
     bank_seconds = models.PositiveIntegerField(null=True, blank=True)
     standing_orders = models.JSONField(default=dict, blank=True)
+    # The player's own contribution to the dice (hex, ``engine.seed_bytes``),
+    # made in their browser or sent by their program; changeable until the
+    # start, "" when none was given. Only its player sees it before the end.
+    seed = models.CharField(max_length=128, blank=True, default="")
 
     class Meta:
         ordering = ["number"]

@@ -23,6 +23,7 @@ urlpatterns = [
         views.suggested_orders,
         name="game_suggested_orders",
     ),
+    path("games/<str:public_id>/seed", views.set_seed, name="game_seed"),
     path("games/<str:public_id>/bots/add", views.add_bot, name="game_add_bot"),
     path("games/<str:public_id>/bots/remove", views.remove_bot, name="game_remove_bot"),
     path("games/<str:public_id>/start", views.start, name="game_start"),

@@ -5,7 +5,7 @@ from django.urls import include, path
 
 from accounts.adapter import SignupView
 from accounts.login_limits import AdminLoginForm
-from monopoly_site import views
+from monopoly_site import fair_dice, views
 from ratings import views as rating_views
 
 # A lost database or Redis connection anywhere in a request is a 503.
@@ -20,6 +20,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("status/", views.status, name="status"),
     path("fair-dice/", views.fair_dice, name="fair_dice"),
+    path("fair-dice/verify", fair_dice.verify, name="fair_dice_verify"),
     path("admin/", admin.site.urls),
     # allauth's, telling the loser of a race for a name why (accounts/adapter.py).
     path("accounts/signup/", SignupView.as_view()),

@@ -168,7 +168,7 @@ from .record import (
     state_digest,
     verify_record,
 )
-from .rng import GEN_KEYED, GEN_SPLITMIX, bot_rng, commitment
+from .rng import GEN_KEYED, GEN_SPLITMIX, bot_rng, commitment, dice_key, seed_bytes
 from .rules import (
     AUCTION_OPEN,
     AUCTION_SEALED,
@@ -370,6 +370,7 @@ __all__ = [
     "commitment",
     "count_draws",
     "debts",
+    "dice_key",
     "estimate_win_probabilities",
     "event_from_dict",
     "force_dice",
@@ -397,6 +398,7 @@ __all__ = [
     "ruleset",
     "ruleset_from_dict",
     "sealed_bid",
+    "seed_bytes",
     "setup",
     "shortage",
     "simulate",

@@ -7,6 +7,13 @@ of a running game carries the commitment and the moves but no secret, and
 the record of a finished game adds the secret. ``verify_record`` then checks
 that the secret matches the commitment and that every throw and card the
 site showed follows from the secret and the moves.
+
+A game that had a person seated is keyed by ``rng.dice_key`` of the secret
+and the players' seeds: its record has ``seeds`` (one per player, in seat
+order: "" for a person who gave none, null for a site bot's seat), null
+while the game runs. A record
+without ``seeds`` (a game of bots only, or one from before player seeds) is
+keyed by the secret itself.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from .codec import to_dict
 from .errors import CodecError, EngineError
 from .events import Event, EventLog, as_events
 from .game import as_ruleset, new_game, step
-from .rng import GEN_KEYED, GEN_SPLITMIX, GENERATOR_NAMES, commitment
+from .rng import GEN_KEYED, GEN_SPLITMIX, GENERATOR_NAMES, commitment, dice_key
 from .rules import Ruleset
 from .state import SCHEMA_VERSION, State
 
@@ -36,11 +43,14 @@ def make_record(
     actions: list[Action],
     *,
     secret: str | None = None,
+    seeds: list[str | None] | None = None,
     reveal: bool = True,
 ) -> dict[str, Any]:
     """The record of a game. With ``secret`` the game is on the keyed
     generator: the record carries its commitment, and the secret itself only
-    if ``reveal`` (never while the game runs)."""
+    if ``reveal`` (never while the game runs). With ``seeds`` too, the game
+    was keyed by ``dice_key(secret, seeds)``, and the seeds are revealed
+    with the secret."""
     record: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "ruleset": as_ruleset(rules).to_dict(),
@@ -53,6 +63,8 @@ def make_record(
         record["generator"] = GENERATOR_NAMES[GEN_KEYED]
         record["commitment"] = commitment(secret)
         record["secret"] = secret if reveal else None
+        if seeds is not None:
+            record["seeds"] = list(seeds) if reveal else None
     record["actions"] = [a.to_dict() for a in actions]
     return record
 
@@ -79,7 +91,7 @@ def _read(record: dict[str, Any]) -> tuple[Any, list[str], int, str | None, list
                     "secret is revealed only when it ends."
                 )
             seed = 0
-            secret = str(secret)
+            secret = _key(record, str(secret))
         elif generator == GENERATOR_NAMES[GEN_SPLITMIX]:
             seed, secret = int(record["seed"]), None
         else:
@@ -88,6 +100,28 @@ def _read(record: dict[str, Any]) -> tuple[Any, list[str], int, str | None, list
         return record["ruleset"], list(record["players"]), seed, secret, actions
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise CodecError(f"Unreadable game record: {exc}") from exc
+
+
+def _seeds(record: dict[str, Any]) -> list[str | None] | None:
+    """The record's player seeds, or None for a game keyed by its secret."""
+    if "seeds" not in record:
+        return None
+    seeds = record["seeds"]
+    if seeds is None:
+        raise CodecError("This record carries no seeds: they are revealed when the game ends.")
+    if not isinstance(seeds, list) or not all(x is None or isinstance(x, str) for x in seeds):
+        raise CodecError("The seeds are a list of hex strings and nulls, one per player.")
+    if len(seeds) != len(record.get("players", [])):
+        raise CodecError(
+            f"The record has {len(seeds)} seeds for {len(record.get('players', []))} players."
+        )
+    return seeds
+
+
+def _key(record: dict[str, Any], secret: str) -> str:
+    """The key the game's dice were drawn with."""
+    seeds = _seeds(record)
+    return secret if seeds is None else dice_key(secret, seeds)
 
 
 def replay(record: dict[str, Any], events: list[Event] | None = None) -> State:
@@ -140,11 +174,39 @@ def verify_record(record: dict[str, Any]) -> Verification:
         f"SHA-256 of the secret is {'' if matches else 'NOT '}the commitment {promised}.",
     ):
         return v
+    try:
+        seeds = _seeds(record)
+        key = _key(record, str(secret))
+    except (CodecError, ValueError) as exc:
+        v.add("seeds", False, f"The seeds are malformed: {exc}")
+        return v
+    if seeds is None:
+        v.add(
+            "dice key",
+            True,
+            "The record has no player seeds: the dice were keyed by the secret alone "
+            "(a game of bots only, or one from before player seeds).",
+        )
+    else:
+        given = sum(bool(x) for x in seeds)
+        bots = sum(x is None for x in seeds)
+        v.add(
+            "dice key",
+            True,
+            f"The dice key is HMAC-SHA256 of the secret and the seeds of the {len(seeds)} "
+            f"seats ({given} gave one, {len(seeds) - given - bots} gave none, {bots} site "
+            f"bots): {key}. The checks below draw every throw and card with it.",
+        )
     events: list[Event] = []
     try:
         state = replay(record, events)
     except EngineError as exc:
-        v.add("moves", False, f"The moves do not replay under the rules: {exc}")
+        v.add(
+            "moves",
+            False,
+            "The moves do not replay under the rules from this dice key (another secret or "
+            f"seed gives other throws and cards, under which they are not legal): {exc}",
+        )
         return v
     v.add("moves", True, f"All {len(record.get('actions', []))} moves are legal in order.")
     published = record.get("outcomes")
@@ -162,7 +224,8 @@ def verify_record(record: dict[str, Any]) -> Verification:
         v.add(
             "throws and cards",
             same,
-            f"{len(mine)} throws and cards follow from the secret; the site showed "
+            f"{len(mine)} throws and cards follow from the "
+            f"{'secret' if seeds is None else 'dice key'} and the moves; the site showed "
             f"{len(published)}{'' if same else ' that differ'}{where}.",
         )
     final = record.get("final_state_sha256")

@@ -9,10 +9,15 @@
   256 bits), of a counter. ``State.rng`` is the counter. Without the secret,
   the throws seen so far say nothing about the next ones; once the secret is
   revealed, anyone can recompute every throw and card.
+
+A site game with a person seated is keyed not by the server's secret itself
+but by ``dice_key(secret, seeds)``: the secret (committed to before any seat
+was taken) mixed with a seed that each person chose (docs/fair-dice.md).
 """
 
 from __future__ import annotations
 
+import hmac
 from hashlib import blake2b, sha256
 from typing import Final
 
@@ -134,6 +139,48 @@ def secret_key(secret: str) -> bytes:
 def commitment(secret: str) -> str:
     """SHA-256 of the secret's bytes, as hex: published when the game starts."""
     return sha256(secret_key(secret)).hexdigest()
+
+
+#: What the dice key's HMAC message starts with: the derivation's name and
+#: version, so that no other use of the secret can give the same key.
+DICE_KEY_LABEL: Final = b"monopoly fair dice v1"
+HEX_DIGITS: Final = "0123456789abcdefABCDEF"
+MIN_SEED_BYTES: Final = 16
+MAX_SEED_BYTES: Final = 64
+
+
+def seed_bytes(seed: str) -> bytes:
+    """The bytes of a player's seed given as hex; ``ValueError`` unless it
+    is hex of 16 to 64 bytes."""
+    # Only hex digits: fromhex would skip spaces, and a seed must have one
+    # spelling, the one every verifier reads.
+    if not all(c in HEX_DIGITS for c in seed):
+        raise ValueError("A seed is written in hexadecimal digits (0-9, a-f) only.")
+    try:
+        raw = bytes.fromhex(seed)
+    except ValueError:
+        raise ValueError("A seed is written in hexadecimal digits, two per byte.") from None
+    if not MIN_SEED_BYTES <= len(raw) <= MAX_SEED_BYTES:
+        raise ValueError(
+            f"A seed must be {MIN_SEED_BYTES} to {MAX_SEED_BYTES} bytes "
+            f"({2 * MIN_SEED_BYTES} to {2 * MAX_SEED_BYTES} hex digits), not {len(raw)}."
+        )
+    return raw
+
+
+def dice_key(secret: str, seeds: list[str | None]) -> str:
+    """The key of a game's dice, as hex: HMAC-SHA256 keyed by the secret's
+    bytes, of ``DICE_KEY_LABEL`` followed, for each seat in seat order, by
+    one byte giving the length of that seat's seed and the seed's bytes
+    (length 0 and nothing for a seat that gave none: None for a site bot's,
+    "" for a person's whose client sent none). The lengths make the message
+    unambiguous: no other list of seeds gives the same bytes."""
+    message = bytearray(DICE_KEY_LABEL)
+    for seed in seeds:
+        raw = seed_bytes(seed) if seed else b""
+        message.append(len(raw))
+        message.extend(raw)
+    return hmac.new(secret_key(secret), bytes(message), sha256).hexdigest()
 
 
 def keyed_u64(key: bytes, stream: bytes, counter: int) -> int:

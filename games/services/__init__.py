@@ -28,6 +28,7 @@ from games.services.lobby import (
     join_game,
     leave_game,
     remove_bot,
+    set_seed,
     start_game,
     use_suggested_orders,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "reclaim_seat",
     "remove_bot",
     "resign",
+    "set_seed",
     "set_standing_orders",
     "start_game",
     "start_vacation",

@@ -76,13 +76,16 @@ def check_seatable(game: Game, user: Any) -> None:
         raise NotAllowed(f"{user.username} cannot take a seat here: {refusal}")
 
 
-def accept_challenge(*, challenge_id: str, user: Any) -> Seat:
+def accept_challenge(*, challenge_id: str, user: Any, seed: str | None = None) -> Seat:
     """Seat the challenged person (with the game's own checks: a full game,
-    their open-games cap, bot-account rules)."""
+    their open-games cap, bot-account rules), with their dice ``seed``."""
     with transaction.atomic():
         made = _answerable(challenge_id, user)
         seat = join_game(
-            public_id=made.game.public_id, user=user, invite_token=made.game.invite_token
+            public_id=made.game.public_id,
+            user=user,
+            invite_token=made.game.invite_token,
+            seed=seed,
         )
         _answer(made, Challenge.Status.ACCEPTED, f"{user.username} accepted your challenge")
     return seat

@@ -109,9 +109,12 @@ def create_game(
     seat_host: bool = True,
     timers: dict[str, int] | None = None,
     capped: bool = True,
+    seed: str | None = None,
 ) -> Game:
     """``timers``: any of ``TIMER_FIELDS`` (time bank, windows, take-over).
-    ``capped=False`` skips the host's open-games cap (tooling only)."""
+    ``capped=False`` skips the host's open-games cap (tooling only).
+    ``seed``: the seated host's dice seed (``check_seed``)."""
+    seed = check_seed(seed)
     timers = check_timers(timers or {})
     switches = dict(switches or {})
     rules = check_ruleset(preset, switches)
@@ -144,7 +147,7 @@ def create_game(
             **timers,
         )
         if seat_host and host is not None:
-            Seat.objects.create(game=game, number=0, user=host)
+            Seat.objects.create(game=game, number=0, user=host, seed=seed)
         announce(Committed(game, game.version))
     return game
 
@@ -187,13 +190,33 @@ def _next_number(game: Game) -> int:
     return min(set(range(game.max_seats)) - taken)
 
 
+def check_seed(seed: str | None) -> str:
+    """A player's dice seed as stored: lower-case hex of 16 to 64 bytes, or
+    "" for none."""
+    seed = (seed or "").strip().lower()
+    if not seed:
+        return ""
+    try:
+        engine.seed_bytes(seed)
+    except ValueError as exc:
+        raise InvalidRequest(f"This dice seed cannot be used: {exc}") from None
+    return seed
+
+
 def join_game(
-    *, public_id: str, user: Any, invite_token: str | None = None, suggested_orders: bool = False
+    *,
+    public_id: str,
+    user: Any,
+    invite_token: str | None = None,
+    suggested_orders: bool = False,
+    seed: str | None = None,
 ) -> Seat:
     """``suggested_orders``: the seat starts with the standing orders the
-    lobby suggests for a days-long game (``standing_orders.SUGGESTED``)."""
+    lobby suggests for a days-long game (``standing_orders.SUGGESTED``).
+    ``seed``: the player's dice seed (``check_seed``), "" or None for none."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to join a game.")
+    seed = check_seed(seed)
     with transaction.atomic():
         lock_user(user)
         game = _lobby_game(public_id)
@@ -211,6 +234,7 @@ def join_game(
                 seat = Seat.objects.create(
                     game=game, number=_next_number(game), user=user,
                     standing_orders=with_suggested({}) if suggested_orders else {},
+                    seed=seed,
                 )  # fmt: skip
         except IntegrityError:
             raise InvalidRequest("You already have a seat in this game.") from None
@@ -228,6 +252,20 @@ def use_suggested_orders(*, public_id: str, user: Any) -> Seat:
             raise InvalidRequest("You have no seat in this game.")
         seat.standing_orders = with_suggested(seat.standing_orders)
         seat.save(update_fields=["standing_orders"])
+    return seat
+
+
+def set_seed(*, public_id: str, user: Any, seed: str | None) -> Seat:
+    """Before the start: the player's seat takes a new dice seed ("" or None
+    removes it). From the start the seeds are fixed: they make the key."""
+    seed = check_seed(seed)
+    with transaction.atomic():
+        game = _lobby_game(public_id)
+        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise InvalidRequest("You have no seat in this game.")
+        seat.seed = seed
+        seat.save(update_fields=["seed"])
     return seat
 
 
@@ -332,17 +370,17 @@ def _start(w: Write) -> None:
         seat.status = Seat.Status.PLAYING
         w.update(seat, ["number", "status"])
     events: list[engine.Event] = []
-    game.secret = new_secret()
-    state = engine.new_game(rules, [seat.name for seat in seats], 0, events, secret=game.secret)
+    if not game.secret:  # created before secrets were drawn at creation
+        game.secret = new_secret()
+    game.seeds = start_seeds(seats)
+    state = engine.new_game(rules, [seat.name for seat in seats], 0, events, secret=game.dice_key)
     game.state = engine.to_dict(state)
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
     game.version += 1
     set_auto_move(w, state)
-    w.update(
-        game,
-        ["secret", "state", "status", "started_at", "version", "auto_move_at", "updated_at"],
-    )
+    fields = ["secret", "seeds", "state", "status", "started_at", "version", "auto_move_at"]
+    w.update(game, [*fields, "updated_at"])
     # The start (with the commitment to the secret), then the engine's events.
     start = GameEvent(
         game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
@@ -356,6 +394,15 @@ def _start(w: Write) -> None:
     # The deadline rows go out with the rest (``sync_deadlines`` sends them).
     sync_deadlines(w, state, actor=None)
     announce(w.committed(state))
+
+
+def start_seeds(seats: list[Seat]) -> list[str | None] | None:
+    """The seeds the dice key is made of, in seat order: each account's
+    seed ("" if it gave none), None for a site bot's seat. None for a game
+    of site bots only, which keeps the secret itself as its key."""
+    if not any(seat.user_id for seat in seats):
+        return None
+    return [seat.seed if seat.user_id else None for seat in seats]
 
 
 def create_seated_game(

@@ -4,6 +4,7 @@ notice links to (a private game's page would not admit them yet)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +20,7 @@ from games.switches import PRESET_LABELS
 from games.web.bot_refusal import api_only_for_bots
 from games.web.forms import timer_label
 
-ANSWERS = {
+ANSWERS: dict[str, tuple[Callable[..., Any], str]] = {
     "accept": (
         services.accept_challenge,
         "You have a seat: the game starts when its host starts it.",
@@ -82,8 +83,10 @@ def challenge_answer(request: HttpRequest, challenge_id: str, answer: str) -> Ht
         raise Http404("There is no such answer.")
     made = _challenge_for(request, challenge_id)
     do, said = ANSWERS[answer]
+    # Accepting takes a seat: with the dice seed the page's script made.
+    extra = {"seed": request.POST.get("seed", "")} if answer == "accept" else {}
     try:
-        do(challenge_id=challenge_id, user=request.user)
+        do(challenge_id=challenge_id, user=request.user, **extra)
     except services.GameNotFound:
         messages.error(
             request, "Only the challenged player can answer, and only the host withdraw."

@@ -74,7 +74,7 @@ class Replay:
 
     def initial_state(self) -> engine.State:
         game = self.game
-        return engine.new_game(self.rules, self.names, game.seed, secret=game.secret or None)
+        return engine.new_game(self.rules, self.names, game.seed, secret=game.dice_key or None)
 
     @property
     def rules(self) -> engine.Ruleset:
@@ -105,7 +105,12 @@ class Replay:
         game = self.game
         audience = audience or disclosure.Audience.of(game, None)
         full = engine.make_record(
-            self.rules, self.names, game.seed, self.actions, secret=game.secret or None
+            self.rules,
+            self.names,
+            game.seed,
+            self.actions,
+            secret=game.secret or None,
+            seeds=game.seeds,
         )
         full["game"] = game.public_id
         full["status"] = game.status

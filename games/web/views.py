@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from common import ratelimit
@@ -180,13 +181,37 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
     game = Game.objects.filter(public_id=public_id).first()
     token = access.invite_token_for(request, game) if game is not None else None
     suggested = bool(request.POST.get("suggested_orders"))
+    seed = request.POST.get("seed", "")
     return _lobby_action(
         request, public_id,
         lambda: services.join_game(
             public_id=public_id, user=request.user, invite_token=token,
-            suggested_orders=suggested,
+            suggested_orders=suggested, seed=seed,
         ),
         "You have taken a seat.",
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+@api_only_for_bots
+def set_seed(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Before the start: the player changes (or removes) their dice seed.
+    The lobby's script saves the browser's seed in the background
+    (``X-Requested-With: fetch``): it gets 204, or the refusal's status and
+    message, and no message is queued for a later page."""
+    seed = request.POST.get("seed", "")
+    if request.headers.get("X-Requested-With") == "fetch":
+        access.access_game_for_viewer(request, public_id)
+        try:
+            services.set_seed(public_id=public_id, user=request.user, seed=seed)
+        except services.GameError as exc:
+            return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+        return HttpResponse(status=204)
+    return _lobby_action(
+        request, public_id,
+        lambda: services.set_seed(public_id=public_id, user=request.user, seed=seed),
+        gettext("Your dice seed is saved.") if seed.strip() else gettext("Your seat has no dice seed now."),
     )  # fmt: skip
 
 

@@ -156,6 +156,8 @@ def test_the_pages_work_under_the_policy_without_a_violation(browser: Any, site:
         "/accounts/login/",
         "/accounts/signup/",
         "/admin/login/",
+        "/fair-dice/",
+        "/fair-dice/verify",
         game.get_absolute_url(),
     ):
         anonymous.visit(visitor, url)

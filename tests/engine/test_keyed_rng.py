@@ -152,6 +152,7 @@ def test_a_finished_record_verifies(finished: tuple[dict[str, Any], engine.State
     assert result.ok, result.checks
     assert [name for name, _, _ in result.checks] == [
         "commitment",
+        "dice key",
         "moves",
         "throws and cards",
         "final state",

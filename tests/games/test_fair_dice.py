@@ -49,21 +49,33 @@ def finish(game: Game, loser: User) -> None:
     assert game.status == Game.Status.FINISHED
 
 
+def _forms(name: str, text: str) -> dict[str, str]:
+    """A hex value in the forms it could leave the server in."""
+    raw = bytes.fromhex(text)
+    return {
+        f"{name} (hex)": text,
+        f"{name} (HEX)": text.upper(),
+        f"{name} (base64)": base64.b64encode(raw).decode(),
+        f"{name} (base64url)": base64.urlsafe_b64encode(raw).decode().rstrip("="),
+        f"{name} (integer)": str(int.from_bytes(raw, "big")),
+    }
+
+
 def forbidden(game: Game) -> dict[str, str]:
     """What must never leave the server while ``game`` runs, in the forms
-    it could take: the secret, the generator's state, the undrawn cards."""
+    it could take: the secret, the players' seeds, the dice key made of
+    them, the generator's state, the undrawn cards."""
     state = engine.from_dict(game.state)
-    key = bytes.fromhex(game.secret)
     found = {
-        "secret (hex)": game.secret,
-        "secret (HEX)": game.secret.upper(),
-        "secret (base64)": base64.b64encode(key).decode(),
-        "secret (base64url)": base64.urlsafe_b64encode(key).decode().rstrip("="),
-        "secret (integer)": str(int.from_bytes(key, "big")),
+        **_forms("secret", game.secret),
+        **_forms("dice key", game.dice_key),
         "generator state (stored state's field)": '"rng"',
         "decks (stored state's field)": '"decks"',
         "old seed column": str(game.seed),
     }
+    for number, seed in enumerate(game.seeds or []):
+        if seed:
+            found.update(_forms(f"seed of seat {number}", seed))
     for d, deck in enumerate(state.decks):
         upcoming = deck[:6]
         found[f"deck {d} order (json)"] = json.dumps(upcoming)[1:-1]
@@ -78,10 +90,16 @@ def assert_no_leak(name: str, body: bytes, game: Game) -> None:
     assert not re.search(r'"secret"\s*:\s*"', text), f"{name} has a secret field with a value"
 
 
+ALICE_SEED = "a1" * 32
+BOB_SEED = "b0" * 16
+
+
 @pytest.fixture
 def running(alice: User, bob: User, charlie: User, no_bot_tasks: Any) -> Game:
-    game = services.create_game(host=alice, max_seats=2, bot_delay_ms=0)
-    services.join_game(public_id=game.public_id, user=bob, invite_token=game.invite_token)
+    game = services.create_game(host=alice, max_seats=2, bot_delay_ms=0, seed=ALICE_SEED)
+    services.join_game(
+        public_id=game.public_id, user=bob, invite_token=game.invite_token, seed=BOB_SEED
+    )
     services.start_game(public_id=game.public_id, user=alice)
     game.refresh_from_db()
     play(game, 40)
@@ -93,7 +111,9 @@ def test_a_started_game_has_a_256_bit_secret_and_its_commitment(running: Game) -
     assert re.fullmatch(r"[0-9a-f]{64}", running.secret)
     assert running.commitment == sha256(bytes.fromhex(running.secret)).hexdigest()
     state = engine.from_dict(running.state)
-    assert state.generator == engine.GEN_KEYED and state.secret == running.secret
+    assert running.seeds == [ALICE_SEED, BOB_SEED]
+    assert running.dice_key == engine.dice_key(running.secret, [ALICE_SEED, BOB_SEED])
+    assert state.generator == engine.GEN_KEYED and state.secret == running.dice_key
     start = running.events.get(kind="start")
     assert start.payload == {"commitment": running.commitment}
 
@@ -161,6 +181,7 @@ def test_the_record_of_a_running_game_has_the_moves_and_no_secret(
     record = client.get(f"/games/{running.public_id}/record.json").json()
     assert record["generator"] == "blake2b-keyed"
     assert record["secret"] is None and "seed" not in record
+    assert record["seeds"] is None
     assert record["commitment"] == running.commitment
     assert len(record["actions"]) == running.version - 1
     assert record["status"] == "active" and "final_state_sha256" not in record
@@ -202,8 +223,10 @@ def test_the_secret_is_shown_and_the_record_verifies_once_the_game_ends(
     finish(running, bob)
     page = client.get(f"/games/{running.public_id}/").content.decode()
     assert running.secret in page and running.commitment in page
+    assert ALICE_SEED in page and BOB_SEED in page
     record = client.get(f"/games/{running.public_id}/record.json").json()
     assert record["secret"] == running.secret
+    assert record["seeds"] == [ALICE_SEED, BOB_SEED]
     assert record["final_state_sha256"] == engine.state_digest(running.state)
     assert engine.to_dict(engine.replay(record)) == running.state
     result = engine.verify_record(record)
@@ -227,6 +250,31 @@ def test_verify_record_refuses_a_tampered_record(
     with pytest.raises(CommandError, match="does NOT verify"):
         call_command("verify_record", str(path))
     assert "FAIL throws and cards" in capsys.readouterr().out
+
+
+def test_verify_record_refuses_a_record_with_a_changed_seed(
+    running: Game, bob: User, client: Client, tmp_path: Path, capsys: Any
+) -> None:
+    """A site that claimed other seeds than the players gave (or dropped
+    one) is caught: the key they make draws other dice."""
+    finish(running, bob)
+    record = client.get(f"/games/{running.public_id}/record.json").json()
+    record["seeds"][1] = "b1" + BOB_SEED[2:]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(CommandError, match="does NOT verify"):
+        call_command("verify_record", str(path))
+    out = capsys.readouterr().out
+    assert "ok   commitment" in out and "FAIL" in out
+
+
+def test_verify_record_refuses_a_record_without_the_seeds_the_game_used(
+    running: Game, bob: User, client: Client
+) -> None:
+    finish(running, bob)
+    record = client.get(f"/games/{running.public_id}/record.json").json()
+    del record["seeds"]  # passed off as a game keyed by the secret alone
+    assert not engine.verify_record(record).ok
 
 
 def test_verify_record_refuses_a_running_games_record(

@@ -7,6 +7,7 @@ a cell that changes a game leaves the next cell the same world.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,17 +74,22 @@ class World:
         return [g.public_id for name, g in self.games.items() if name.startswith("private")]
 
     def running_secrets(self) -> list[str]:
-        """The dice secrets of the games still running: no answer to anyone,
+        """The dice secrets of the games waiting or running, and the dice
+        keys made of them and the players' seeds: no answer to anyone,
         seated or not, may contain one (docs/fair-dice.md)."""
         games = Game.objects.filter(pk__in=[g.pk for g in self.games.values()])
-        return [g.secret for g in games if g.secret and not g.has_ended]
+        live = [g for g in games if g.secret and not g.has_ended]
+        keys = [g.dice_key for g in live if g.dice_key != g.secret]
+        # A running game's seeds (a lobby shows each player their own).
+        seeds = [seed for g in live for seed in g.seeds or [] if seed]
+        return [g.secret for g in live] + keys + seeds
 
     def fingerprint(self) -> tuple[Any, ...]:
         """What a refused request must leave as it was."""
         pks = [g.pk for g in self.games.values()]
         games = Game.objects.filter(pk__in=pks).order_by("pk")
         seats = Seat.objects.filter(game__in=pks).order_by("game_id", "number")
-        seat_fields = ("game_id", "number", "user_id", "bot_kind", "status", "taken_over")
+        seat_fields = ("game_id", "number", "user_id", "bot_kind", "status", "taken_over", "seed")
         return (
             list(games.values_list("pk", "version", "status", "host_id", "is_public")),
             list(seats.values_list(*seat_fields, "standing_orders")),
@@ -130,13 +136,27 @@ def build_world() -> World:
 
 def _seated(users: dict[str, User], private: bool, max_seats: int) -> Game:
     game = services.create_game(
-        host=users["host"], max_seats=max_seats, is_public=not private, bot_delay_ms=0
+        host=users["host"],
+        max_seats=max_seats,
+        is_public=not private,
+        bot_delay_ms=0,
+    )
+    services.set_seed(
+        public_id=game.public_id, user=users["host"], seed=seed_of(users["host"], game)
     )
     for persona in ("mover", "waiting"):
         services.join_game(
-            public_id=game.public_id, user=users[persona], invite_token=game.invite_token
+            public_id=game.public_id,
+            user=users[persona],
+            invite_token=game.invite_token,
+            seed=seed_of(users[persona], game),
         )
     return game
+
+
+def seed_of(user: User, game: Game) -> str:
+    """A player's dice seed in one game."""
+    return hashlib.sha256(f"{user.username} {game.public_id}".encode()).hexdigest()
 
 
 def _lobby(users: dict[str, User], private: bool) -> Game:

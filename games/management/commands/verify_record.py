@@ -16,8 +16,9 @@ from games.engine import CodecError, verify_record
 
 class Command(BaseCommand):
     help = (
-        "Check a finished game's record: its secret against the commitment, and every "
-        "throw, card and the final position against a replay from the secret and the moves."
+        "Check a finished game's record: its secret against the commitment, the dice key "
+        "made of the secret and the players' seeds, and every throw, card and the final "
+        "position against a replay from that key and the moves."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -37,4 +38,14 @@ class Command(BaseCommand):
             self.stdout.write(f"{mark} {name}: {detail}")
         if not result.ok:
             raise CommandError("The record does NOT verify.")
-        self.stdout.write(self.style.SUCCESS("The record verifies: the dice were fair."))
+        source = (
+            "the committed secret and the players' seeds"
+            if record.get("seeds") is not None
+            else "the committed secret alone (the record has no player seeds)"
+        )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"The record verifies: every throw and card came from {source}, "
+                "and nothing changed after the start."
+            )
+        )
