@@ -37,6 +37,7 @@ from django.http.request import split_domain_port, validate_host
 from api import listeners, stream_lines, tokens, user_events
 from api.models import SCOPE_READ
 from api.problems import problem
+from common.numbers import whole_number
 from games import access
 from games.models import Game
 from live import groups, presence
@@ -100,9 +101,10 @@ def game_for(user: Any, game_id: str) -> tuple[int, int | None]:
 def parse_since(value: str | None) -> int | None:
     if value is None or value == "":
         return None
-    if not value.isdigit() or len(value) > 10:
+    since = whole_number(value, digits=10)
+    if since is None:
         raise Refused(422, "since must be a game version: a whole number, 0 or more.")
-    return int(value)
+    return since
 
 
 def parse_follow(value: str | None) -> bool:
