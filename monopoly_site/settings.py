@@ -441,6 +441,11 @@ VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:noreply@localhost")
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / ".run" / "mail"))
+# Pushes go only to https push services on public addresses
+# (notifications/endpoints.py). The tests add the origin of their local
+# stand-in push service here; nothing else ever should, so it is no
+# environment variable.
+PUSH_LOCAL_ENDPOINTS: list[str] = []
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
