@@ -445,7 +445,8 @@ def test_each_parameter_of_each_route_alone_takes_a_nul_or_a_huge_number(
                 return bad if name == junk_name else real_value(world, name, choices)
 
             path = fill(pattern, value)
-            for method in ("GET", "POST"):
+            # The door reads the address alike for every method.
+            for method in ("GET",) if bad == NUL else ("GET", "POST"):
                 response = send(world, _persona_for(pattern), method, path, {}, {})
                 if bad == NUL:
                     assert response.status_code == 400, (method, path)
@@ -461,7 +462,10 @@ def test_every_field_of_each_route_takes_a_nul_or_a_huge_number(
     persona = _persona_for(pattern)
     for bad in (NUL, HUGE):
         everything = {name: bad for name in field_names}
-        for method, query, form in (("GET", everything, {}), ("POST", everything, everything)):
+        tries = [("POST", everything, everything)]
+        if bad == HUGE:  # a NUL's 400 comes first, from the query or the form alike
+            tries.append(("GET", everything, {}))
+        for method, query, form in tries:
             response = send(world, persona, method, path, query, form)
             if bad == NUL:
                 assert response.status_code == 400, (method, path)
