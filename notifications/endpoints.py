@@ -57,10 +57,17 @@ def _local_origins() -> set[str]:
     return out
 
 
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # reaches the IPv4 address in its last 32 bits
+
+
 def is_public(address: str) -> bool:
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif ip in NAT64:
+            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
     return ip.is_global and not ip.is_multicast
 
 

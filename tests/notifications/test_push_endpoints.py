@@ -139,7 +139,10 @@ def test_a_send_connects_to_the_address_it_checked_not_a_fresh_lookup(
 
 def test_public_addresses_pass_and_the_others_do_not() -> None:
     assert endpoints.is_public(PUBLIC) and endpoints.is_public("2606:4700::1111")
-    for address in ("127.0.0.2", "::ffff:10.0.0.1", "fe80::1%eth0", "233.252.0.1", "::"):
+    assert endpoints.is_public("64:ff9b::5db8:d70e")  # NAT64 of a public address
+    for address in (
+        "127.0.0.2", "::ffff:10.0.0.1", "fe80::1%eth0", "233.252.0.1", "::", "64:ff9b::a9fe:a9fe",
+    ):  # fmt: skip
         assert not endpoints.is_public(address), address
 
 
