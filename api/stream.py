@@ -37,6 +37,7 @@ from django.http.request import split_domain_port, validate_host
 from api import listeners, stream_lines, tokens, user_events
 from api.models import SCOPE_READ
 from api.problems import problem
+from common.headers import header_problem
 from common.numbers import whole_number
 from games import access
 from games.models import Game
@@ -144,6 +145,10 @@ async def serve(
     try:
         if scope["method"] != "GET":
             raise Refused(405, "The stream is read with GET.", headers={"Allow": "GET"})
+        # As the door checks the site's other requests (monopoly_site.badinput).
+        problem = header_problem(headers.items())
+        if problem is not None:
+            raise Refused(400, problem)
         domain, _ = split_domain_port(headers.get("host", ""))
         if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
             raise Refused(400, "This host is not served here.")

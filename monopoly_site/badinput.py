@@ -9,7 +9,7 @@ service checking every string, each way in refuses them before any view runs:
 
 - HTTP: ``RefuseControlCharactersMiddleware`` answers 400, naming the part
   of the request at fault: the address, a query parameter, a form field
-  (its name or its value), or a field of a JSON body (the API's, a push
+  (its name or its value), a header, or a field of a JSON body (the API's, a push
   subscription's). A JSON body gets the forms' checks and a few of its own,
   whatever its declared content type (django-ninja parses any body): every
   text at most ``MAX_JSON_TEXT`` characters, every number at most
@@ -43,6 +43,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import escape
 
+from common.headers import header_problem
 from common.numbers import MAX_DIGITS
 
 # C0 controls, DEL, C1 controls and lone surrogates (which no UTF-8 decoder
@@ -95,6 +96,9 @@ def request_problem(request: HttpRequest) -> str | None:
     found = control_character(request.path_info)
     if found is not None:
         return f"The address contains a control character ({found})." + REMOVE_IT
+    problem = header_problem(request.headers.items())
+    if problem is not None:
+        return problem
     problem = _first_problem("query parameter", request.GET.lists(), value_lines=False)
     if problem is None and request.method == "POST":
         problem = _first_problem("form field", request.POST.lists(), value_lines=True)

@@ -205,3 +205,40 @@ def test_the_number_reader_caps_digits_and_refuses_what_int_would_misread() -> N
     assert whole_number("²") is None and whole_number("1_000") is None
     assert whole_number("-3") is None and whole_number("-3", signed=True) == -3
     assert whole_number("") is None and whole_number(None) is None
+
+
+def test_a_control_character_in_a_header_is_a_clear_400_on_the_api_and_its_streams(
+    client: Client,
+) -> None:
+    import asyncio
+
+    from api.stream import serve
+
+    token = "Bearer mnp_" + "\x00" * 12 + "_secret"  # reached the token lookup: a 500
+    response = client.get("/api/v1/me", headers={"Authorization": token})
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "The header “Authorization” contains a control character (U+0000). Remove it and try again."
+    )
+    # The streams, which Daphne serves before Django.
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/v1/stream/events",
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), (b"authorization", token.encode("latin-1"))],
+    }
+    asyncio.run(serve(scope, receive, send, game_id=None))
+    assert sent[0]["status"] == 400
+    assert b"The header \\u201cauthorization\\u201d contains a control" in b"".join(
+        m.get("body", b"")
+        for m in sent  # type: ignore[misc]
+    )

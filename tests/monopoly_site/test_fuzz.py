@@ -609,6 +609,17 @@ def test_every_parameter_and_json_field_of_the_api_takes_a_nul_or_a_huge_number(
                 for name in query_names:
                     answer = call(method.upper(), _api_path(template, real), {name: bad}, base)
                     assert bad != NUL or answer.status_code == 400
+            for header in ("Authorization", "Idempotency-Key", "Last-Event-ID"):
+                with transaction.atomic():
+                    answer = client.generic(
+                        method.upper(),
+                        _api_path(template, real),
+                        base or "",
+                        content_type="application/json",
+                        headers={header: f"Bearer mnp_{NUL * 4}_x"},
+                    )
+                    transaction.set_rollback(True)
+                assert answer.status_code == 400, (template, header)
             for body in bodies:
                 if body is None:
                     continue
