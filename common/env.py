@@ -207,7 +207,7 @@ def site_url_for(host: str, port: int) -> str:
 # file, or `none` for none (the tests' runner sets that: a developer's file
 # must not change a test run). Unset, PORT chooses the site by its port
 # (.run/local-PORT.env); without PORT it is .run/local.env, the last `make
-# run` started.
+# run` started; with SECRET_KEY in the environment (a deployment) it is none.
 LOCAL_ENV = "LOCAL_ENV"
 _NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 
@@ -220,10 +220,16 @@ def site_suffix(port: str) -> str:
 
 
 def local_env_path(run_dir: Path, environ: Mapping[str, str] = os.environ) -> Path | None:
-    """The local settings file to read, or None (LOCAL_ENV=none)."""
+    """The local settings file to read, or None: LOCAL_ENV=none, or a
+    process whose environment sets SECRET_KEY. A deployment always does (it
+    is required without DEBUG), and its processes must never take DEBUG=true
+    from a file some `make run` left in the checkout; a developer's shell
+    never needs to."""
     chosen = environ.get(LOCAL_ENV)
     if chosen is not None:
         return None if chosen.strip().lower() in {"", "none"} else Path(chosen)
+    if environ.get("SECRET_KEY"):
+        return None
     port = environ.get("PORT", "").strip()
     return run_dir / (f"local-{port}.env" if port else "local.env")
 

@@ -247,6 +247,9 @@ def test_port_chooses_the_sites_file_and_local_env_overrides_it(tmp_path: Path) 
     assert local_env_path(tmp_path, {"PORT": "8001"}) == tmp_path / "local-8001.env"
     assert local_env_path(tmp_path, {"PORT": "8001", "LOCAL_ENV": "/x.env"}) == Path("/x.env")
     assert local_env_path(tmp_path, {"LOCAL_ENV": "none"}) is None
+    # A deployment (its environment sets SECRET_KEY) never reads one unless told to.
+    assert local_env_path(tmp_path, {"SECRET_KEY": "k" * 50}) is None
+    assert local_env_path(tmp_path, {"SECRET_KEY": "k", "LOCAL_ENV": "/x.env"}) == Path("/x.env")
 
 
 def test_the_environment_wins_over_the_file_and_a_malformed_file_says_where(
