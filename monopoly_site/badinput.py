@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote
@@ -42,6 +43,7 @@ from urllib.parse import unquote
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import escape
+from django.utils.translation import gettext as _
 
 from common.headers import header_problem
 from common.numbers import MAX_DIGITS
@@ -125,42 +127,39 @@ def json_problem(body: bytes) -> str | None:
     try:
         data = json.loads(body, parse_int=_capped_int)
     except _TooManyDigits:
-        return (
-            f"A number in the body has more than {MAX_DIGITS} digits; no field takes one so long."
-        )
+        return _(
+            "A number in the body has more than {digits} digits; no field takes one so long."
+        ).format(digits=MAX_DIGITS)
     except RecursionError:
-        return "The body is nested too deeply."
+        return _("The body is nested too deeply.")
     except ValueError:
         return None
-    # Iterative, so that no depth of nesting can exhaust the stack here.
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
-    while stack:
-        value, path, depth = stack.pop()
+    # Breadth first and without recursion: the first field at fault is
+    # named, and no depth of nesting can exhaust the stack here.
+    queue: deque[tuple[Any, str, int]] = deque([(data, "", 0)])
+    while queue:
+        value, path, depth = queue.popleft()
         if depth > MAX_JSON_DEPTH:
-            return "The body is nested too deeply."
+            return _("The body is nested too deeply.")
         if isinstance(value, str):
             found = control_character(value, lines=True)
             if found is not None:
-                return (
-                    f"The field “{_shown(path)}” contains a control character ({found})."
-                    + REMOVE_IT
-                )
+                message = _("The field “{name}” contains a control character ({found}).")
+                return message.format(name=_shown(path), found=found) + REMOVE_IT
             if len(value) > MAX_JSON_TEXT:
-                return (
-                    f"The field “{_shown(path)}” is too long: at most {MAX_JSON_TEXT:,} characters."
-                )
+                message = _("The field “{name}” is too long: at most {most} characters.")
+                return message.format(name=_shown(path), most=f"{MAX_JSON_TEXT:,}")
         elif isinstance(value, dict):
             for key, item in value.items():
                 found = control_character(key)
                 if found is not None:
-                    return (
-                        f"The name of a field contains a control character ({found})." + REMOVE_IT
-                    )
+                    message = _("The name of a field contains a control character ({found}).")
+                    return message.format(found=found) + REMOVE_IT
                 if len(key) > MAX_JSON_TEXT:
-                    return "The name of a field is too long."
-                stack.append((item, f"{path}.{key}" if path else key, depth + 1))
+                    return _("The name of a field is too long.")
+                queue.append((item, f"{path}.{key}" if path else key, depth + 1))
         elif isinstance(value, list):
-            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+            queue.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
     return None
 
 

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
+from django.utils.translation import gettext as _
 from requests.adapters import HTTPAdapter
 
 
@@ -75,7 +76,7 @@ def _resolve(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise EndpointRefused("The push service's address does not resolve.") from None
+        raise EndpointRefused(_("The push service's address does not resolve.")) from None
     return [str(info[4][0]) for info in infos]
 
 
@@ -85,17 +86,17 @@ def check(endpoint: str) -> Target:
         parts = urlsplit(endpoint)
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise EndpointRefused("The push service's address is not a valid URL.") from None
+        raise EndpointRefused(_("The push service's address is not a valid URL.")) from None
     host = parts.hostname or ""
     if not host or parts.username is not None or parts.password is not None:
-        raise EndpointRefused("The push service's address is not a valid URL.")
+        raise EndpointRefused(_("The push service's address is not a valid URL."))
     if _origin(parts.scheme, host, port) in _local_origins():
         return Target(host, port, None)
     if parts.scheme != "https":
-        raise EndpointRefused("The push service's address must start with https://.")
+        raise EndpointRefused(_("The push service's address must start with https://."))
     addresses = _resolve(host, port)
     if not addresses or not all(is_public(a) for a in addresses):
-        raise EndpointRefused("The push service's address is not on the public internet.")
+        raise EndpointRefused(_("The push service's address is not on the public internet."))
     return Target(host, port, addresses[0])
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from notifications import endpoints
@@ -85,8 +86,10 @@ def subscribe(user: Any, data: Any, device: str = "") -> PushSubscription:
             return row
         if row.user_id != user.pk:
             raise PushError(
-                "This device's push address is registered to another account. Turn push "
-                "notifications off there (or sign in there and back out) first."
+                _(
+                    "This device's push address is registered to another account. Turn push "
+                    "notifications off there first."
+                )
             )
         for name, value in fields.items():
             setattr(row, name, value)
