@@ -159,6 +159,33 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]
     finally:
         stop(process)
         log.close()
+        forget_the_sites_redis_keys(checkout)
+
+
+def forget_the_sites_redis_keys(checkout: Path) -> None:
+    """The copy's site kept its queues and cache in the Redis it found,
+    under a prefix of its own (its database's): leave nothing behind."""
+    import redis
+
+    shown = run(checkout, SHOW_REDIS)
+    if shown.returncode != 0:
+        return
+    url, prefix = shown.stdout.split()[-2:]
+    client = redis.Redis.from_url(url)
+    try:
+        for key in client.scan_iter(match=f"{prefix}*", count=1000):
+            client.delete(key)
+    except redis.RedisError:
+        pass  # an embedded Redis, stopped with its site
+    finally:
+        client.close()
+
+
+SHOW_REDIS = (
+    "DJANGO_SETTINGS_MODULE=monopoly_site.settings .venv/bin/python -c "
+    '"import django; django.setup(); from django.conf import settings as s; '
+    'print(s.REDIS_URL, s.REDIS_PREFIX)"'
+)
 
 
 def run(checkout: Path, command: str, **extra: str) -> subprocess.CompletedProcess[str]:
