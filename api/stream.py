@@ -38,6 +38,8 @@ from django.http.request import split_domain_port, validate_host
 from api import limits, listeners, stream_lines, user_events
 from api.models import SCOPE_READ
 from api.problems import Problem, problem
+from common.headers import header_problem
+from common.numbers import whole_number
 from games import access
 from games.models import Game
 from live import groups, presence
@@ -117,9 +119,10 @@ def game_for(user: Any, game_id: str) -> tuple[int, int | None]:
 def parse_since(value: str | None) -> int | None:
     if value is None or value == "":
         return None
-    if not value.isdigit() or len(value) > 10:
+    since = whole_number(value, digits=10)
+    if since is None:
         raise Refused(422, "since must be a game version: a whole number, 0 or more.")
-    return int(value)
+    return since
 
 
 def parse_follow(value: str | None) -> bool:
@@ -159,6 +162,10 @@ async def serve(
     try:
         if scope["method"] != "GET":
             raise Refused(405, "The stream is read with GET.", headers={"Allow": "GET"})
+        # As the door checks the site's other requests (monopoly_site.badinput).
+        problem = header_problem(headers.items())
+        if problem is not None:
+            raise Refused(400, problem)
         domain, _ = split_domain_port(headers.get("host", ""))
         if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
             raise Refused(400, "This host is not served here.")

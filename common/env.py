@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -195,3 +196,81 @@ def site_url_for(host: str, port: int) -> str:
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
     return f"http://{host}:{port}"
+
+
+# --- the local settings file that `make run` leaves ---------------------------------
+
+# Where `make run` leaves its settings, read for any variable the environment
+# does not set, so that `python manage.py ...` in a fresh shell works on the
+# site `make run` set up: its debug mode and key, its database (a PORT of its
+# own has a SQLite file of its own) and its Redis. LOCAL_ENV names another
+# file, or `none` for none (the tests' runner sets that: a developer's file
+# must not change a test run). Unset, PORT chooses the site by its port
+# (.run/local-PORT.env); without PORT it is .run/local.env, the last `make
+# run` started; with SECRET_KEY in the environment (a deployment) it is none.
+LOCAL_ENV = "LOCAL_ENV"
+_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def site_suffix(port: str) -> str:
+    """Nothing for `make run`'s default port, ``-PORT`` for any other: a
+    site's SQLite file is .run/db{suffix}.sqlite3, its embedded Redis keeps
+    its data in .run/redis{suffix}."""
+    return "" if port == "8000" else f"-{port}"
+
+
+def local_env_path(run_dir: Path, environ: Mapping[str, str] = os.environ) -> Path | None:
+    """The local settings file to read, or None: LOCAL_ENV=none, or a
+    process whose environment sets SECRET_KEY. A deployment always does (it
+    is required without DEBUG), and its processes must never take DEBUG=true
+    from a file some `make run` left in the checkout; a developer's shell
+    never needs to."""
+    chosen = environ.get(LOCAL_ENV)
+    if chosen is not None:
+        return None if chosen.strip().lower() in {"", "none"} else Path(chosen)
+    if environ.get("SECRET_KEY"):
+        return None
+    port = environ.get("PORT", "").strip()
+    return run_dir / (f"local-{port}.env" if port else "local.env")
+
+
+def read_local_env(path: Path) -> dict[str, str]:
+    """``NAME=value`` lines (blank lines and ``#`` comments skipped; the
+    value is everything after the first ``=``, as written)."""
+    out: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, equals, value = line.partition("=")
+        if not equals or not _NAME.fullmatch(name):
+            raise ImproperlyConfigured(
+                f"{path}, line {number}: expected NAME=value; delete the file or run `make run`."
+            )
+        out[name] = value
+    return out
+
+
+def load_local_env(run_dir: Path, environ: MutableMapping[str, str] = os.environ) -> Path | None:
+    """Set each variable of the local settings file that ``environ`` does
+    not already have (the environment always wins); the file read, or None."""
+    path = local_env_path(run_dir, environ)
+    if path is None or not path.is_file():
+        return None
+    for name, value in read_local_env(path).items():
+        environ.setdefault(name, value)
+    return path
+
+
+def write_local_env(path: Path, values: Mapping[str, str], note: str) -> None:
+    """Write ``values`` for ``load_local_env`` at once (a reader never sees
+    half a file), readable by its owner only: it may hold SECRET_KEY."""
+    lines = [f"# {line}".rstrip() for line in note.splitlines()]
+    for name, value in values.items():
+        if not _NAME.fullmatch(name) or "\n" in value or "\r" in value:
+            raise ValueError(f"{name} cannot be written to {path}")
+        lines.append(f"{name}={value}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    partial.chmod(0o600)
+    os.replace(partial, path)

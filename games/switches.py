@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, NamedTuple
 
+from common.numbers import MAX_DIGITS, whole_number
 from games import engine
 
 
@@ -160,12 +161,18 @@ def parse_switches(preset: str, data: Any) -> dict[str, Any]:
         elif key not in data:
             continue
         elif isinstance(default, int):
-            try:
-                value = int(data.get(key))
-            except (TypeError, ValueError):
-                raise ValueError(f"{SWITCHES[name].label} must be a whole number.") from None
+            raw = data.get(key)
+            # The lobby posts text, the API's JSON a number.
+            value = whole_number(raw if isinstance(raw, str) else _text(raw), signed=True)
+            if value is None:
+                raise ValueError(f"{SWITCHES[name].label} must be a whole number.")
         else:
             value = str(data.get(key))
         if value != default:
             overrides[name] = value
     return overrides
+
+
+def _text(raw: Any) -> str | None:
+    """A JSON number as text (None for anything else, a bool included)."""
+    return str(raw) if type(raw) is int and abs(raw) < 10**MAX_DIGITS else None

@@ -8,8 +8,14 @@ either: nothing a person types contains them. Rather than every view and
 service checking every string, each way in refuses them before any view runs:
 
 - HTTP: ``RefuseControlCharactersMiddleware`` answers 400, naming the part
-  of the request at fault: the address, a query parameter, or a form field
-  (its name or its value). Form values may hold tabs and line breaks (a
+  of the request at fault: the address, a query parameter, a form field
+  (its name or its value), a header, or a field of a JSON body (the API's, a push
+  subscription's). A JSON body gets the forms' checks and a few of its own,
+  whatever its declared content type (django-ninja parses any body): every
+  text at most ``MAX_JSON_TEXT`` characters, every number at most
+  ``MAX_DIGITS`` digits (Python refuses to convert more than 4,300), and at
+  most ``MAX_JSON_DEPTH`` levels of nesting. The API's answer is a problem
+  document like its other errors. Form values may hold tabs and line breaks (a
   textarea sends ``\\r\\n``); fields that must be one line say so in their
   own form (``accounts.forms``, ``live.chat.check_body``). htmx requests get
   the message as an error paragraph, which the game page swaps in like its
@@ -27,7 +33,9 @@ matters where a form is fed from elsewhere than a request.
 
 from __future__ import annotations
 
+import json
 import re
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import unquote
@@ -35,6 +43,10 @@ from urllib.parse import unquote
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import escape
+from django.utils.translation import gettext as _
+
+from common.headers import header_problem
+from common.numbers import MAX_DIGITS
 
 # C0 controls, DEL, C1 controls and lone surrogates (which no UTF-8 decoder
 # produces but ``errors="surrogateescape"`` and JSON's \\ud800 can).
@@ -43,6 +55,12 @@ ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 MAX_NAME_SHOWN = 40
+# The longest text any JSON field of the site takes (a push service's
+# address, 1,000), and the deepest nesting (an action's trade terms: 3).
+MAX_JSON_TEXT = 1000
+MAX_JSON_DEPTH = 8
+REMOVE_IT = " Remove it and try again."
+FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}
 
 
 def control_character(text: str, *, lines: bool = False) -> str | None:
@@ -64,11 +82,14 @@ def _first_problem(
     for name, values in items:
         found = control_character(name)
         if found is not None:
-            return f"The name of a {where} contains a control character ({found})."
+            return f"The name of a {where} contains a control character ({found})." + REMOVE_IT
         for value in values:
             found = control_character(value, lines=value_lines)
             if found is not None:
-                return f"The {where} “{_shown(name)}” contains a control character ({found})."
+                return (
+                    f"The {where} “{_shown(name)}” contains a control character ({found})."
+                    + REMOVE_IT
+                )
     return None
 
 
@@ -76,11 +97,70 @@ def request_problem(request: HttpRequest) -> str | None:
     """What is wrong with the request's text, or None when nothing is."""
     found = control_character(request.path_info)
     if found is not None:
-        return f"The address contains a control character ({found})."
+        return f"The address contains a control character ({found})." + REMOVE_IT
+    problem = header_problem(request.headers.items())
+    if problem is not None:
+        return problem
     problem = _first_problem("query parameter", request.GET.lists(), value_lines=False)
     if problem is None and request.method == "POST":
         problem = _first_problem("form field", request.POST.lists(), value_lines=True)
+    if problem is None and request.content_type not in FORM_TYPES:
+        problem = json_problem(request.body)
     return problem
+
+
+class _TooManyDigits(ValueError):
+    pass
+
+
+def _capped_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _TooManyDigits(text)
+    return int(text)
+
+
+def json_problem(body: bytes) -> str | None:
+    """What is wrong with the texts and numbers of a JSON body, or None when
+    nothing is (or it is not JSON at all, which its view refuses itself)."""
+    if not body.strip():
+        return None
+    try:
+        data = json.loads(body, parse_int=_capped_int)
+    except _TooManyDigits:
+        return _(
+            "A number in the body has more than {digits} digits; no field takes one so long."
+        ).format(digits=MAX_DIGITS)
+    except RecursionError:
+        return _("The body is nested too deeply.")
+    except ValueError:
+        return None
+    # Breadth first and without recursion: the first field at fault is
+    # named, and no depth of nesting can exhaust the stack here.
+    queue: deque[tuple[Any, str, int]] = deque([(data, "", 0)])
+    while queue:
+        value, path, depth = queue.popleft()
+        if depth > MAX_JSON_DEPTH:
+            return _("The body is nested too deeply.")
+        if isinstance(value, str):
+            found = control_character(value, lines=True)
+            if found is not None:
+                message = _("The field “{name}” contains a control character ({found}).")
+                return message.format(name=_shown(path), found=found) + REMOVE_IT
+            if len(value) > MAX_JSON_TEXT:
+                message = _("The field “{name}” is too long: at most {most} characters.")
+                return message.format(name=_shown(path), most=f"{MAX_JSON_TEXT:,}")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                found = control_character(key)
+                if found is not None:
+                    message = _("The name of a field contains a control character ({found}).")
+                    return message.format(found=found) + REMOVE_IT
+                if len(key) > MAX_JSON_TEXT:
+                    return _("The name of a field is too long.")
+                queue.append((item, f"{path}.{key}" if path else key, depth + 1))
+        elif isinstance(value, list):
+            queue.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+    return None
 
 
 class RefuseControlCharactersMiddleware:
@@ -94,7 +174,11 @@ class RefuseControlCharactersMiddleware:
         problem = request_problem(request)
         if problem is None:
             return self.get_response(request)
-        message = problem + " Remove it and try again."
+        message = problem
+        if request.path_info.startswith("/api/"):
+            from api.problems import problem as api_problem
+
+            return api_problem(400, message)
         if request.headers.get("HX-Request") != "true":
             return render(request, "400.html", {"message": message}, status=400)
         # htmx (the game page swaps a 400 in): into an error slot (the chat's)
@@ -136,5 +220,5 @@ def socket_problem(scope: dict[str, Any]) -> str | None:
     for text in (path, query):
         found = control_character(text)
         if found is not None:
-            return f"The address contains a control character ({found})."
+            return f"The address contains a control character ({found})." + REMOVE_IT
     return None

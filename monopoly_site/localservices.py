@@ -23,12 +23,23 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from common.env import LOCAL_ENV, site_suffix, write_local_env
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = BASE_DIR / ".run"
 VENV_BIN = Path(sys.executable).parent
 CI_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/monopoly"
 CI_REDIS_URL = "redis://127.0.0.1:6379/0"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+# What `make run` leaves in .run/local.env for `manage.py` in a fresh shell
+# (common/env.py, load_local_env): those of its settings that are set.
+LOCAL_VARIABLES = (
+    "DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "REDIS_PREFIX", "HOST", "PORT",
+    "SITE_URL", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "STATIC_ROOT", "EMAIL_BACKEND",
+    "EMAIL_FILE_PATH", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY",
+    "VAPID_SUBJECT", "GAME_WRITE_GUARD", "ANALYSIS_PLAYOUTS",
+)  # fmt: skip
 
 
 def say(message: str) -> None:
@@ -155,13 +166,6 @@ class EmbeddedRedis:
                 self.process.kill()
 
 
-def site_suffix(port: str) -> str:
-    """Nothing for `make run`'s default port, ``-PORT`` for any other: a
-    site's SQLite file is .run/db{suffix}.sqlite3, its embedded Redis keeps
-    its data in .run/redis{suffix}."""
-    return "" if port == "8000" else f"-{port}"
-
-
 def choose_redis(
     env: dict[str, str], *, ci: bool, persist: bool, data_dir: Path | None = None
 ) -> EmbeddedRedis | None:
@@ -183,6 +187,22 @@ def choose_redis(
     return embedded
 
 
+def write_site_settings(env: dict[str, str]) -> Path:
+    """Leave this site's settings for `manage.py` in a fresh shell: in
+    .run/local-PORT.env, and in .run/local.env as the last site started
+    (which manage.py reads when PORT is not set)."""
+    values = {name: env[name] for name in LOCAL_VARIABLES if env.get(name)}
+    port = env["PORT"]
+    note = (
+        f"Written by `make run` on port {port}: the settings `python manage.py ...` uses\n"
+        "for any variable the environment does not set. `make run` rewrites it."
+    )
+    mine = RUN_DIR / f"local-{port}.env"
+    for path in (mine, RUN_DIR / "local.env"):
+        write_local_env(path, values, note)
+    return mine
+
+
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=env, check=True)
 
@@ -200,9 +220,17 @@ def run_site(env: dict[str, str]) -> int:
     embedded = choose_redis(env, ci=False, persist=True, data_dir=RUN_DIR / f"redis{suffix}")
     try:
         say(f"Database: {env['DATABASE_URL']}")
+        mine = write_site_settings(env)
+        # This site's processes have every setting in their environment; a
+        # settings file left by another run must not add to it.
+        env[LOCAL_ENV] = "none"
         manage(env, "migrate", "--noinput", "-v", "0")
         manage(env, "collectstatic", "--noinput", "-v", "0")
         manage(env, "ensure_demo")
+        say(
+            f"Settings for `.venv/bin/python manage.py ...` in another shell: {mine.relative_to(BASE_DIR)}"
+            f" (read from .run/local.env, the last `make run` started; PORT={port} chooses this one)"
+        )
         say(f"Serving on http://{host}:{port}/ (web, the workers and beat); Ctrl-C stops them all.")
         honcho = shutil.which("honcho", path=str(VENV_BIN)) or "honcho"
         process = subprocess.Popen([honcho, "start", "-f", str(BASE_DIR / "Procfile")], env=env)
@@ -255,6 +283,8 @@ def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
     # Keys, queues and channel groups of this run stay apart from a running site's.
     env["REDIS_PREFIX"] = f"monopoly-test-{os.getpid()}"
     env.update(production_test_env())
+    # The settings `make run` left for manage.py are no part of a test run.
+    env[LOCAL_ENV] = "none"
     try:
         manage(env, "collectstatic", "--noinput", "-v", "0")
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=env).returncode

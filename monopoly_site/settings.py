@@ -13,13 +13,21 @@ from common.env import (
     env_list,
     env_rates,
     env_str,
+    load_local_env,
     parse_database_url,
     redis_prefix_for,
+    site_suffix,
     site_url_for,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = BASE_DIR / ".run"
+
+# What `make run` set up (.run/local.env, or .run/local-PORT.env for PORT),
+# for each variable the environment does not set: `python manage.py ...` in
+# a fresh shell then finds the same key, database and Redis as the site
+# (common/env.py; LOCAL_ENV=none reads none, as the tests do).
+LOCAL_ENV_FILE = load_local_env(RUN_DIR)
 
 # Off unless asked for: a deployment that forgets the variable gets the
 # hardened site, not the debug pages. `make run` turns it on.
@@ -28,7 +36,15 @@ DEBUG = env_bool("DEBUG", False)
 _DEV_SECRET = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET if DEBUG else "")
 if not DEBUG and (not SECRET_KEY or SECRET_KEY == _DEV_SECRET):
-    raise ImproperlyConfigured("SECRET_KEY must be set to a long random value when DEBUG is false.")
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to a long random value when DEBUG is false."
+        + (
+            ""
+            if LOCAL_ENV_FILE
+            else " For a development site, run `make run` once: it leaves its "
+            "settings in .run/local.env for manage.py."
+        )
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -103,9 +119,12 @@ TEMPLATES = [
 ASGI_APPLICATION = "monopoly_site.asgi.application"
 WSGI_APPLICATION = "monopoly_site.wsgi.application"
 
+_SUFFIX = site_suffix(env_str("PORT", "8000").strip())
 DATABASES = {
     "default": parse_database_url(
-        env_str("DATABASE_URL", f"sqlite:///{RUN_DIR / 'db.sqlite3'}"), BASE_DIR
+        # As `make run` names it: a site on another PORT has a file of its own.
+        env_str("DATABASE_URL", f"sqlite:///{RUN_DIR / f'db{_SUFFIX}.sqlite3'}"),
+        BASE_DIR,
     )
 }
 # In a Daphne, database calls come from several threads (REQUEST_THREADS
@@ -440,6 +459,11 @@ VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:noreply@localhost")
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / ".run" / "mail"))
+# Pushes go only to https push services on public addresses
+# (notifications/endpoints.py). The tests add the origin of their local
+# stand-in push service here; nothing else ever should, so it is no
+# environment variable.
+PUSH_LOCAL_ENDPOINTS: list[str] = []
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -16,8 +16,11 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
+from notifications import endpoints
 from notifications.models import PushSubscription
 
 logger = logging.getLogger(__name__)
@@ -51,8 +54,9 @@ def _key(value: Any, size: int, name: str) -> str:
 
 
 def subscribe(user: Any, data: Any, device: str = "") -> PushSubscription:
-    """Store (or move to ``user``) the subscription a browser's
-    ``PushSubscription.toJSON()`` gave."""
+    """Store the subscription a browser's ``PushSubscription.toJSON()`` gave
+    (its keys renewed if ``user`` has it already); its endpoint must be one
+    the site may push to (``notifications.endpoints``)."""
     if not enabled():
         raise PushError("Push notifications are not set up on this site.")
     if not isinstance(data, dict):
@@ -67,10 +71,29 @@ def subscribe(user: Any, data: Any, device: str = "") -> PushSubscription:
         keys = {}
     p256dh = _key(keys.get("p256dh"), 65, "p256dh")
     auth = _key(keys.get("auth"), 16, "auth")
-    row, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"user": user, "p256dh": p256dh, "auth": auth, "device": device[:120]},
-    )
+    try:
+        endpoints.check(endpoint)
+    except endpoints.EndpointRefused as exc:
+        raise PushError(exc.message) from None
+    fields = {"p256dh": p256dh, "auth": auth, "device": device[:120]}
+    with transaction.atomic():
+        # A row is its account's: another account posting the same endpoint
+        # (which anyone who learnt it could) takes nothing over.
+        row, created = PushSubscription.objects.select_for_update().get_or_create(
+            endpoint=endpoint, defaults={"user": user, **fields}
+        )
+        if created:
+            return row
+        if row.user_id != user.pk:
+            raise PushError(
+                _(
+                    "This device's push address is registered to another account. Turn push "
+                    "notifications off there first."
+                )
+            )
+        for name, value in fields.items():
+            setattr(row, name, value)
+        row.save(update_fields=list(fields))
     return row
 
 
@@ -88,14 +111,23 @@ def send(user_id: int, title: str, body: str, url: str) -> int:
     for sub in PushSubscription.objects.filter(user_id=user_id):
         info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
         try:
-            webpush(
-                info,
-                data=payload,
-                vapid_private_key=settings.VAPID_PRIVATE_KEY,
-                vapid_claims={"sub": settings.VAPID_SUBJECT},
-                ttl=TTL,
-                timeout=10,
-            )
+            # Again at each send: the name may resolve elsewhere by now. Kept,
+            # not deleted: it may resolve to its push service again.
+            target = endpoints.check(sub.endpoint)
+        except endpoints.EndpointRefused as exc:
+            logger.warning("Push to %s not sent: %s", sub.pk, exc.message)
+            continue
+        try:
+            with endpoints.pinned_session(target) as session:
+                webpush(
+                    info,
+                    data=payload,
+                    vapid_private_key=settings.VAPID_PRIVATE_KEY,
+                    vapid_claims={"sub": settings.VAPID_SUBJECT},
+                    ttl=TTL,
+                    timeout=10,
+                    requests_session=session,
+                )
         except WebPushException as exc:
             status = getattr(exc.response, "status_code", None)
             if status in GONE:

@@ -16,7 +16,7 @@ def commit_waiting_games(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0012_challenges"),
+        ("games", "0013_deadline_notice_at"),
     ]
 
     operations = [

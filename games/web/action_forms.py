@@ -14,6 +14,7 @@ from typing import Any
 
 from django.http import QueryDict
 
+from common.numbers import whole_number
 from games import disclosure, engine
 from games.decisions import ANSWER_ORDER
 from games.engine import (
@@ -578,10 +579,10 @@ def _accept_problem(s: engine.State, tid: int) -> str:
 
 
 def parse_version(data: QueryDict) -> int:
-    raw = (data.get("expected_version") or "").strip()
-    if not _is_number(raw):
+    version = whole_number(data.get("expected_version"))
+    if version is None:
         raise FormError("This form is missing the game version; reload the page and try again.")
-    return int(raw)
+    return version
 
 
 def parse_action(data: QueryDict) -> dict[str, Any]:
@@ -624,18 +625,12 @@ def parse_terms(data: QueryDict) -> dict[str, Any]:
 def _squares(data: QueryDict, name: str) -> list[int]:
     out: list[int] = []
     for raw in data.getlist(name):
-        raw = raw.strip()
-        sq = int(raw) if _is_number(raw) else -1
-        if not 0 <= sq < engine.NUM_SQUARES or not engine.IS_PROPERTY[sq]:
+        sq = whole_number(raw)
+        if sq is None or not 0 <= sq < engine.NUM_SQUARES or not engine.IS_PROPERTY[sq]:
             raise FormError("Choose properties from the lists shown.")
         if sq not in out:
             out.append(sq)
     return out
-
-
-def _is_number(raw: str) -> bool:
-    # str.isdigit alone accepts characters like "²" that int() rejects.
-    return raw.isascii() and raw.isdigit() and len(raw) <= 12
 
 
 def _int(
@@ -646,9 +641,9 @@ def _int(
         if default is not None:
             return default
         raise FormError(f"{what} is missing.")
-    if not _is_number(raw):
+    value = whole_number(raw)
+    if value is None:
         raise FormError(f"{what} must be a whole number, like 120.")
-    value = int(raw)
     if not lo <= value <= hi:
         raise FormError(f"{what} must be between {lo:,} and {hi:,}.")
     return value

@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from common import ratelimit
+from common.numbers import whole_number
 from games import access, engine, services
 from games.models import Game, Seat
 from games.signals import game_opened
@@ -79,7 +80,7 @@ def game_regions(request: HttpRequest, public_id: str) -> HttpResponse:
     ``?since=<version>`` answers 204 when nothing changed."""
     game, seat = _viewing(request, public_id)
     since = request.GET.get("since", "")
-    if since.isascii() and since.isdigit() and int(since) == game.version:
+    if whole_number(since) == game.version:
         return HttpResponse(status=204)
     snap = Snapshot.of(game)
     context = {**region_context(snap, seat), "oob": True}

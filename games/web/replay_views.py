@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from common.charts import line_chart, tick_every
+from common.numbers import whole_number
 from games import access, disclosure, engine
 from games.models import Game
 from games.web.board_svg import render_board
@@ -29,10 +30,7 @@ def _started_game(request: HttpRequest, public_id: str) -> Game:
 
 
 def _int_param(request: HttpRequest, name: str) -> int | None:
-    try:
-        return int(request.GET[name])
-    except (KeyError, ValueError):
-        return None
+    return whole_number(request.GET.get(name), signed=True)
 
 
 def _worth_chart(names: list[str], worths: list[list[int]]) -> str:

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from common.numbers import whole_number
 from games import access, engine
 from games.models import GameEvent
 from games.web.replay import load_replay
@@ -20,10 +21,10 @@ def square(request: HttpRequest, public_id: str, sq: int) -> HttpResponse:
     game = access.access_game_for_viewer(request, public_id, started=True).game
     if not 0 <= sq < engine.NUM_SQUARES or not game.state:
         raise Http404("There is no such square.")
-    step = request.GET.get("step", "")
-    if step.isascii() and step.isdigit():
+    step = whole_number(request.GET.get("step"))
+    if step is not None:
         rep = load_replay(game)
-        at = min(int(step), rep.steps)
+        at = min(step, rep.steps)
         state = rep.state_at(at)
         last_seq = at + 1  # the version a replay step shows
     else:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from common import ratelimit
+from common.numbers import whole_number
 from games import access, engine, estimates, services, standing_orders
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
@@ -32,7 +33,7 @@ def _create_form_context(form: CreateGameForm, preset: str, data: Any = None) ->
             current = parse_switches(preset, data)
         except ValueError:
             current = None
-    rows = switch_rows(preset, turn_seconds=int(turn) if turn.isdigit() else None, current=current)
+    rows = switch_rows(preset, turn_seconds=whole_number(turn), current=current)
     return {"form": form, "switch_rows": rows, "preset": preset}
 
 
@@ -281,9 +282,8 @@ def add_bot(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 @api_only_for_bots
 def remove_bot(request: HttpRequest, public_id: str) -> HttpResponse:
-    try:
-        number = int(request.POST.get("seat", ""))
-    except ValueError:
+    number = whole_number(request.POST.get("seat"))
+    if number is None:
         messages.error(request, "Choose a bot seat to remove.")
         return redirect("game_detail", public_id=public_id)
     return _lobby_action(

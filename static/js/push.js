@@ -18,7 +18,16 @@
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify(body)
-    }).then(function (r) { if (!r.ok) throw new Error("refused"); return r; });
+    }).then(function (r) {
+      if (r.ok) return r;
+      // The site's own reason (an address it will not push to, a device
+      // registered to another account), shown as it says it.
+      return r.json().catch(function () { return {}; }).then(function (answer) {
+        var error = new Error("refused");
+        error.site = answer && answer.error;
+        throw error;
+      });
+    });
   }
   function key(b64) {
     var s = (b64 + "===".slice((b64.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
@@ -40,7 +49,10 @@
       return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key(box.dataset.push) });
     }).then(function (sub) { return post(box.dataset.subscribeUrl, sub.toJSON()); })
       .then(function () { show(true); })
-      .catch(function () { say("Push notifications could not be turned on. Allow notifications for this site and try again; private windows cannot receive them."); });
+      .catch(function (error) {
+        if (error && error.site) say("Push notifications could not be turned on: " + error.site);
+        else say("Push notifications could not be turned on. Allow notifications for this site and try again; private windows cannot receive them.");
+      });
   });
   off.addEventListener("click", function () {
     ready.then(function (reg) { return reg.pushManager.getSubscription(); }).then(function (sub) {

@@ -4,6 +4,7 @@ no operation answers a server error, on valid or invalid input
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import hypothesis
@@ -30,6 +31,22 @@ def test_the_openapi_document_validates_as_openapi_3(db: None) -> None:
     paths = document["paths"]
     for path in ("/api/v1/games", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/actions"):
         assert path in paths
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    duplicated = sorted({key for key in keys if keys.count(key) > 1})
+    assert not duplicated, f"duplicated keys {duplicated} in {keys}"
+    return dict(pairs)
+
+
+def test_the_openapi_document_has_no_duplicated_key(db: None) -> None:
+    # Swagger UI parses the document as YAML, which refuses a key twice in
+    # one object ("duplicated mapping key"); Python's json keeps the last.
+    answer = Client().get("/api/v1/openapi.json")
+    document = json.loads(answer.content, object_pairs_hook=_refuse_duplicates)
+    stream = document["paths"]["/api/v1/games/{game_id}/stream"]["get"]["responses"]["200"]
+    assert list(stream["content"]) == ["application/x-ndjson"]
 
 
 def test_the_docs_page_is_served(db: None) -> None:

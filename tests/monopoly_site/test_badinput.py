@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -115,3 +117,128 @@ def test_a_socket_with_a_control_character_or_no_route_is_refused(path: str) -> 
         assert not connected
 
     run(scenario)
+
+
+# --- JSON bodies (the API's, a push subscription's) and numbers -----------------------
+
+
+def test_a_nul_in_an_api_json_field_is_a_clear_400_before_any_service(
+    alice: User, bob: User
+) -> None:
+    from games import services
+    from games.models import Challenge
+    from tests.api.conftest import api_for
+
+    game = services.create_game(host=alice, max_seats=3, bot_delay_ms=0)
+    api = api_for(alice)
+    response = api.post(f"/games/{game.public_id}/challenges", {"username": "bob\u0000"})
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["detail"] == (
+        "The field “username” contains a control character (U+0000). Remove it and try again."
+    )
+    # Nested fields and names are checked too, whatever the declared content type.
+    nested = {"action": {"kind": "roll", "terms": {"give\u0001": 1}}, "expected_version": 0}
+    answer = api.client.post(
+        f"/api/v1/games/{game.public_id}/actions",
+        json.dumps(nested),
+        content_type="text/plain",
+        headers=api.headers(),
+    )
+    assert answer.status_code == 400
+    assert "The name of a field contains a control character (U+0001)" in answer.json()["detail"]
+    assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('{"expected_version": ' + "9" * 5000 + "}", "more than 12 digits"),
+        ('{"username": "' + "x" * 1001 + '"}', "“username” is too long: at most 1,000"),
+        ("[" * 50 + "]" * 50, "nested too deeply"),
+        ("[" * 100_000, "nested too deeply"),
+        ('{"a": "\\ud800"}', "“a” contains a control character (U+D800)"),
+    ],
+)
+def test_a_json_body_with_a_huge_number_long_text_or_deep_nesting_is_a_clear_400(
+    alice: User, body: str, message: str
+) -> None:
+    from tests.api.conftest import api_for
+
+    api = api_for(alice)
+    response = api.client.post(
+        "/api/v1/games/ABC/resign", body, content_type="application/json", headers=api.headers()
+    )
+    assert response.status_code == 400
+    assert message in response.json()["detail"]
+
+
+def test_a_push_subscription_with_a_nul_is_refused_at_the_door(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    body = json.dumps({"endpoint": "https://push.example.com/a\u0000", "keys": {}})
+    response = client.post("/notifications/push/subscribe", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "“endpoint” contains a control character (U+0000)" in response.content.decode()
+
+
+HUGE = "9" * 5000
+
+
+def test_numbers_past_pythons_digit_limit_are_no_number_not_a_500(
+    client: Client, duel: Game
+) -> None:
+    # Logged out: the three answers that were 500s (issue 31, item 15).
+    assert client.get(f"/games/{duel.public_id}/regions", {"since": HUGE}).status_code == 200
+    assert client.get(f"/games/{duel.public_id}/square/1", {"step": HUGE}).status_code == 200
+    assert client.get("/lobby/switches", {"turn_seconds": HUGE}).status_code == 200
+    replay = client.get(f"/games/{duel.public_id}/replay/", {"step": HUGE, "turn": "-" + HUGE})
+    assert replay.status_code == 200
+
+
+def test_the_number_reader_caps_digits_and_refuses_what_int_would_misread() -> None:
+    from common.numbers import whole_number
+
+    assert whole_number(" 42 ") == 42
+    assert whole_number("9" * 12) == 999_999_999_999
+    assert whole_number("9" * 13) is None
+    assert whole_number(HUGE) is None
+    assert whole_number("²") is None and whole_number("1_000") is None
+    assert whole_number("-3") is None and whole_number("-3", signed=True) == -3
+    assert whole_number("") is None and whole_number(None) is None
+
+
+def test_a_control_character_in_a_header_is_a_clear_400_on_the_api_and_its_streams(
+    client: Client,
+) -> None:
+    import asyncio
+
+    from api.stream import serve
+
+    token = "Bearer mnp_" + "\x00" * 12 + "_secret"  # reached the token lookup: a 500
+    response = client.get("/api/v1/me", headers={"Authorization": token})
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "The header “Authorization” contains a control character (U+0000). Remove it and try again."
+    )
+    # The streams, which Daphne serves before Django.
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/v1/stream/events",
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), (b"authorization", token.encode("latin-1"))],
+    }
+    asyncio.run(serve(scope, receive, send, game_id=None))
+    assert sent[0]["status"] == 400
+    assert b"The header \\u201cauthorization\\u201d contains a control" in b"".join(
+        m.get("body", b"")
+        for m in sent  # type: ignore[misc]
+    )

@@ -16,6 +16,7 @@ savepoint that is rolled back, so every example starts from the same world.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -415,3 +416,219 @@ def test_a_socket_closes_on_a_junk_frame_without_crashing(
         await _close_connections()
 
     run(scenario)
+
+
+# --- NUL and a 5,000-digit number in every parameter and field -------------------------
+
+NUL, HUGE = "a\x00b", "9" * 5000
+# Routes whose views read fields one by one: not Django's admin, nor the API
+# (its JSON fields have their own test below), nor fixed files.
+FIELD_READERS = [
+    p for p in ROUTES if not p.startswith(("admin/", "api/")) and p not in ("sw.js", "healthz")
+]
+
+
+def _persona_for(pattern: str) -> str:
+    return "staff" if pattern.startswith("admin/") else "mover"
+
+
+@pytest.mark.parametrize("pattern", [p for p in ROUTES if PARAM.search(p)])
+def test_each_parameter_of_each_route_alone_takes_a_nul_or_a_huge_number(
+    world: World, pattern: str
+) -> None:
+    """One parameter at a time, the others real, so that each is reached."""
+    names = [m.group(1) or m.group(2) for m in PARAM.finditer(pattern)]
+    for junk_name in names:
+        for bad in (NUL, HUGE):
+
+            def value(name: str, choices: str, junk_name: str = junk_name, bad: str = bad) -> str:
+                return bad if name == junk_name else real_value(world, name, choices)
+
+            path = fill(pattern, value)
+            # The door reads the address alike for every method.
+            for method in ("GET",) if bad == NUL else ("GET", "POST"):
+                response = send(world, _persona_for(pattern), method, path, {}, {})
+                if bad == NUL:
+                    assert response.status_code == 400, (method, path)
+
+
+@pytest.mark.parametrize("pattern", ROUTES)
+def test_every_field_of_each_route_takes_a_nul_or_a_huge_number(
+    world: World, field_names: list[str], pattern: str
+) -> None:
+    """Every field the pages show, in the query and in the form, at once:
+    a NUL is refused at the door, a huge number is no server error."""
+    path = fill(pattern, lambda name, choices: real_value(world, name, choices))
+    persona = _persona_for(pattern)
+    for bad in (NUL, HUGE):
+        everything = {name: bad for name in field_names}
+        tries = [("POST", everything, everything)]
+        if bad == HUGE:  # a NUL's 400 comes first, from the query or the form alike
+            tries.append(("GET", everything, {}))
+        for method, query, form in tries:
+            response = send(world, persona, method, path, query, form)
+            if bad == NUL:
+                assert response.status_code == 400, (method, path)
+
+
+@pytest.mark.slow  # one request per route, field and method: minutes
+@pytest.mark.parametrize("pattern", FIELD_READERS)
+def test_each_field_of_each_route_alone_takes_a_huge_number(
+    world: World, field_names: list[str], pattern: str
+) -> None:
+    """One field at a time, so that a view checking its fields in turn
+    reaches each (the fast test above sends them all at once)."""
+    path = fill(pattern, lambda name, choices: real_value(world, name, choices))
+    for name in field_names:
+        send(world, "mover", "GET", path, {name: HUGE}, {})
+        send(world, "mover", "POST", path, {}, {name: HUGE})
+
+
+# The API: every path and query parameter and every field of every body
+# variant its schema describes (each action kind's included), one at a time.
+
+
+def _resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return schema
+
+
+def _variants(document: dict[str, Any], schema: dict[str, Any]) -> list[Any]:
+    """Example values of ``schema``: its first variant, then one per other
+    variant of any of its parts (so every field of every variant shows)."""
+    schema = _resolve(document, schema)
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            out = []
+            for option in schema[key]:
+                if _resolve(document, option).get("type") != "null":
+                    out += _variants(document, option)
+            return out or [None]
+    if "allOf" in schema:
+        return _variants(document, schema["allOf"][0])
+    if "const" in schema:
+        return [schema["const"]]
+    if "enum" in schema:
+        return [schema["enum"][0]]
+    kind = schema.get("type")
+    if kind == "object" or "properties" in schema:
+        props = {n: _variants(document, s) for n, s in schema.get("properties", {}).items()}
+        base = {n: options[0] for n, options in props.items()}
+        out = [base]
+        for name, options in props.items():
+            out += [{**base, name: other} for other in options[1:]]
+        return out
+    if kind == "array":
+        return [[item] for item in _variants(document, schema.get("items", {}))]
+    return [{"integer": 1, "number": 1, "boolean": True}.get(str(kind), "1")]
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict) and value:
+        return [leaf for k, v in value.items() for leaf in _leaves(v, (*path, k))]
+    if isinstance(value, list) and value:
+        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, (*path, i))]
+    return [path]
+
+
+def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _replaced(value[head], rest, new)}
+    return [_replaced(v, rest, new) if i == head else v for i, v in enumerate(value)]
+
+
+class RawNumber(str):
+    """A 5,000-digit JSON number, written into the body as it is."""
+
+
+def _body(value: Any) -> str:
+    if isinstance(value, RawNumber):
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)}: {_body(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_body(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def _api_path(template: str, values: dict[str, str]) -> str:
+    for name, text in values.items():
+        template = template.replace("{" + name + "}", quote(text, safe=""))
+    return template
+
+
+def test_every_parameter_and_json_field_of_the_api_takes_a_nul_or_a_huge_number(
+    world: World,
+) -> None:
+    from api import tokens
+
+    _, token = tokens.issue(world.users["mover"], scopes=["play", "read"])
+    client = Client(headers={"Authorization": f"Bearer {token}"})
+    document = client.get("/api/v1/openapi.json").json()
+    real = {
+        "game_id": world.games["running"].public_id,
+        "username": username("mover"),
+        "challenge_id": "1",
+    }
+    sent = 0
+
+    def call(method: str, path: str, query: dict[str, str], body: str | None) -> Any:
+        nonlocal sent
+        sent += 1
+        with transaction.atomic():
+            response = client.generic(
+                method,
+                path + ("?" + urlencode(query) if query else ""),
+                body or "",
+                content_type="application/json",
+            )
+            transaction.set_rollback(True)
+        assert response.status_code < 500, f"{method} {path} {query} {body!r:.300}"
+        return response
+
+    for template, operations in document["paths"].items():
+        for method, operation in operations.items():
+            params = operation.get("parameters", [])
+            path_names = [p["name"] for p in params if p["in"] == "path"]
+            query_names = [p["name"] for p in params if p["in"] == "query"]
+
+            content = operation.get("requestBody", {}).get("content", {})
+            schema = content.get("application/json", {}).get("schema")
+            bodies = _variants(document, schema) if schema else [None]
+            base = None if bodies[0] is None else _body(bodies[0])
+            for bad in (NUL, HUGE):
+                for name in path_names:
+                    answer = call(
+                        method.upper(), _api_path(template, {**real, name: bad}), {}, base
+                    )
+                    assert bad != NUL or answer.status_code == 400
+                for name in query_names:
+                    answer = call(method.upper(), _api_path(template, real), {name: bad}, base)
+                    assert bad != NUL or answer.status_code == 400
+            for header in ("Authorization", "Idempotency-Key", "Last-Event-ID"):
+                with transaction.atomic():
+                    answer = client.generic(
+                        method.upper(),
+                        _api_path(template, real),
+                        base or "",
+                        content_type="application/json",
+                        headers={header: f"Bearer mnp_{NUL * 4}_x"},
+                    )
+                    transaction.set_rollback(True)
+                assert answer.status_code == 400, (template, header)
+            for body in bodies:
+                if body is None:
+                    continue
+                for leaf in _leaves(body):
+                    for bad in (NUL, HUGE, RawNumber(HUGE)):
+                        text = _body(_replaced(body, leaf, bad))
+                        answer = call(method.upper(), _api_path(template, real), {}, text)
+                        if bad != HUGE:  # refused at the door, naming the field or the number
+                            assert answer.status_code == 400, (template, leaf, bad[:5])
+                            detail = answer.json()["detail"]
+                            assert "control character" in detail or "digits" in detail
+    assert sent > 300

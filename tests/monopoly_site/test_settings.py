@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
+from common.env import load_local_env, local_env_path, read_local_env, write_local_env
 from monopoly_site import localservices
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -132,6 +134,8 @@ print(json.dumps({
     "broker": s.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"],
     "results": s.CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS["global_keyprefix"],
     "site_url": s.SITE_URL,
+    "database": s.DATABASES["default"]["NAME"],
+    "debug": s.DEBUG,
 }))
 """
 SITE_VARIABLES = ("REDIS_PREFIX", "DATABASE_URL", "SITE_URL", "HOST", "PORT")
@@ -255,3 +259,97 @@ def test_the_estimates_round_delay_is_read_from_the_environment_and_never_below_
     malformed = run_manage("check", DEBUG="true", ANALYSIS_DELAY_ROUNDS="soon")
     assert malformed.returncode != 0
     assert "ANALYSIS_DELAY_ROUNDS" in malformed.stderr
+
+
+# --- the settings `make run` leaves for manage.py (common/env.py) -----------------------
+
+
+def test_the_test_runner_reads_no_local_settings_file() -> None:
+    assert os.environ["LOCAL_ENV"] == "none"
+
+
+def test_port_chooses_the_sites_file_and_local_env_overrides_it(tmp_path: Path) -> None:
+    assert local_env_path(tmp_path, {}) == tmp_path / "local.env"
+    assert local_env_path(tmp_path, {"PORT": "8001"}) == tmp_path / "local-8001.env"
+    assert local_env_path(tmp_path, {"PORT": "8001", "LOCAL_ENV": "/x.env"}) == Path("/x.env")
+    assert local_env_path(tmp_path, {"LOCAL_ENV": "none"}) is None
+    # A deployment (its environment sets SECRET_KEY) never reads one unless told to.
+    assert local_env_path(tmp_path, {"SECRET_KEY": "k" * 50}) is None
+    assert local_env_path(tmp_path, {"SECRET_KEY": "k", "LOCAL_ENV": "/x.env"}) == Path("/x.env")
+
+
+def test_the_environment_wins_over_the_file_and_a_malformed_file_says_where(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "local.env"
+    write_local_env(path, {"DEBUG": "true", "PORT": "8001"}, "a note\non two lines")
+    assert path.stat().st_mode & 0o777 == 0o600
+    environ = {"PORT": "9000", "LOCAL_ENV": str(path)}
+    assert load_local_env(tmp_path, environ) == path
+    assert environ == {"PORT": "9000", "LOCAL_ENV": str(path), "DEBUG": "true"}
+    path.write_text("DEBUG=true\nnot a setting\n")
+    with pytest.raises(ImproperlyConfigured, match=r"local\.env, line 2: expected NAME=value"):
+        load_local_env(tmp_path, {"LOCAL_ENV": str(path)})
+
+
+def test_manage_py_with_nothing_exported_uses_the_sites_settings(tmp_path: Path) -> None:
+    database = tmp_path / "db-8123.sqlite3"
+    path = tmp_path / "local.env"
+    write_local_env(path, {"DEBUG": "true", "DATABASE_URL": f"sqlite:///{database}"}, "test")
+    bare = {
+        k: v for k, v in os.environ.items() if k not in {*SITE_VARIABLES, "DEBUG", "SECRET_KEY"}
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", REDIS_NAMES],
+        cwd=BASE_DIR,
+        env={**bare, "LOCAL_ENV": str(path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout.splitlines()[-1])
+    assert loaded["debug"] is True and loaded["database"] == str(database)
+    # Without a file, a process on another PORT still opens that port's database.
+    assert loaded_settings(PORT="8123")["database"].endswith("/.run/db-8123.sqlite3")
+    refused = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=BASE_DIR,
+        env={**bare, "LOCAL_ENV": "none"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode != 0 and "run `make run` once" in refused.stderr
+
+
+def test_make_run_leaves_its_settings_for_manage_py_and_its_processes_read_none(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def local_redis(env: dict[str, str], **_: object) -> None:
+        env["REDIS_URL"] = "redis://127.0.0.1:6390/0"
+
+    started: list[dict[str, str]] = []
+
+    def stop_at_migrate(env: dict[str, str], *args: str) -> None:
+        started.append(dict(env))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(localservices, "RUN_DIR", tmp_path)
+    monkeypatch.setattr(localservices, "choose_redis", local_redis)
+    monkeypatch.setattr(localservices, "manage", stop_at_migrate)
+    for port in ("8001", "8002"):
+        with pytest.raises(SystemExit):
+            localservices.run_site({"PORT": port, "VAPID_SUBJECT": "mailto:me@example.com"})
+    assert [env["LOCAL_ENV"] for env in started] == ["none", "none"]
+    first = read_local_env(tmp_path / "local-8001.env")
+    assert first == {
+        "DEBUG": "true",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db-8001.sqlite3'}",
+        "REDIS_URL": "redis://127.0.0.1:6390/0",
+        "HOST": "127.0.0.1",
+        "PORT": "8001",
+        "VAPID_SUBJECT": "mailto:me@example.com",
+    }
+    # The last one started is the one manage.py reads without PORT.
+    assert read_local_env(tmp_path / "local.env")["PORT"] == "8002"

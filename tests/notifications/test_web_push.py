@@ -46,13 +46,16 @@ class PushService(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def service() -> Iterator[str]:
+def service(settings: Any) -> Iterator[str]:
     PushService.received, PushService.gone = [], set()
     server = HTTPServer(("127.0.0.1", 0), PushService)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    origin = f"http://127.0.0.1:{server.server_port}"
+    # Loopback over plain HTTP: allowed for this origin by the test settings alone.
+    settings.PUSH_LOCAL_ENDPOINTS = [origin]
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield origin
     finally:
         server.shutdown()
 
