@@ -200,7 +200,7 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
             # The version the move ended at: a standing order it brought into
             # play (rent claimed automatically) commits its own version after
             # it, and the push carries the last one.
-            pushed = re.match(rb"<!--push (\d+)-->", answer)
+            pushed = re.match(rb"<!--push (\d+)(?: after \d+)?-->", answer)
             if pushed:
                 version = int(pushed.group(1))
             deadline = time.perf_counter() + 5
