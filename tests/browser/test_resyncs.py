@@ -18,6 +18,10 @@ from tests.browser.test_play import click_a_decision
 from tests.browser.test_table_edges import edit
 from tests.live.servers import daphnes
 
+# Browsers for half a minute: in `make test-long` (which CI runs too), so that
+# `make test` stays within its time; test_live.py keeps a gap's resync there.
+pytestmark = pytest.mark.slow
+
 # Every frame the page's socket received, by its first line ("push 12",
 # "snapshot 12", "live"), and every frame the page sent.
 RECORD_FRAMES = """
@@ -164,4 +168,36 @@ def test_text_typed_in_the_chat_survives_the_turn_arriving_and_a_snapshot(
     page.keyboard.press("Enter")
     page.wait_for_selector("#chat-players-log li:has-text('see you on Boardwalk!')")
     page.wait_for_function("document.getElementById('chat-players-body').value === ''")
+    context.close()
+
+
+@pytest.fixture
+def quick_heartbeat_site(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv("LIVE_HEARTBEAT_SECONDS", "1")
+    with daphnes(1) as [port]:
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewer", ["player", "spectator"])
+def test_heartbeats_of_a_page_that_is_up_to_date_bring_no_snapshot(
+    browser: Any, quick_heartbeat_site: str, viewer: str
+) -> None:
+    ada, grace, carol = people("ada", "grace", "carol")
+    game = services.create_seated_game(humans=[ada, grace], bots=[], start=True)
+    context = context_for(browser, quick_heartbeat_site, ada if viewer == "player" else carol)
+    context.add_init_script(RECORD_FRAMES)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#presence .presence-line:not(.muted)")
+    with ThreadPoolExecutor(1) as pool:  # the layer cannot be used from this thread
+        pool.submit(play_until_their_move, game, grace).result()
+        pool.submit(play_until_their_move, game, ada).result()  # pushed as usual
+    game.refresh_from_db()
+    page.wait_for_selector(f'#board[data-version="{game.version}"]')
+    # Three heartbeats asked about the version the page shows, now the game's.
+    asked = f"window.__sent.filter((f) => f === JSON.stringify({{type: 'resync', since: {game.version}}})).length"
+    page.wait_for_function(f"{asked} >= 3")
+    assert page.evaluate(SNAPSHOTS) == 1, page.evaluate("window.__frames")
     context.close()

@@ -5,10 +5,12 @@ build, a second submit of the same move)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connections
 from django.test import Client
 
 from accounts.models import User
@@ -252,3 +254,45 @@ def test_the_page_and_the_api_apply_a_stale_pass_once_and_refuse_a_stale_roll(
     assert passes(table, ALICE) == 1
     status, body = post({"kind": engine.ROLL}, opened)
     assert status == 409 and "moved on before your action arrived" in body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_stale_pass_sent_twice_at_once_applies_once(
+    no_bot_tasks: Any, edit_state: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two copies race for the lock after the bot's raise: the first is
+    applied as still meant, the second then sees the seat's own pass."""
+    alice, bob = (
+        User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-123")
+        for name in ("alice", "bob")
+    )
+    game = services.create_seated_game(humans=[alice, bob], bots=["heuristic"], start=True)
+    opened = auction_of_baltic(game, alice, edit_state)
+    bot_raises(game, monkeypatch)
+    barrier = threading.Barrier(2)
+    outcomes: list[Any] = [None, None]
+
+    def submit(index: int) -> None:
+        try:
+            barrier.wait()
+            outcomes[index] = services.submit_action(
+                public_id=game.public_id,
+                user=alice,
+                action={"kind": engine.PASS_BID},
+                expected_version=opened,
+            )
+        except Exception as exc:  # the loser's error is the result under test
+            outcomes[index] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    applied = [o for o in outcomes if isinstance(o, list)]
+    refused = [o for o in outcomes if isinstance(o, services.VersionConflict)]
+    assert len(applied) == 1 and len(refused) == 1, outcomes
+    assert passes(game, ALICE) == 1
+    assert state_version(game) == opened + 2
