@@ -44,7 +44,7 @@ from benchlib import (
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/monopoly_bench_live"
-FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+))?-->")
+FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+)(?: after \d+)?)?-->")
 
 
 def bench_env() -> dict[str, str]:
