@@ -19,8 +19,8 @@ live layer (the printed board comes with the page).
 Every game push is framed as ``<!--push N-->`` (``<!--snapshot N-->`` on
 connect or resync; ``<!--push N after B-->`` for a move that committed the
 versions after B at once, ``regions.push_frame``) so that the client can drop
-stale versions and notice a gap; chat, presence and lobby pushes are framed ``<!--live-->``, and a
-waiting page is told ``<!--reload-->``.
+stale versions and notice a gap; chat, presence and lobby pushes are framed
+``<!--live-->``, and a waiting page is told ``<!--reload-->``.
 """
 
 from __future__ import annotations
