@@ -182,7 +182,12 @@ class ActionIn(Schema):
     action: ActionBody = Field(
         description="One entry of legal_actions, or a trade offer: one variant per action kind."
     )
-    expected_version: int = Field(ge=0, description="The game version you acted on.")
+    expected_version: int = Field(
+        ge=0,
+        description="The game version you acted on. An older one than the game's is "
+        "accepted only for an action that still means the same now (a pass, ending the "
+        "turn, a bid still above the high bid; docs/api.md); otherwise 409.",
+    )
 
 
 class ActionOut(Schema):
@@ -448,7 +453,8 @@ def act(
     ),
 ) -> dict[str, Any]:
     """Apply one action of your seat. ``expected_version`` must be the game's
-    current version (409 otherwise)."""
+    current version (409 otherwise), or an older one for an action that still
+    means the same now (a pass, ending the turn, a bid still above the high bid)."""
     user = _need(request, SCOPE_PLAY)
     try:
         action = parse_action(form_data(body.action))
@@ -457,7 +463,8 @@ def act(
     fingerprint = _fingerprint(game_id, body) if idempotency_key is not None else ""
     try:
         # The move, its answer and the key commit together. A retry with the
-        # key is refused by the game (its expected_version is now stale) or,
+        # key is refused by the game (its expected_version is now stale, and
+        # its seat has moved since, so even a pass is not applied again) or,
         # having moved the game again, by the key's unique constraint, which
         # rolls its move back: either way it gets the first answer.
         with transaction.atomic():

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-FRAME = re.compile(r"^<!--(push|snapshot|live|reload)(?: (\d+))?-->")
+# "<!--push N after B-->": a push built on version B rather than N-1
+# (static/js/live.js).
+FRAME = re.compile(r"^<!--(push|snapshot|live|reload)(?: (\d+)(?: after (\d+))?)?-->")
 LB_MARK = b"<center>nginx"  # the body of nginx's own error pages
 
 
@@ -531,7 +533,8 @@ class Spectator:
             if match.group(1) == "snapshot":
                 self.show(version, message)
             elif match.group(1) == "push":
-                if self.version >= 0 and version > self.version + 1:
+                since = version - 1 if match.group(3) is None else int(match.group(3))
+                if self.version >= 0 and since > self.version:
                     # A version was missed: ask for everything afresh.
                     self.resyncs += 1
                     self.events.append((time.time(), f"gap at {version}: resync"))

@@ -44,7 +44,7 @@ from benchlib import (
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/monopoly_bench_live"
-FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+))?-->")
+FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+)(?: after \d+)?)?-->")
 
 
 def bench_env() -> dict[str, str]:
@@ -200,7 +200,7 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
             # The version the move ended at: a standing order it brought into
             # play (rent claimed automatically) commits its own version after
             # it, and the push carries the last one.
-            pushed = re.match(rb"<!--push (\d+)-->", answer)
+            pushed = re.match(rb"<!--push (\d+)(?: after \d+)?-->", answer)
             if pushed:
                 version = int(pushed.group(1))
             deadline = time.perf_counter() + 5

@@ -22,7 +22,7 @@ import struct
 import time
 from collections.abc import Callable
 
-VERSION = re.compile(rb"^<!--(push|snapshot) (\d+)-->")
+VERSION = re.compile(rb"^<!--(push|snapshot) (\d+)(?: after \d+)?-->")
 TEXT, CLOSE, PING = 0x1, 0x8, 0x9
 
 

@@ -17,9 +17,10 @@ carries the log as only the lines its version added, and the board as its
 live layer (the printed board comes with the page).
 
 Every game push is framed as ``<!--push N-->`` (``<!--snapshot N-->`` on
-connect or resync) so that the client can drop stale versions and notice a
-gap; chat, presence and lobby pushes are framed ``<!--live-->``, and a
-waiting page is told ``<!--reload-->``.
+connect or resync; ``<!--push N after B-->`` for a move that committed the
+versions after B at once, ``regions.push_frame``) so that the client can drop
+stale versions and notice a gap; chat, presence and lobby pushes are framed
+``<!--live-->``, and a waiting page is told ``<!--reload-->``.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from games.web.regions import (
     SEAT_REGIONS,
     SPECTATOR_REGIONS,
     TEMPLATE,
+    push_frame,
     region_context,
     render,
     render_push,
@@ -105,7 +107,7 @@ def game_pushes(
     game = record.game
     snap = _snapshot(record)
     version = game.version
-    frame = f"<!--push {version}-->"
+    frame = push_frame(snap)
     ahead = _sent_ahead(record)
     if ahead is None:
         here = record.scratch["here"] = _listening(game, here)
@@ -113,7 +115,7 @@ def game_pushes(
         shared, public, spectators = _first_renders(snap, spectators=watched)
         # Two batches, so that the largest audience is sent to before the
         # per-seat renders begin.
-        yield _first_batch(game, (shared, public, spectators))
+        yield _first_batch(snap, (shared, public, spectators))
     else:
         # Rendered and sent by the render ahead, straight after the commit
         # and without asking who is still there (a socket that left
@@ -152,9 +154,10 @@ def game_pushes(
     yield seats
 
 
-def _first_batch(game: Game, renders: FirstRenders) -> list[tuple[str, dict[str, Any]]]:
+def _first_batch(snap: Snapshot, renders: FirstRenders) -> list[tuple[str, dict[str, Any]]]:
     _, public, spectators = renders
-    frame = f"<!--push {game.version}-->"
+    game = snap.game
+    frame = push_frame(snap)
     batch = []
     if spectators is not None:
         message = _game_message("public", game.version, frame + public + spectators)
@@ -185,6 +188,7 @@ def _snapshot(record: Committed) -> Snapshot:
             seats=record.seats,
             deadlines=record.deadlines,
             events=record.events or None,
+            since=record.since,
         )
     return snap
 
@@ -293,7 +297,7 @@ def _render_ahead(
     if not committed.wait(AHEAD_WAIT) or abandoned.is_set():
         return None
     presenters.keep_log_lines(held)
-    done = groups.send(_first_batch(snap.game, renders))
+    done = groups.send(_first_batch(snap, renders))
     if done is not None:
         done.wait(FANOUT_WAIT)  # as ``push_committed`` does
     return renders

@@ -164,6 +164,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     accepted = False
     heartbeat: asyncio.Task[None] | None = None
     ensuring: asyncio.Task[None] | None = None  # a spectator's win estimate queued
+    resyncing: asyncio.Task[None] | None = None  # a snapshot asked for too soon, put off
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
     wire: twisted_writes.Wire | Literal[False] | None = None  # False: not under Daphne
@@ -254,7 +255,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
     async def disconnect(self, code: int) -> None:
         if self.listener is None:
             return
-        for task in (self.heartbeat, self.announcing, self.ensuring):
+        for task in (self.heartbeat, self.announcing, self.ensuring, self.resyncing):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -293,13 +294,25 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
                     )
         elif frame["type"] == "resync" and not self.ended:
             # A snapshot costs a full render: at most one a second per socket.
-            now = time.monotonic()
-            if now - self.last_resync < RESYNC_INTERVAL:
-                return
-            self.last_resync = now
+            # A page that asks sooner has found a gap the last one does not
+            # cover (a push built on a version it never had): it is answered
+            # once the second is up, however often it asked meanwhile. A
+            # heartbeat that soon after a snapshot needs no answer.
             since = frame.get("since")
+            wait = self.last_resync + RESYNC_INTERVAL - time.monotonic()
+            if wait > 0:
+                if since is None and (self.resyncing is None or self.resyncing.done()):
+                    self.resyncing = asyncio.create_task(self.resync_later(wait))
+                return
+            self.last_resync = time.monotonic()
             if since is not None and since == await self.current_version():
                 return  # the page's heartbeat, and the page is up to date
+            await self.send_snapshot()
+
+    async def resync_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        if not self.ended:
+            self.last_resync = time.monotonic()
             await self.send_snapshot()
 
     async def current_version(self) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Final, NamedTuple
 
 from . import actions as A
@@ -185,6 +186,49 @@ def legal_actions(s: State, player: int) -> list[A.Action]:
     take free-form terms and are not enumerated; ``can_trade`` says whether
     a player may offer one now."""
     return [a for a in _candidates(s, player) if is_legal(s, a)]
+
+
+# Actions that may be applied to a later position than the one they were
+# posted against (the player's page or client had not yet seen the moves
+# since): each kind listed answers its decision the same way whatever those
+# moves were, as long as it still answers the same decision. With each, the
+# events that begin a new decision of the kind it answers: seen since, the
+# action would answer that one instead. A kind not listed is refused once
+# the game has moved on: a roll, a purchase, a build, a mortgage, a trade
+# offer or its acceptance, a tax choice, a debt's settlement are choices
+# made for the position they were made in (a build spends cash the moves
+# since may have spent, on houses they may have taken), and a resignation
+# goes through the services' own check.
+STILL_MEANT: Final[dict[str, frozenset[str]]] = {
+    # The auction open then, unless one began since; a bid only while it
+    # is still above the high bid and within the bidder's cash (legal).
+    A.PASS_BID: frozenset({"auction_start"}),
+    A.BID: frozenset({"auction_start"}),
+    # The turn player's own decisions: only their own roll, a move of
+    # theirs, could bring another of these.
+    A.DECLINE: frozenset(),
+    A.END_TURN: frozenset(),
+    A.NO_WISH: frozenset({"shortage"}),
+    # Offers and claims are named by an id that is never used again.
+    A.REJECT_TRADE: frozenset(),
+    A.WITHDRAW_TRADE: frozenset(),
+    A.CLAIM_RENT: frozenset(),
+    A.EXPIRE_CLAIM: frozenset(),
+}
+
+
+def still_means(s: State, a: A.Action, movers: Collection[int], happened: Collection[str]) -> bool:
+    """Whether ``a``, posted against an earlier position that the moves of
+    ``movers`` (their players) with events of the kinds ``happened`` have
+    turned into ``s``, means the same in ``s`` and may be applied: its kind
+    is one that can (``STILL_MEANT``), no move since was made by or for its
+    player (a second submit of a move already applied, or the timer's answer
+    for them, is not applied again), nothing since began a new decision of
+    the kind it answers, and it is legal now."""
+    begins = STILL_MEANT.get(a.kind)
+    if begins is None or a.player in movers or not begins.isdisjoint(happened):
+        return False
+    return is_legal(s, a)
 
 
 def can_trade(s: State, player: int) -> bool:

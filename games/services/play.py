@@ -14,7 +14,7 @@ from games.models import Game, GameEvent, Seat
 from games.ranking import final_ranking
 from games.services.clocks import charge_time_bank, count_own_move, sync_deadlines
 from games.services.errors import GameNotFound, IllegalMove, InvalidRequest, NotAllowed
-from games.services.locking import access_seat, check_version
+from games.services.locking import access_seat, check_version, check_version_or_meaning
 from games.services.statements import insert_statement
 from games.services.subscribers import announce
 from games.services.write import Write, lock
@@ -38,14 +38,14 @@ def check_action(payload: Any, player: int) -> engine.Action:
     return action
 
 
-def _lock_for_player(public_id: str, user: Any, expected_version: int | None) -> tuple[Write, Seat]:
-    """Lock the game and check that ``user`` plays in it at this version. The
-    seats (the player's among them) and deadline rows come with the lock."""
+def _lock_for_player(public_id: str, user: Any) -> tuple[Write, Seat]:
+    """Lock the game and check that ``user`` plays in it (the caller checks
+    the version). The seats (the player's among them) and deadline rows come
+    with the lock."""
     w = lock(public_id=public_id)
     seat = access_seat(w.seats, user)
     if w.game.status != Game.Status.ACTIVE:
         raise InvalidRequest("This game is not in play.")
-    check_version(w.game, expected_version)
     if seat.status != Seat.Status.PLAYING:
         raise NotAllowed("You are no longer playing in this game.")
     return w, seat
@@ -75,17 +75,22 @@ class Played:
 def play_action(*, public_id: str, user: Any, action: Any, expected_version: int | None) -> Played:
     """``submit_action``, returning the ``Played`` outcome."""
     with transaction.atomic():
-        w, seat = _lock_for_player(public_id, user, expected_version)
+        w, seat = _lock_for_player(public_id, user)
         parsed = check_action(action, seat.number)
+        # Posted against an older version, it may still mean the same now
+        # (a pass while a bot raised): judged against the locked state.
+        state = load_state(w.game)
+        check_version_or_meaning(w.game, expected_version, state, parsed)
         count_own_move(w, seat)
         w.mover = seat.number
-        events, state = _apply(w, parsed, actor=seat.number, last_write=True)
+        events, state = _apply(w, parsed, actor=seat.number, state=state, last_write=True)
         return Played(events, state, w.game.version, seat)
 
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
     with transaction.atomic():
-        w, seat = _lock_for_player(public_id, user, expected_version)
+        w, seat = _lock_for_player(public_id, user)
+        check_version(w.game, expected_version)
         # Marked first, so that the move's announcement shows the seat as resigned.
         seat.status = Seat.Status.RESIGNED
         w.update(seat, ["status"])

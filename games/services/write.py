@@ -56,6 +56,15 @@ class Write:
     # first look at whether to tell them of a new decision waits a little
     # (``clocks.sync_deadlines``); presence decides.
     mover: int | None = None
+    # The version the game was at when locked, or when this write last
+    # announced: what its next announcement's pushes build on. A move that
+    # sets off standing orders or instant bots commits several versions,
+    # and is pushed once, as one step from here.
+    since: int = -1
+
+    def __post_init__(self) -> None:
+        if self.since < 0:
+            self.since = self.game.version
 
     @property
     def seats(self) -> list[Seat]:
@@ -89,9 +98,11 @@ class Write:
 
     def committed(self, state: engine.State | None, *, last_write: bool = False) -> Committed:
         game = self.game
+        since, self.since = self.since, game.version
         return Committed(
             game=game,
             version=game.version,
+            since=since,
             state=state,
             seats=self._seats,
             deadlines=[d for d in self._deadlines if d.version == game.version]
@@ -119,6 +130,8 @@ class Committed:
 
     game: Game
     version: int
+    # The version its pushes build on (None: the one before ``version``).
+    since: int | None = None
     state: engine.State | None = None
     seats: list[Seat] | None = None
     deadlines: list[Deadline] | None = None

@@ -23,6 +23,7 @@ from games.web.regions import (
     NO_CSRF,
     PUBLIC_REGIONS,
     TEMPLATE,
+    push_frame,
     region_context,
     render,
     render_push,
@@ -87,4 +88,4 @@ def answer_html(
     if regions is None:
         regions = render_push(AUDIENCE_REGIONS, context)
     panel = render_to_string(f"{TEMPLATE}#actions", {**context, "oob": False})
-    return f"<!--push {snap.game.version}-->{panel}{public}{regions}"
+    return f"{push_frame(snap)}{panel}{public}{regions}"

@@ -390,13 +390,15 @@ def log(snap: Snapshot, viewer: int | None, limit: int = LOG_LIMIT) -> list[dict
 
 
 def log_delta(snap: Snapshot, viewer: int | None) -> dict[str, Any] | None:
-    """What ``game.version`` added to the viewer's log, for a page that shows
-    the version before: ``into`` (the lines of the turn at the top of that
-    page, which they go on top of) and ``turns`` (newer turns), newest first.
-    None when the page's log had nothing to add to (send the whole log)."""
+    """What the versions after ``snap.base`` (the one before ``game.version``,
+    or where the write that made it began) added to the viewer's log, for a
+    page that shows that version: ``into`` (the lines of the turn at the top
+    of that page, which they go on top of) and ``turns`` (newer turns),
+    newest first; ``since``, the version it builds on. None when the page's
+    log had nothing to add to (send the whole log)."""
     game = snap.game
     lines = log_lines(snap, viewer)
-    new = [line for line in lines if line["seq"] == game.version]
+    new = [line for line in lines if line["seq"] > snap.base]
     older = lines[: len(lines) - len(new)]
     if not older or any(line["seq"] > game.version for line in lines):
         return None
@@ -407,6 +409,7 @@ def log_delta(snap: Snapshot, viewer: int | None) -> dict[str, Any] | None:
         "into": into[::-1],
         "turns": _group(new[len(into) :]),
         "limit": LOG_LIMIT,
+        "since": snap.base,
     }
 
 

@@ -161,6 +161,18 @@ def spectator_context(snap: Snapshot) -> dict[str, Any]:
 NO_CSRF: Final = {"csrf_token": "NOTPROVIDED", "oob": True}
 
 
+def push_frame(snap: Snapshot) -> str:
+    """How a push of the version is framed (``static/js/live.js``):
+    ``<!--push N-->`` for one that builds on version N-1, ``<!--push N after
+    B-->`` for one that builds on B (a move that set off standing orders or
+    instant bots committed the versions between): a page that shows B takes
+    it as one step, and only one that shows less has missed something."""
+    version = snap.game.version
+    if snap.base == version - 1:
+        return f"<!--push {version}-->"
+    return f"<!--push {version} after {snap.base}-->"
+
+
 def render(names: tuple[str, ...], context: dict[str, Any]) -> str:
     """The named regions' partials, in order."""
     return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in names)

@@ -28,6 +28,14 @@ class Snapshot:
     # Worded once for every audience of the version.
     log_lines: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     players: list[dict[str, Any]] | None = None
+    # The version a push of this one builds on, when the write that made it
+    # committed several (``Committed.since``); None: the one before.
+    since: int | None = None
+
+    @property
+    def base(self) -> int:
+        """The version a page must show for a push of this one to apply."""
+        return self.game.version - 1 if self.since is None else self.since
 
     @classmethod
     def of(
@@ -38,6 +46,7 @@ class Snapshot:
         seats: list[Seat] | None = None,
         deadlines: list[Deadline] | None = None,
         events: list[GameEvent] | None = None,
+        since: int | None = None,
     ) -> Snapshot:
         """``game``'s version, with whatever of it the caller already has."""
         if state is None and game.state:
@@ -46,7 +55,7 @@ class Snapshot:
             seats = list(game.seats.select_related("user").order_by("number"))
         if deadlines is not None:
             deadlines = sorted(deadlines, key=lambda d: d.due_at)
-        return cls(game, state, list(seats), events, deadlines)
+        return cls(game, state, list(seats), events, deadlines, since=since)
 
     @property
     def deadlines(self) -> list[Deadline]:

@@ -1,15 +1,15 @@
 // The home page's small boards of games in play (templates/home.html). Each
 // card ([data-live-board]) opens its game's WebSocket as a spectator, the
 // same socket a spectator's game page opens, so it is sent exactly what any
-// spectator is sent. From each versioned frame ("<!--push N-->" or
-// "<!--snapshot N-->", live/broadcast.py) it takes the board's live layer
+// spectator is sent. From each versioned frame ("<!--push N-->", "<!--push N
+// after B-->" or "<!--snapshot N-->", live/broadcast.py) it takes the board's live layer
 // (the #board region) and the turn line, and ignores the rest. A frame older
 // than the card's version is dropped. Every connect brings a snapshot, so a
 // socket that closed reconnects (with backoff) and catches up; a refusal
 // (4400, 4403) is final.
 (function () {
   "use strict";
-  var FRAME = /^<!--(push|snapshot) (\d+)-->/;
+  var FRAME = /^<!--(push|snapshot) (\d+)(?: after \d+)?-->/;
   var REFUSED = [4400, 4403];
   var MAX_DELAY = 30000;
 

@@ -1,25 +1,42 @@
-// The action panel (#actions) is replaced by every push. Two things must
-// survive that:
+// Two regions are replaced while the player may be typing in them: the
+// action panel (#actions), by every push, and the chat (#chat), by every
+// snapshot (on connect, after a gap, at the end). Two things must survive
+// that:
 //
-// - A request sent from the panel. Its answer comes back to the panel it
+// - A request sent from the region. Its answer comes back to the region it
 //   was sent from; replaced meanwhile (the push of the same move often
-//   arrives first), that panel is no longer in the page, and htmx would
-//   look for the answer's out-of-band regions in the detached panel and
-//   complain that none is there (htmx:oobErrorNoTarget). So a push's panel
-//   waits until the request is over, and is put in only if it is newer
-//   than the answer's.
-// - What the player is typing or choosing there (a bid, a trade). The new
-//   panel goes in, with the values, open disclosures and focus carried
-//   over to the same fields: its forms carry the new version, so what is
-//   sent is judged against the current position. When a field the player
-//   had filled in is gone, the panel says that the game moved on.
+//   arrives first), that region is no longer in the page, and htmx would
+//   look for the answer's out-of-band regions in the detached one and
+//   complain that none is there (htmx:oobErrorNoTarget); a chat message's
+//   form would be emptied after it was replaced, and the new one would show
+//   the message already sent. So a pushed region waits until the request is
+//   over (and its form was reset), and is put in only if it is newer than
+//   the answer's.
+// - What the player is typing or choosing there (a bid, a trade, a chat
+//   message). The new region goes in, with the values, open disclosures,
+//   focus and caret carried over to the same fields: the panel's forms carry
+//   the new version, so what is sent is judged against the current
+//   position. When a field the player had filled in is gone, the panel says
+//   that the game moved on.
 (function () {
   "use strict";
-  var held = null; // a push's panel waiting for the panel's request to end
-  var carried = null; // what the player had in the panel that was replaced
+  var KEPT = ["actions", "chat"]; // the ids of the regions kept this way
+  var held = {}; // per region, a pushed one waiting for the region's request to end
+  var carried = {}; // per region, what the player had in the one replaced
 
+  // A region without a version (the chat) is as new as any.
   function version(el) {
-    return el ? parseInt(el.getAttribute("data-version"), 10) || 0 : -1;
+    if (!el) return -1;
+    return el.hasAttribute("data-version") ? parseInt(el.getAttribute("data-version"), 10) || 0 : Infinity;
+  }
+
+  function newer(incoming, shown) {
+    var a = version(incoming);
+    return a === Infinity || a > version(shown);
+  }
+
+  function busy(region) {
+    return region.classList.contains("htmx-request") || !!region.querySelector(".htmx-request");
   }
 
   function formKey(form) {
@@ -107,37 +124,43 @@
   }
 
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var panel = event.detail.target;
-    if (!panel || panel.id !== "actions") return;
-    var busy = panel.classList.contains("htmx-request") || panel.querySelector(".htmx-request");
-    if (busy) {
+    var region = event.detail.target;
+    if (!region || KEPT.indexOf(region.id) < 0) return;
+    if (busy(region)) {
       event.detail.shouldSwap = false;
       var incoming = event.detail.fragment.firstElementChild;
-      if (incoming && (!held || version(incoming) > version(held))) held = incoming;
+      if (incoming && (!held[region.id] || newer(incoming, held[region.id]))) held[region.id] = incoming;
       return;
     }
-    carried = capture(panel);
+    carried[region.id] = capture(region);
   });
 
-  document.body.addEventListener("htmx:oobAfterSwap", function () {
-    var state = carried;
-    carried = null;
-    var panel = document.getElementById("actions");
-    if (state && panel) restore(panel, state);
+  document.body.addEventListener("htmx:oobAfterSwap", function (event) {
+    var id = event.detail.target && event.detail.target.id;
+    if (!id || !(id in carried)) return;
+    var state = carried[id];
+    delete carried[id];
+    var region = document.getElementById(id);
+    if (state && region) restore(region, state);
   });
 
-  // Once the panel's request is over (its answer swapped in, or refused, or
-  // lost), a push held meanwhile goes in if it is newer than what is shown.
-  document.body.addEventListener("htmx:afterRequest", function () {
-    var panel = document.getElementById("actions");
-    if (!held || !panel || panel.classList.contains("htmx-request") || panel.querySelector(".htmx-request")) return;
-    var incoming = held;
-    held = null;
-    if (version(incoming) <= version(panel)) return;
-    var state = capture(panel);
+  // Once a region's request is over (its answer swapped in, or refused, or
+  // lost, and a sent chat message's box emptied: hence after this turn), a
+  // region pushed meanwhile goes in if it is newer than what is shown.
+  function putHeld(id) {
+    var region = document.getElementById(id);
+    var incoming = held[id];
+    if (!incoming || !region || busy(region)) return;
+    delete held[id];
+    if (!newer(incoming, region)) return;
+    var state = capture(region);
     incoming.removeAttribute("hx-swap-oob");
-    panel.replaceWith(incoming);
+    region.replaceWith(incoming);
     htmx.process(incoming);
     if (state) restore(incoming, state);
+  }
+
+  document.body.addEventListener("htmx:afterRequest", function () {
+    setTimeout(function () { KEPT.forEach(putHeld); }, 0);
   });
 })();

@@ -1,12 +1,14 @@
 // Live updates over the htmx WebSocket extension (hx-ext="ws,live").
 //
 // The server frames each message: "<!--push N-->" for the regions of game
-// version N, "<!--snapshot N-->" for every region (sent on each connect and
-// on request), "<!--live-->" for chat, presence and lobby lists, and
+// version N, built on version N-1 ("<!--push N after B-->": on version B, for
+// a move that set off standing orders or instant bots and so committed the
+// versions between at once), "<!--snapshot N-->" for every region (sent on
+// each connect and on request), "<!--live-->" for chat, presence and lobby lists, and
 // "<!--reload-->" for a page to fetch itself afresh. A region is
 // swapped in only when it is newer than what the page shows, so stale and
-// duplicate pushes are dropped; a push that skips a version asks for a fresh
-// snapshot instead. The socket reconnects by itself after any close, with
+// duplicate pushes are dropped; a push built on a version the page does not
+// show yet (one was missed) asks for a fresh snapshot instead. The socket reconnects by itself after any close, with
 // jittered backoff, and every reconnect brings a snapshot (not after a
 // refusal, 4400 or 4403; after its session ended, or on coming back as
 // someone other than the page was drawn for, 4401, the page reloads).
@@ -26,7 +28,7 @@
 // needs none: it brings a snapshot.
 (function () {
   "use strict";
-  var FRAME = /^<!--(push|snapshot|live|reload)(?: (\d+))?-->/;
+  var FRAME = /^<!--(push|snapshot|live|reload)(?: (\d+)(?: after (\d+))?)?-->/;
   var REFUSED = [4400, 4403]; // our own "do not come back" codes
   // The session that opened the socket ended (logout, password change): the
   // page itself may show what only that session could see, so it is loaded
@@ -58,10 +60,11 @@
   }
 
   // A push may carry a region as a delta: a marker <template data-delta=ID
-  // data-version=N> and pieces [data-delta-of=ID] that add to what the page
-  // shows (e.g. new log lines on top). They apply only to the region at
-  // version N-1: dropped when it is already at N or newer; any other version
-  // means something was missed, so the caller resyncs (returns false).
+  // data-version=N data-since=B> and pieces [data-delta-of=ID] that add to
+  // what the page shows (e.g. new log lines on top). They apply only to the
+  // region at version B (N-1 if not said): dropped when it is already at N
+  // or newer; any other version means something was missed, so the caller
+  // resyncs (returns false).
   function applyDeltas(content, version) {
     var ok = true;
     var children = Array.prototype.slice.call(content.children);
@@ -71,8 +74,9 @@
       var id = marker.getAttribute("data-delta");
       var have = regionVersion(id);
       var limit = parseInt(marker.getAttribute("data-limit"), 10) || 0;
+      var since = marker.hasAttribute("data-since") ? parseInt(marker.getAttribute("data-since"), 10) : version - 1;
       marker.remove();
-      if (have === version - 1) {
+      if (have === since) {
         document.getElementById(id).setAttribute("data-version", String(version));
         if (limit) setTimeout(function () { trim(id, limit); }, 0);
         return;
@@ -80,7 +84,7 @@
       children.forEach(function (piece) {
         if (piece.getAttribute("data-delta-of") === id) piece.remove();
       });
-      if (have >= 0 && have < version - 1) ok = false;
+      if (have >= 0 && have < version) ok = false;
     });
     return ok;
   }
@@ -180,12 +184,13 @@
         return "";
       }
       var version = parseInt(match[2], 10);
+      var since = match[3] !== undefined ? parseInt(match[3], 10) : version - 1;
       var socketElt = elt.closest("[ws-connect]");
       var root = socketElt || document;
       var shown = shownVersion(root);
       var tpl = document.createElement("template");
       tpl.innerHTML = xhr ? text.replace(FRAME, "") : text;
-      if (match[1] === "push" && shown >= 0 && version > shown + 1) {
+      if (match[1] === "push" && shown >= 0 && since > shown) {
         resync(socketElt || elt); // we missed a version: ask for everything afresh
         if (!xhr) return "";
         keepOwnTarget(tpl.content);

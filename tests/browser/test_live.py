@@ -36,7 +36,7 @@ def daphne_url(transactional_db: None) -> Iterator[str]:
 RECORD_HANDLED = """
 window.__handled = [];
 let frame = null;
-const version = (text) => (/^<!--(push|snapshot) (\\d+)-->/.exec(text || "") || []).slice(1).join(" ");
+const version = (text) => (/^<!--(push|snapshot) (\\d+)(?: after \\d+)?-->/.exec(text || "") || []).slice(1, 3).join(" ");
 document.addEventListener("htmx:wsBeforeMessage", (e) => { frame = e.detail.message; });
 document.addEventListener("htmx:wsAfterMessage", () => window.__handled.push(version(frame)));
 const xhrSend = XMLHttpRequest.prototype.send;

@@ -27,7 +27,7 @@ from tests.games.conftest import alice, bob, charlie, duel, no_bot_tasks, privat
 
 __all__ = ["alice", "bob", "charlie", "duel", "no_bot_tasks", "private_duel"]
 
-FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+))?-->")
+FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+)(?: after \d+)?)?-->")
 
 
 def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
