@@ -114,6 +114,10 @@ def create_game(
     ``capped=False`` skips the host's open-games cap (tooling only)."""
     timers = check_timers(timers or {})
     switches = dict(switches or {})
+    if "turn_limit" in switches:
+        raise InvalidRequest(
+            "The turn limit is not a house rule: the site sets it for games without people."
+        )
     rules = check_ruleset(preset, switches)
     if not rules.min_players <= max_seats <= rules.max_players:
         raise InvalidRequest(
@@ -318,6 +322,7 @@ def _start(w: Write) -> None:
     out through ``w`` (the seats, the game row, the start's events and the
     deadline rows together), and the record is announced for commit."""
     game, seats = w.game, w.seats
+    game.switches = with_turn_limit(game.switches, seats)
     rules = check_ruleset(game.preset, game.switches)
     if len(seats) < max(2, rules.min_players):
         raise InvalidRequest("At least two players are needed to start.")
@@ -341,7 +346,16 @@ def _start(w: Write) -> None:
     set_auto_move(w, state)
     w.update(
         game,
-        ["secret", "state", "status", "started_at", "version", "auto_move_at", "updated_at"],
+        [
+            "secret",
+            "state",
+            "status",
+            "started_at",
+            "version",
+            "auto_move_at",
+            "switches",
+            "updated_at",
+        ],
     )
     # The start (with the commitment to the secret), then the engine's events.
     start = GameEvent(
@@ -356,6 +370,19 @@ def _start(w: Write) -> None:
     # The deadline rows go out with the rest (``sync_deadlines`` sends them).
     sync_deadlines(w, state, actor=None)
     announce(w.committed(state))
+
+
+def with_turn_limit(switches: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
+    """The game's switches at the start: with the site's turn limit
+    (``BOT_GAME_TURN_LIMIT``) if no person is seated (site bots and bot
+    accounts only), so that such a game cannot run for ever. Kept in the
+    switches, so that everything that rebuilds the rules (the replay, the
+    record) has it. A game with a person is never cut short."""
+    switches = {k: v for k, v in switches.items() if k != "turn_limit"}
+    person = any(seat.user is not None and not is_bot_account(seat.user) for seat in seats)
+    if settings.BOT_GAME_TURN_LIMIT and not person:
+        switches["turn_limit"] = settings.BOT_GAME_TURN_LIMIT
+    return switches
 
 
 def create_seated_game(

@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from games import decisions, engine
 from games.engine import (
@@ -221,11 +222,32 @@ END_REASONS = {
     "first_bankruptcy": "the first bankruptcy",
     "second_bankruptcy": "the second bankruptcy",
     "time": "time ran out",
+    "turn_limit": "the turn limit: the highest net worth wins",
 }
 
 
 def end_reason(s: engine.State) -> str:
     return END_REASONS.get(s.end_reason, s.end_reason.replace("_", " "))
+
+
+def end_line(s: engine.State) -> str:
+    """Why a finished game ended, for the game-over panel."""
+    if s.end_reason == engine.END_TURN_LIMIT:
+        return gettext(
+            "The game ended at the turn limit after %(turns)s turns, as games with no person "
+            "seated do: the highest net worth wins."
+        ) % {"turns": s.turn_no}
+    if s.end_reason == engine.END_TIME:
+        return gettext("Time ran out: the highest net worth wins.")
+    if s.end_reason in (engine.END_FIRST_BANKRUPTCY, engine.END_SECOND_BANKRUPTCY):
+        return gettext(
+            "The game ended at the %(which)s bankruptcy: the highest net worth wins."
+        ) % {
+            "which": gettext("first")
+            if s.end_reason == engine.END_FIRST_BANKRUPTCY
+            else gettext("second")
+        }
+    return gettext("Everyone else went bankrupt.") if s.end_reason == "last_player" else ""
 
 
 # --- pending decisions --------------------------------------------------------
