@@ -102,6 +102,7 @@ from .board import (
     ten_percent,
 )
 from .board import MORTGAGE as MORTGAGE_VALUE  # MORTGAGE is the action kind
+from .bot_trades import candidate_groups, offer_gain
 from .bots import HeuristicBot, RandomBot, make_bot, next_actor
 from .buildings import build_kind, group_has_buildings, owns_group, unmortgage_cost
 from .calibration import Position as CalibrationPosition
@@ -374,6 +375,7 @@ __all__ = [
     "calibration_game",
     "calibration_score",
     "can_trade",
+    "candidate_groups",
     "card_index",
     "check_invariants",
     "claims",
@@ -393,6 +395,7 @@ __all__ = [
     "make_record",
     "new_game",
     "next_actor",
+    "offer_gain",
     "offers",
     "owed",
     "owns_group",

@@ -222,7 +222,7 @@ END_REASONS = {
     "first_bankruptcy": "the first bankruptcy",
     "second_bankruptcy": "the second bankruptcy",
     "time": "time ran out",
-    "turn_limit": "the turn limit: the highest net worth wins",
+    "turn_limit": "the turn limit, by net worth",
 }
 
 

@@ -13,7 +13,6 @@ from api.board import printed_board
 from api.reads import legal_actions, private_state, public_state
 from examples import api_bot
 from games import engine
-from games.engine.bot_trades import candidate_groups, offer_gain
 
 BOARD = printed_board()
 ORANGE = [16, 18, 19]
@@ -63,7 +62,7 @@ def test_a_trade_is_valued_exactly_as_the_site_bots_value_it() -> None:
             recv = rng.sample(theirs, min(len(theirs), rng.randrange(0, 4)))
             give = rng.sample(mine, min(len(mine), rng.randrange(0, 4)))
             cash, cards = rng.randrange(-300, 300), rng.randrange(-1, 2)
-            expected = offer_gain(s, p, q, recv, give, cash, cards)
+            expected = engine.offer_gain(s, p, q, recv, give, cash, cards)
             assert api_bot.trade_value(state, BOARD, p, q, recv, give, cash, cards) == expected
 
 
@@ -93,7 +92,7 @@ def test_it_pays_the_least_cash_the_site_bot_accepts_for_the_last_site_of_a_grou
     # rounded up to 10.
     assert terms["give_cash"] == 780
     cheaper = engine.Terms((), terms["give_cash"] - 10, (0, 0), (39,), 0, (0, 0))
-    assert offer_gain(s, 1, 0, cheaper.give_props, cheaper.take_props, cheaper.give_cash) < 0
+    assert engine.offer_gain(s, 1, 0, cheaper.give_props, cheaper.take_props, cheaper.give_cash) < 0
     s, _ = engine.apply(s, as_engine_action(action, 0))
     assert engine.make_bot("heuristic").act(s, 1).kind == engine.ACCEPT_TRADE
 
@@ -135,7 +134,7 @@ def test_it_accepts_the_site_bots_own_offer() -> None:
     owners = dict.fromkeys(ORANGE[:2] + RED[:1], 1) | dict.fromkeys(ORANGE[2:] + RED[1:], 0)
     s = position(turn=1, owners=owners)
     # What the heuristic bot offers in its trade window (the window aside).
-    found = engine.HeuristicBot()._offer(s, 1, candidate_groups(s.owner, 1))
+    found = engine.HeuristicBot()._offer(s, 1, engine.candidate_groups(s.owner, 1))
     assert found is not None and found.terms is not None
     s, view = offer_to_us(s, found.terms)
     action = api_bot.choose(view, board=BOARD, offered={})
