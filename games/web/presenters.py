@@ -239,15 +239,13 @@ def end_line(s: engine.State) -> str:
         ) % {"turns": s.turn_no}
     if s.end_reason == engine.END_TIME:
         return gettext("Time ran out: the highest net worth wins.")
-    if s.end_reason in (engine.END_FIRST_BANKRUPTCY, engine.END_SECOND_BANKRUPTCY):
-        return gettext(
-            "The game ended at the %(which)s bankruptcy: the highest net worth wins."
-        ) % {
-            "which": gettext("first")
-            if s.end_reason == engine.END_FIRST_BANKRUPTCY
-            else gettext("second")
-        }
-    return gettext("Everyone else went bankrupt.") if s.end_reason == "last_player" else ""
+    if s.end_reason == engine.END_FIRST_BANKRUPTCY:
+        return gettext("The game ended at the first bankruptcy: the highest net worth wins.")
+    if s.end_reason == engine.END_SECOND_BANKRUPTCY:
+        return gettext("The game ended at the second bankruptcy: the highest net worth wins.")
+    if s.end_reason == engine.END_LAST_PLAYER:
+        return gettext("Everyone else went bankrupt or resigned.")
+    return ""
 
 
 # --- pending decisions --------------------------------------------------------

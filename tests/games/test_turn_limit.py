@@ -13,6 +13,7 @@ from accounts.models import User
 from games import engine, services
 from games.models import Game, GameEvent, Seat
 from games.services.errors import InvalidRequest
+from games.web.presenters import end_line
 from games.web.replay import load_replay
 from live.watch import watch_rows
 from ratings.models import Pool, RatingChange
@@ -151,3 +152,19 @@ def test_bot_accounts_at_the_limit_are_rated_in_their_pool(
         game.seats.get(number=0).user_id: 1,
         game.seats.get(number=1).user_id: 2,
     }
+
+
+@pytest.mark.parametrize(
+    ("reason", "says"),
+    [
+        ("turn_limit", "ended at the turn limit after 12 turns"),
+        ("time", "Time ran out: the highest net worth wins."),
+        ("first_bankruptcy", "at the first bankruptcy: the highest net worth wins."),
+        ("second_bankruptcy", "at the second bankruptcy: the highest net worth wins."),
+        ("last_player", "Everyone else went bankrupt or resigned."),
+    ],
+)
+def test_the_game_over_panel_says_why_the_game_ended(reason: str, says: str) -> None:
+    state = engine.new_game(engine.ruleset(), ["a", "b"], seed=1)
+    state.turn_no, state.end_reason = 12, reason
+    assert says in end_line(state)
