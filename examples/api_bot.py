@@ -2,7 +2,9 @@
 
 It joins an open game (or creates one: with ``--bot`` it adds a site bot
 and starts it, else it starts once someone has joined), follows the game's NDJSON stream and, whenever it has legal
-actions, posts one chosen by a simple policy until the game ends:
+actions, posts one chosen by a simple policy until the game ends. The policy
+buys what it can, builds on complete colour groups and trades to complete
+them, valuing a trade as the site's own bots do, so that games end:
 
     python examples/api_bot.py --url http://127.0.0.1:8000 --token mnp_... --bot heuristic
 
@@ -29,7 +31,9 @@ Log = Callable[[str], None]
 
 # The policy's order of preference: the first kind on offer is taken.
 # Debts are always answered (paid, or settled by selling and mortgaging, or
-# bankruptcy), auctions passed, trades refused and nothing built.
+# bankruptcy) and auctions passed. "accept_trade", "unmortgage", "build" and
+# "propose_trade" are taken only when the trade rules below say so; other
+# offers are refused.
 PREFERENCE = (
     "claim_rent",
     "pay_debt",
@@ -45,12 +49,23 @@ PREFERENCE = (
     "pay_fine_instead",
     "use_jail_card",
     "roll",
+    "accept_trade",
     "reject_trade",
+    "unmortgage",
+    "build",
+    "propose_trade",
     "end_turn",
 )
 # What the policy never does on its own.
 NEVER = {"propose_trade", "counter_trade", "withdraw_trade", "accept_trade", "expire_claim"}
 BUY_RESERVE = 0  # cash to keep after buying; the engine offers only what you can pay
+# Cash kept after paying for a trade, a house or a lifted mortgage (the
+# site's heuristic bot keeps as much).
+CUSHION = 150
+CARD_VALUE = 50  # a Get Out of Jail Free card, in a trade
+RETRY_OFFER_TURNS = 8  # an offer refused is not made again for this many turns
+# After these the answer's legal actions are not enough: the state is read afresh.
+REFETCH = {"end_turn", "declare_bankruptcy", "build", "unmortgage", "accept_trade", "propose_trade"}
 
 
 def connect(url: str, token: str) -> httpx.Client:
@@ -123,24 +138,193 @@ def start_when_full(client: httpx.Client, game_id: str, log: Log = print) -> Non
         time.sleep(2.0)
 
 
-def choose(view: dict[str, Any], refused: Collection[str] = ()) -> dict[str, Any] | None:
+def choose(
+    view: dict[str, Any],
+    refused: Collection[str] = (),
+    board: dict[str, Any] | None = None,
+    offered: dict[Any, int] | None = None,
+) -> dict[str, Any] | None:
     """The action to post, or None when there is nothing to do. ``refused``
-    holds the kinds the server refused at this version."""
+    holds the kinds the server refused at this version. With ``board`` (GET
+    /board) it also trades and builds; ``offered`` remembers its offers, so
+    that a refused one is not made again at once."""
     legal: list[dict[str, Any]] = [
         a for a in view.get("legal_actions", []) if a["kind"] not in refused
     ]
     seat, state = view.get("your_seat"), view.get("state") or {}
+    our_turn_ends = any(a["kind"] == "end_turn" for a in legal)
     for kind in PREFERENCE:
+        if kind == "propose_trade":
+            if board is not None and our_turn_ends and kind not in refused:
+                offer = best_offer(view, board, offered if offered is not None else {})
+                if offer is not None:
+                    return offer
+            continue
         for action in legal:
             if action["kind"] != kind:
                 continue
             if kind == "buy" and seat is not None and state.get("cash", [0])[seat] < BUY_RESERVE:
+                continue
+            if kind == "accept_trade" and not (board and worth_accepting(view, action, board)):
+                continue
+            if kind in ("build", "unmortgage") and not (
+                board and our_turn_ends and worth_paying_for(view, action, board)
+            ):
                 continue
             return action
     rest = [a for a in legal if a["kind"] not in NEVER]
     if rest and any(d["player"] == seat for d in view.get("decisions", [])):
         return rest[0]  # a decision of ours: answer it
     return None
+
+
+# --- trades -------------------------------------------------------------------
+# A trade is valued as the site's heuristic bot values it
+# (games/engine/bot_trades.py), so that each accepts what the other offers:
+# property at its printed price (less the loan on a mortgaged one, and the
+# 10% due on receiving it), cash and jail cards at face value, plus the
+# group's printed price for each colour group the trade completes for you,
+# less a share of that (half early, falling to a quarter after 100 rounds)
+# for each group it completes for the other side.
+
+
+def ten_percent(amount: int) -> int:
+    return (amount + 9) // 10
+
+
+def trade_value(
+    state: dict[str, Any],
+    board: dict[str, Any],
+    me: int,
+    other: int,
+    receive: list[int],
+    give: list[int],
+    cash: int = 0,
+    cards: int = 0,
+) -> int:
+    """What receiving ``receive`` for ``give`` (squares), with ``cash`` and
+    ``cards`` net to you, is worth to seat ``me`` trading with ``other``."""
+    squares, owner, mortgaged = board["squares"], state["owner"], state["mortgaged"]
+    value = cash + CARD_VALUE * cards
+    for sq in receive:
+        loan = squares[sq]["mortgage"]
+        value += squares[sq]["price"] - (loan + ten_percent(loan) if mortgaged[sq] else 0)
+    for sq in give:
+        value -= squares[sq]["price"] - (squares[sq]["mortgage"] if mortgaged[sq] else 0)
+    after = {**dict(enumerate(owner)), **dict.fromkeys(receive, me), **dict.fromkeys(give, other)}
+    rounds = state["turn_number"] // max(1, state["players"] - len(state["bankrupt_order"]))
+    share = max(25, 50 - rounds // 4)
+    for group in board["groups"][:8]:  # the colour groups
+        members = group["members"]
+        if not set(members) & set(receive + give):
+            continue
+        premium = sum(squares[m]["price"] for m in members)
+        mine = all(after[m] == me for m in members) - all(owner[m] == me for m in members)
+        theirs = all(after[m] == other for m in members) - all(owner[m] == other for m in members)
+        value += premium * mine - premium * share * theirs // 100
+    return value
+
+
+def worth_accepting(view: dict[str, Any], action: dict[str, Any], board: dict[str, Any]) -> bool:
+    """Accept an offer worth at least nothing to us that leaves the cushion."""
+    state, me = view["state"], view["your_seat"]
+    offers = (view.get("private") or {}).get("offers", [])
+    offer = next((o for o in offers if o["id"] == action["target"]), None)
+    if offer is None or offer["recipient"] != me:
+        return False
+    terms = offer["terms"]
+    if terms["take_cash"] and state["cash"][me] - terms["take_cash"] < CUSHION:
+        return False
+    cash = terms["give_cash"] - terms["take_cash"]
+    cards = sum(terms["give_cards"]) - sum(terms["take_cards"])
+    value = trade_value(
+        state, board, me, offer["proposer"], terms["give_props"], terms["take_props"], cash, cards
+    )
+    return value >= 0
+
+
+def best_offer(
+    view: dict[str, Any], board: dict[str, Any], offered: dict[Any, int]
+) -> dict[str, Any] | None:
+    """An offer completing one of our colour groups from the one player who
+    holds the rest of it: for cash, or swapping a group of theirs that only
+    we stand in the way of. The price is the least they accept by the same
+    valuation (rounded up to 10); the offer must be worth something to us
+    and leave us the cushion. None if we have an offer open."""
+    state, me = view["state"], view["your_seat"]
+    if any(o["proposer"] == me for o in (view.get("private") or {}).get("offers", [])):
+        return None
+    cash, turn = state["cash"], state["turn_number"]
+    best: tuple[int, dict[str, Any]] | None = None
+    for take, other in wanted(state, board, me):
+        group = board["squares"][take[0]]["group"]
+        swaps = [
+            give
+            for give, seller in wanted(state, board, other)
+            if seller == me and board["squares"][give[0]]["group"] != group
+        ]
+        for give in [[], *swaps]:
+            key = (other, tuple(sorted(give)), tuple(sorted(take)))
+            if turn - offered.get(key, -RETRY_OFFER_TURNS) < RETRY_OFFER_TURNS:
+                continue
+            price = -(trade_value(state, board, other, me, give, take) // 10) * 10
+            if price < 0:  # they would pay: ask what they can spare
+                price = -(min(-price, max(0, cash[other] - CUSHION)) // 10 * 10)
+            value = trade_value(state, board, me, other, take, give) - price
+            interest = sum(
+                ten_percent(board["squares"][sq]["mortgage"])
+                for sq in take
+                if state["mortgaged"][sq]
+            )
+            if value < 0 or cash[me] - max(price, 0) - interest < CUSHION:
+                continue
+            if best is None or value > best[0]:
+                terms = {
+                    "give_props": sorted(give),
+                    "give_cash": max(price, 0),
+                    "give_cards": [0, 0],
+                    "take_props": sorted(take),
+                    "take_cash": max(-price, 0),
+                    "take_cards": [0, 0],
+                }
+                best = (value, {"kind": "propose_trade", "target": other, "terms": terms})
+    if best is None:
+        return None
+    terms = best[1]["terms"]
+    offered[(best[1]["target"], tuple(terms["give_props"]), tuple(terms["take_props"]))] = turn
+    return best[1]
+
+
+def wanted(state: dict[str, Any], board: dict[str, Any], me: int) -> list[tuple[list[int], int]]:
+    """(squares, seller) for each colour group ``me`` holds part of and one
+    other player still in the game holds the rest of, with no buildings
+    (the rules allow no trade in a group with buildings)."""
+    owner, buildings = state["owner"], state["buildings"]
+    out = []
+    for group in board["groups"][:8]:
+        members = group["members"]
+        rest = [m for m in members if owner[m] != me]
+        sellers = {owner[m] for m in rest}
+        if len(sellers) != 1 or len(rest) == len(members) or any(buildings[m] for m in members):
+            continue
+        seller = sellers.pop()
+        if seller >= 0 and state["alive"][seller]:
+            out.append((rest, seller))
+    return out
+
+
+def worth_paying_for(view: dict[str, Any], action: dict[str, Any], board: dict[str, Any]) -> bool:
+    """Build, or lift a mortgage in a complete group, keeping the cushion."""
+    state, me, sq = view["state"], view["your_seat"], action["square"]
+    square = board["squares"][sq]
+    if action["kind"] == "build":
+        cost = square["house_cost"]
+    else:
+        group = board["groups"][square["group"]]["members"]
+        if square["group"] >= 8 or any(state["owner"][m] != me for m in group):
+            return False
+        cost = square["mortgage"] + ten_percent(square["mortgage"])
+    return bool(state["cash"][me] - cost >= CUSHION)
 
 
 def act(
@@ -169,12 +353,28 @@ def act(
     return 409, {}
 
 
-def play_turns(client: httpx.Client, view: dict[str, Any], log: Log) -> int:
+def fetch(client: httpx.Client, path: str) -> Any:
+    """GET, waiting as told when over the token's read budget."""
+    for _ in range(30):
+        answer = client.get(path)
+        if answer.status_code != 429:
+            return checked(answer)
+        time.sleep(min(float(answer.headers.get("Retry-After") or 1), 60.0))
+    return checked(answer)
+
+
+def play_turns(
+    client: httpx.Client,
+    view: dict[str, Any],
+    log: Log,
+    board: dict[str, Any] | None = None,
+    offered: dict[Any, int] | None = None,
+) -> int:
     """Act while the policy has something to do; returns the last version
     known. A 409 (the game moved on) or a refusal refetches the game."""
     game_id, refused = view["id"], set[str]()
     while True:
-        action = choose(view, refused)
+        action = choose(view, refused, board, offered)
         if action is None:
             return int(view["version"])
         status, answer = act(client, game_id, action, view["version"])
@@ -182,13 +382,13 @@ def play_turns(client: httpx.Client, view: dict[str, Any], log: Log) -> int:
             log(f"v{answer['version']}: {action['kind']}")
             view = {**view, "version": answer["version"], "legal_actions": answer["legal_actions"]}
             refused = set()
-            if not answer["legal_actions"] or action["kind"] in ("end_turn", "declare_bankruptcy"):
-                view = checked(client.get(f"/games/{game_id}"))  # decisions and state afresh
+            if not answer["legal_actions"] or action["kind"] in REFETCH:
+                view = fetch(client, f"/games/{game_id}")  # decisions and state afresh
             continue
         if status != 409:
             refused.add(action["kind"])  # never the same refused move twice
             log(f"v{view['version']}: {action['kind']} refused ({status}): {answer.get('detail')}")
-        fresh = checked(client.get(f"/games/{game_id}"))
+        fresh = fetch(client, f"/games/{game_id}")
         if fresh["version"] != view["version"]:
             refused = set()
         view = fresh
@@ -231,14 +431,17 @@ def follow(
 def play(client: httpx.Client, game_id: str, log: Log = print) -> dict[str, Any]:
     """Play the token's seat in ``game_id`` until the game ends; returns the
     stream's end line."""
-    view = checked(client.get(f"/games/{game_id}"))
-    known = play_turns(client, view, log) if view["status"] == "active" else view["version"]
+    view = fetch(client, f"/games/{game_id}")
+    board, offered = fetch(client, "/board"), dict[Any, int]()
+    known = view["version"]
+    if view["status"] == "active":
+        known = play_turns(client, view, log, board, offered)
     for line in follow(client, game_id, since=view["version"], log=log):
         if line["type"] == "end":
             log(f"the game is over: {line}")
             return line
         if line["type"] == "state" and line["version"] >= known and line["status"] == "active":
-            known = play_turns(client, line, log)
+            known = play_turns(client, line, log, board, offered)
     raise RuntimeError("the stream ended before the game")
 
 

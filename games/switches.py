@@ -8,6 +8,9 @@ from typing import Any, NamedTuple
 from common.numbers import MAX_DIGITS, whole_number
 from games import engine
 
+# Rules the site sets, never offered to a host (games.services.lobby.with_turn_limit).
+SITE_ONLY = frozenset({"turn_limit"})
+
 
 class SwitchInfo(NamedTuple):
     label: str
@@ -128,7 +131,7 @@ def switch_rows(
     current = current or {}
     rows = []
     for field in dataclasses.fields(base):
-        if field.name == "preset":
+        if field.name == "preset" or field.name in SITE_ONLY:
             continue
         info = SWITCHES.get(field.name, SwitchInfo(field.name.replace("_", " ").capitalize(), ""))
         value = current.get(field.name, getattr(base, field.name))
@@ -152,7 +155,7 @@ def parse_switches(preset: str, data: Any) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     for field in dataclasses.fields(base):
         name = field.name
-        if name == "preset":
+        if name == "preset" or name in SITE_ONLY:
             continue
         default = getattr(base, name)
         key = f"sw_{name}"

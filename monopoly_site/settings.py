@@ -365,6 +365,12 @@ OPEN_GAMES_CAP_MAX = env_int("OPEN_GAMES_CAP_MAX", 50)
 # A bot account's cap on games open or under way at once (instead of the
 # above): a runaway program cannot fill the lobby.
 API_BOT_MAX_GAMES = max(1, env_int("API_BOT_MAX_GAMES", 10))
+# A game with no person seated (site bots and bot accounts only) ends by net
+# worth at the end of the round that reaches this many turns; 0: never.
+# Games of the site's heuristic bots end by themselves well before (the
+# longest of 1,200 simulated ones: 423 turns); games of bots that never
+# trade would go on for thousands (games/engine/rules.py, ``turn_limit``).
+BOT_GAME_TURN_LIMIT = min(100_000, max(0, env_int("BOT_GAME_TURN_LIMIT", 500)))
 # How long an Idempotency-Key's first answer is kept for retries.
 API_IDEMPOTENCY_RETENTION_HOURS = max(1, env_int("API_IDEMPOTENCY_RETENTION_HOURS", 24))
 # One beat runs the schedule however many are started (monopoly_site/beat.py).

@@ -102,6 +102,7 @@ from .board import (
     ten_percent,
 )
 from .board import MORTGAGE as MORTGAGE_VALUE  # MORTGAGE is the action kind
+from .bot_trades import candidate_groups, offer_gain
 from .bots import HeuristicBot, RandomBot, make_bot, next_actor
 from .buildings import build_kind, group_has_buildings, owns_group, unmortgage_cost
 from .calibration import Position as CalibrationPosition
@@ -174,6 +175,11 @@ from .rng import GEN_KEYED, GEN_SPLITMIX, bot_rng, commitment, dice_key, seed_by
 from .rules import (
     AUCTION_OPEN,
     AUCTION_SEALED,
+    END_FIRST_BANKRUPTCY,
+    END_LAST_PLAYER,
+    END_SECOND_BANKRUPTCY,
+    END_TIME,
+    END_TURN_LIMIT,
     PRESETS,
     SWITCH_NAMES,
     Ruleset,
@@ -258,8 +264,13 @@ __all__ = [
     "D_SEALED_BID",
     "D_TRADE",
     "D_WISH",
+    "END_FIRST_BANKRUPTCY",
+    "END_LAST_PLAYER",
     "END_NOW",
+    "END_SECOND_BANKRUPTCY",
+    "END_TIME",
     "END_TURN",
+    "END_TURN_LIMIT",
     "EXPIRE_CLAIM",
     "FINE_OR_CHANCE",
     "FORFEIT_BUILDING",
@@ -367,6 +378,7 @@ __all__ = [
     "calibration_game",
     "calibration_score",
     "can_trade",
+    "candidate_groups",
     "card_index",
     "check_invariants",
     "claims",
@@ -387,6 +399,7 @@ __all__ = [
     "make_record",
     "new_game",
     "next_actor",
+    "offer_gain",
     "offers",
     "owed",
     "owns_group",

@@ -29,8 +29,9 @@ from .rules import (
     CLAIM_SECOND_FOLLOWING_THROW,
     CLAIM_SECOND_FOLLOWING_TURN,
     END_TIME,
+    END_TURN_LIMIT,
 )
-from .state import BANK, P_END, P_OVER, P_ROLL, POT, State
+from .state import BANK, P_END, P_OVER, P_ROLL, POT, SYSTEM, State
 
 
 def rent_due(s: State, sq: int, owner: int, dice_total: int, card_rent: int) -> int:
@@ -206,6 +207,13 @@ def advance_turn(s: State, ev: EventLog) -> None:
             break
     s.turn = q
     s.turn_no += 1
+    limit = s.rules.turn_limit
+    # At a round's end (a turn count that is a multiple of the players
+    # left), so that everyone left has had as many turns as the others.
+    if limit and s.turn_no >= limit and s.turn_no % sum(s.alive) == 0:
+        ev.append(("turn_limit", SYSTEM, (s.turn_no,)))
+        finish(s, END_TURN_LIMIT, ev)
+        return
     s.phase = P_ROLL
     s.doubles = 0
     s.again = False

@@ -70,6 +70,7 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "build_lapsed": ("square",),
     "turn_end": ("square",),
     "end_requested": (),
+    "turn_limit": ("turns",),
     "game_over": ("reason",),
 }
 
@@ -245,6 +246,8 @@ def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> s
         return f"{p} can no longer build on {sq(a[0])}."
     if k == "turn_end":
         return f"{p} ends the turn."
+    if k == "turn_limit":
+        return f"The turn limit is reached after {a[0]} turns: the highest net worth wins."
     if k == "end_requested":
         return "Time is up: the game ends when the current move is complete."
     if k == "game_over":

@@ -23,6 +23,8 @@ END_LAST_PLAYER: Final = "last_player"
 END_FIRST_BANKRUPTCY: Final = "first_bankruptcy"
 END_SECOND_BANKRUPTCY: Final = "second_bankruptcy"
 END_TIME: Final = "time"
+#: Not a condition a host chooses: the end reason of ``turn_limit``.
+END_TURN_LIMIT: Final = "turn_limit"
 
 # How auctions run (issue #17): the books' open ascending auction, or one
 # hidden bid per player (for asynchronous games with long turn times).
@@ -71,6 +73,10 @@ class Ruleset:
     deal_deeds: int = 0
     deal_deeds_paid: bool = True
     end_condition: str = END_LAST_PLAYER
+    # Not a house rule: the site sets it for games with no person seated,
+    # so that bots that never trade cannot play for ever. 0: no limit; else
+    # the game ends by net worth at the first round's end from this turn on.
+    turn_limit: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         base = PRESETS.get(self.preset, DEFAULT)
@@ -119,6 +125,7 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "luxury_tax": (0, 100_000),
     "jail_attempts": (1, 3),
     "deal_deeds": (0, 14),
+    "turn_limit": (0, 100_000),
 }
 
 

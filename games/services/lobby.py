@@ -117,6 +117,10 @@ def create_game(
     seed = check_seed(seed)
     timers = check_timers(timers or {})
     switches = dict(switches or {})
+    if "turn_limit" in switches:
+        raise InvalidRequest(
+            "The turn limit is not a house rule: the site sets it for games without people."
+        )
     rules = check_ruleset(preset, switches)
     if not rules.min_players <= max_seats <= rules.max_players:
         raise InvalidRequest(
@@ -356,6 +360,7 @@ def _start(w: Write) -> None:
     out through ``w`` (the seats, the game row, the start's events and the
     deadline rows together), and the record is announced for commit."""
     game, seats = w.game, w.seats
+    game.switches = with_turn_limit(game.switches, seats)
     rules = check_ruleset(game.preset, game.switches)
     if len(seats) < max(2, rules.min_players):
         raise InvalidRequest("At least two players are needed to start.")
@@ -379,7 +384,16 @@ def _start(w: Write) -> None:
     game.started_at = timezone.now()
     game.version += 1
     set_auto_move(w, state)
-    fields = ["secret", "seeds", "state", "status", "started_at", "version", "auto_move_at"]
+    fields = [
+        "secret",
+        "seeds",
+        "state",
+        "status",
+        "started_at",
+        "version",
+        "auto_move_at",
+        "switches",
+    ]
     w.update(game, [*fields, "updated_at"])
     # The start (with the commitment to the secret), then the engine's events.
     start = GameEvent(
@@ -403,6 +417,19 @@ def start_seeds(seats: list[Seat]) -> list[str | None] | None:
     if not any(seat.user_id for seat in seats):
         return None
     return [seat.seed if seat.user_id else None for seat in seats]
+
+
+def with_turn_limit(switches: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
+    """The game's switches at the start: with the site's turn limit
+    (``BOT_GAME_TURN_LIMIT``) if no person is seated (site bots and bot
+    accounts only), so that such a game cannot run for ever. Kept in the
+    switches, so that everything that rebuilds the rules (the replay, the
+    record) has it. A game with a person is never cut short."""
+    switches = {k: v for k, v in switches.items() if k != "turn_limit"}
+    person = any(seat.user is not None and not is_bot_account(seat.user) for seat in seats)
+    if settings.BOT_GAME_TURN_LIMIT and not person:
+        switches["turn_limit"] = settings.BOT_GAME_TURN_LIMIT
+    return switches
 
 
 def create_seated_game(

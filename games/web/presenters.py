@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from games import decisions, engine, wording
 from games.engine import (
@@ -215,6 +216,24 @@ def ranking(snap: Snapshot) -> list[dict[str, Any]]:
         }
         for seat in rows
     ]
+
+
+def end_line(s: engine.State) -> str:
+    """Why a finished game ended, for the game-over panel."""
+    if s.end_reason == engine.END_TURN_LIMIT:
+        return gettext(
+            "The game ended at the turn limit after %(turns)s turns, as games with no person "
+            "seated do: the highest net worth wins."
+        ) % {"turns": s.turn_no}
+    if s.end_reason == engine.END_TIME:
+        return gettext("Time ran out: the highest net worth wins.")
+    if s.end_reason == engine.END_FIRST_BANKRUPTCY:
+        return gettext("The game ended at the first bankruptcy: the highest net worth wins.")
+    if s.end_reason == engine.END_SECOND_BANKRUPTCY:
+        return gettext("The game ended at the second bankruptcy: the highest net worth wins.")
+    if s.end_reason == engine.END_LAST_PLAYER:
+        return gettext("Everyone else went bankrupt or resigned.")
+    return ""
 
 
 # --- pending decisions --------------------------------------------------------

@@ -100,6 +100,7 @@ def shared_context(snap: Snapshot) -> dict[str, Any]:
         "rules": state.rules,
         "urls": urls(game),
         "finished": state.finished,
+        "end_line": presenters.end_line(state) if state.finished else "",
         "turn_line": presenters.turn_line(state),
         "preset_label": PRESET_LABELS.get(game.preset, game.preset),
         "ranking": ranking,
