@@ -491,16 +491,22 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
     applied_by_clients = 0
     explained: set[tuple[int, int]] = set()
     told_twice = 0
+    last = max((seq for _, seq in actions), default=0)
     for attempt in run.stats.attempts:
         spec = by_public[attempt.game]
-        key = (spec.pk, attempt.version + 1)
-        event = actions.get(key)
-        matched = (
-            event is not None
-            and key not in notes
-            and same_move(event, attempt.fields, attempt.player)
-        )
-        if matched:
+        # A move lands on the version it was posted against, or, if it still
+        # meant the same after others moved (a pass, an end of turn: the
+        # engine's STILL_MEANT), on a later one: its player's first there.
+        key = None
+        for seq in range(attempt.version + 1, last + 1):
+            event = actions.get((spec.pk, seq))
+            if event is None or event.get("player") != attempt.player:
+                continue
+            fresh = (spec.pk, seq) not in notes and (spec.pk, seq) not in explained
+            if fresh and same_move(event, attempt.fields, attempt.player):
+                key = (spec.pk, seq)
+            break
+        if key is not None:
             applied_by_clients += 1
             explained.add(key)
         elif attempt.told_applied:

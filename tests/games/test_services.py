@@ -309,7 +309,8 @@ def test_four_bot_game_plays_to_the_end_and_replays_exactly() -> None:
         engine.action_from_dict(e.payload)
         for e in GameEvent.objects.filter(game=game, kind="action").order_by("seq")
     ]
-    state = engine.new_game(game.preset, game.state["names"], 0, secret=game.secret)
+    rules = engine.ruleset(game.preset, **game.switches)  # with the bots' turn limit
+    state = engine.new_game(rules, game.state["names"], 0, secret=game.secret)
     for action in actions:
         state, _ = engine.apply(state, action)
     assert engine.to_dict(state) == game.state
