@@ -468,6 +468,7 @@ def same_move(event: dict[str, Any], fields: dict[str, str], seat: int) -> bool:
 
 
 def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
+    from games import engine
     from games.models import Game, GameEvent
 
     ids = [s.pk for s in run.specs]
@@ -491,14 +492,18 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
     applied_by_clients = 0
     explained: set[tuple[int, int]] = set()
     told_twice = 0
+    lost_seen: list[list[Any]] = []
     last = max((seq for _, seq in actions), default=0)
-    for attempt in run.stats.attempts:
+    # Those told they were applied first: a refused repeat never takes their move.
+    for attempt in sorted(run.stats.attempts, key=lambda a: not a.told_applied):
         spec = by_public[attempt.game]
-        # A move lands on the version it was posted against, or, if it still
-        # meant the same after others moved (a pass, an end of turn: the
-        # engine's STILL_MEANT), on a later one: its player's first there.
+        # A move lands on the version it was posted against, or, one the
+        # client was told was applied that still meant the same after others
+        # moved (a pass, an end of turn: the engine's STILL_MEANT), on a
+        # later one: its player's first there.
+        later = attempt.told_applied and attempt.fields.get("kind") in engine.STILL_MEANT
         key = None
-        for seq in range(attempt.version + 1, last + 1):
+        for seq in range(attempt.version + 1, last + 1 if later else attempt.version + 2):
             event = actions.get((spec.pk, seq))
             if event is None or event.get("player") != attempt.player:
                 continue
@@ -511,6 +516,26 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
             explained.add(key)
         elif attempt.told_applied:
             lost += 1
+            if len(lost_seen) < 10:
+                after = [
+                    [
+                        seq,
+                        actions[(spec.pk, seq)].get("player"),
+                        actions[(spec.pk, seq)].get("kind"),
+                    ]
+                    for seq in range(attempt.version + 1, attempt.version + 8)
+                    if (spec.pk, seq) in actions
+                ]
+                lost_seen.append(
+                    [
+                        attempt.game,
+                        attempt.player,
+                        attempt.version,
+                        attempt.fields,
+                        attempt.answers,
+                        after,
+                    ]
+                )
         told_twice += max(0, attempt.answers.count(200) - 1)
     people = {(s.pk, seat) for s in run.specs for seat, _ in s.humans}
     unexplained = [
@@ -627,6 +652,7 @@ def analyse(run: Run, final: dict[int, int], sweep: float) -> dict[str, Any]:
             "timeouts_logged": len(timeouts),
             "timeout_lateness_max": round(max(lateness), 2) if lateness else None,
             "missed": missed[:10],
+            "lost": lost_seen,
             "violations": violations[:10],
             "longest_stall_seconds": max(
                 (span[1] for entry in run.stalls.values() for span in entry.values()), default=0
