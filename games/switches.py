@@ -9,7 +9,7 @@ from common.numbers import MAX_DIGITS, whole_number
 from games import engine
 
 # Rules the site sets, never offered to a host (games.services.lobby.with_turn_limit).
-SITE_ONLY = frozenset({"turn_limit"})
+SITE_ONLY = frozenset({"turn_limit", "turn_limit_people"})
 
 
 class SwitchInfo(NamedTuple):

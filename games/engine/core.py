@@ -208,9 +208,16 @@ def advance_turn(s: State, ev: EventLog) -> None:
     s.turn = q
     s.turn_no += 1
     limit = s.rules.turn_limit
+    people = s.rules.turn_limit_people
     # At a round's end (a turn count that is a multiple of the players
-    # left), so that everyone left has had as many turns as the others.
-    if limit and s.turn_no >= limit and s.turn_no % sum(s.alive) == 0:
+    # left), so that everyone left has had as many turns as the others;
+    # never while a person is still playing.
+    if (
+        limit
+        and s.turn_no >= limit
+        and s.turn_no % sum(s.alive) == 0
+        and not any(s.alive[i] and people >> i & 1 for i in range(s.n))
+    ):
         ev.append(("turn_limit", SYSTEM, (s.turn_no,)))
         finish(s, END_TURN_LIMIT, ev)
         return

@@ -73,10 +73,14 @@ class Ruleset:
     deal_deeds: int = 0
     deal_deeds_paid: bool = True
     end_condition: str = END_LAST_PLAYER
-    # Not a house rule: the site sets it for games with no person seated,
-    # so that bots that never trade cannot play for ever. 0: no limit; else
-    # the game ends by net worth at the first round's end from this turn on.
+    # Not house rules: the site sets them so that bots that never trade
+    # cannot play for ever. 0: no limit; else the game ends by net worth at
+    # the first round's end from this turn on, once none of the seats held
+    # by people (a bit a seat, ``turn_limit_people``) is still in the game:
+    # at once in a game of bots, after the last person's bankruptcy or
+    # resignation in another.
     turn_limit: int = 0
+    turn_limit_people: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         base = PRESETS.get(self.preset, DEFAULT)
@@ -126,6 +130,7 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "jail_attempts": (1, 3),
     "deal_deeds": (0, 14),
     "turn_limit": (0, 100_000),
+    "turn_limit_people": (0, 255),
 }
 
 

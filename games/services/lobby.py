@@ -30,6 +30,7 @@ from games.services.statements import insert_statement
 from games.services.subscribers import announce
 from games.services.write import Committed, Write, lock
 from games.standing_orders import with_suggested
+from games.switches import SITE_ONLY
 
 BOT_KINDS = {Seat.BotKind.RANDOM, Seat.BotKind.HEURISTIC}
 
@@ -117,7 +118,7 @@ def create_game(
     seed = check_seed(seed)
     timers = check_timers(timers or {})
     switches = dict(switches or {})
-    if "turn_limit" in switches:
+    if not SITE_ONLY.isdisjoint(switches):
         raise InvalidRequest(
             "The turn limit is not a house rule: the site sets it for games without people."
         )
@@ -421,14 +422,23 @@ def start_seeds(seats: list[Seat]) -> list[str | None] | None:
 
 def with_turn_limit(switches: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
     """The game's switches at the start: with the site's turn limit
-    (``BOT_GAME_TURN_LIMIT``) if no person is seated (site bots and bot
-    accounts only), so that such a game cannot run for ever. Kept in the
-    switches, so that everything that rebuilds the rules (the replay, the
-    record) has it. A game with a person is never cut short."""
-    switches = {k: v for k, v in switches.items() if k != "turn_limit"}
-    person = any(seat.user is not None and not is_bot_account(seat.user) for seat in seats)
-    if settings.BOT_GAME_TURN_LIMIT and not person:
+    (``BOT_GAME_TURN_LIMIT``), which ends the game by net worth once no
+    person is left playing (site bots and bot accounts only), so that such a
+    game cannot run for ever: at once in a game of bots, after the last
+    person's bankruptcy or resignation in another (the seats of people,
+    ``turn_limit_people``). Kept in the switches, so that everything that
+    rebuilds the rules (the replay, the record) has it. A person still
+    playing is never cut short."""
+    switches = {k: v for k, v in switches.items() if k not in SITE_ONLY}
+    people = sum(
+        1 << number
+        for number, seat in enumerate(seats)
+        if seat.user is not None and not is_bot_account(seat.user)
+    )
+    if settings.BOT_GAME_TURN_LIMIT:
         switches["turn_limit"] = settings.BOT_GAME_TURN_LIMIT
+        if people:
+            switches["turn_limit_people"] = people
     return switches
 
 

@@ -116,3 +116,28 @@ def test_a_game_ended_at_the_limit_replays_and_verifies() -> None:
     record = make_record(rules, ["a", "b", "c"], 0, actions, secret=SECRET)
     verification = verify_record(record)
     assert verification.ok, verification.checks
+
+
+def test_the_limit_waits_while_a_person_plays_and_ends_the_round_after_they_leave() -> None:
+    # Seat 0 is a person: past the limit the bots play on with them.
+    s = game(players=3, turn_limit=10, turn_limit_people=0b001)
+    s = setup(s, turn=2, phase=P_END)
+    s.turn_no = 11
+    s, _ = act(s, A.END_TURN)
+    assert not s.finished and s.turn_no == 12 and s.turn == 0
+    # Once the person resigns, the first round's end of the two bots left ends it.
+    s, _ = act(s, A.RESIGN, player=0)
+    assert not s.finished and s.alive == [False, True, True]
+    while not s.finished:
+        assert s.turn_no < 20
+        s = setup(s, phase=P_END)
+        s, ev = act(s, A.END_TURN)
+    assert s.end_reason == "turn_limit" and s.turn_no % 2 == 0
+    assert kinds(ev)[-2:] == ["turn_limit", "game_over"]
+
+
+def test_the_people_are_a_bit_a_seat_of_at_most_eight() -> None:
+    with pytest.raises(RulesetError):
+        ruleset("us-2003", turn_limit_people=256)
+    with pytest.raises(RulesetError):
+        ruleset("us-2003", turn_limit_people=-1)

@@ -1,5 +1,6 @@
-"""Games with no person seated end at the site's turn limit
-(``BOT_GAME_TURN_LIMIT``); a game with a person never does."""
+"""Games with no person playing end at the site's turn limit
+(``BOT_GAME_TURN_LIMIT``): from the start, or once the last person has left; a
+person still playing is never cut short."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def test_a_game_with_a_person_has_no_limit_and_plays_on_past_it(
 ) -> None:
     settings.BOT_GAME_TURN_LIMIT = 10
     game = services.create_seated_game(humans=[alice], bots=["random"], bot_delay_ms=0, start=True)
-    assert "turn_limit" not in game.switches
+    assert game.switches == {"turn_limit": 10, "turn_limit_people": 0b01}
     edit(game, near_the_limit(1000, turn=0))
     services.submit_action(
         public_id=game.public_id,
@@ -85,9 +86,29 @@ def test_a_game_with_a_person_has_no_limit_and_plays_on_past_it(
     assert engine.from_dict(game.state).turn_no >= 1000
 
 
-def test_a_host_cannot_set_the_limit_as_a_house_rule(alice: User) -> None:
+def test_once_the_last_person_resigns_the_bots_left_end_at_the_limit(
+    settings: Any, alice: User, no_bot_tasks: Any
+) -> None:
+    settings.BOT_GAME_TURN_LIMIT = 4
+    game = services.create_seated_game(
+        humans=[alice], bots=["random", "random"], bot_delay_ms=0, start=True
+    )
+    assert game.switches["turn_limit_people"] == 0b001
+    services.resign(public_id=game.public_id, user=alice, expected_version=game.version)
+    play_bots_to_the_end(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.end_reason == "turn_limit"
+    state = engine.from_dict(game.state)
+    assert state.turn_no >= 4 and state.alive == [False, True, True]
+    assert all(row["game"].pk != game.pk for row in watch_rows())
+    verification = engine.verify_record(load_replay(game).record())
+    assert verification.ok, verification.checks
+
+
+@pytest.mark.parametrize("switch", ["turn_limit", "turn_limit_people"])
+def test_a_host_cannot_set_the_limit_as_a_house_rule(alice: User, switch: str) -> None:
     with pytest.raises(InvalidRequest, match="not a house rule"):
-        services.create_game(host=alice, switches={"turn_limit": 5})
+        services.create_game(host=alice, switches={switch: 5})
 
 
 def test_zero_turns_the_limit_off(settings: Any, no_bot_tasks: Any) -> None:
