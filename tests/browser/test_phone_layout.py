@@ -267,3 +267,25 @@ def test_the_new_pages_fit_a_phone(browser: Any, site: str) -> None:
         phone.shot("phone-" + url.strip("/").replace("/", "-"))
         assert phone.width() <= PHONE["width"], url
     phone.close()
+
+
+@pytest.mark.browser
+def test_the_game_lobby_shows_the_commitment_inside_its_panel(browser: Any, site: str) -> None:
+    [ada] = people("ada")
+    game = off_loop(lambda: services.create_game(host=ada))
+    assert game.commitment
+    for viewport in ({"width": 1280, "height": 900}, PHONE):
+        phone = Phone(browser, site, ada, viewport=viewport)
+        page = phone.open(game.get_absolute_url())
+        phone.shot(f"game-lobby-commitment-{viewport['width']}")
+        panel = page.locator("#fair-dice").bounding_box()
+        code = page.locator("#fair-dice [data-commitment]")
+        box = code.bounding_box()
+        assert panel is not None and box is not None
+        assert panel["x"] <= box["x"]
+        assert box["x"] + box["width"] <= panel["x"] + panel["width"]
+        # The 64 hex digits take a line or two, not a letter a line.
+        line = float(code.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 16"))
+        assert box["height"] <= 3 * line, viewport
+        assert phone.width() <= viewport["width"]
+        phone.close()
