@@ -289,3 +289,25 @@ def test_the_game_lobby_shows_the_commitment_inside_its_panel(browser: Any, site
         assert box["height"] <= 3 * line, viewport
         assert phone.width() <= viewport["width"]
         phone.close()
+
+
+@pytest.mark.browser
+def test_a_profiles_recent_games_break_no_word_on_a_phone(browser: Any, site: str) -> None:
+    ada, grace = people("ada", "grace")
+
+    def finished() -> None:
+        game = services.create_seated_game(humans=[ada, grace], bots=["heuristic"], start=True)
+        for person in (ada, grace):  # the bot is left: a game with a bot is unrated
+            game.refresh_from_db()
+            services.resign(public_id=game.public_id, user=person, expected_version=game.version)
+
+    off_loop(finished)
+    phone = Phone(browser, site, ada)
+    page = phone.open(f"/u/{ada.username}/")
+    phone.shot("phone-profile-recent-games")
+    # A cell's word is not cut ("unrate/d"); only a game's id or a long name may wrap.
+    broken = page.evaluate(BROKEN_HEADINGS.replace('"table th"', '"table td"'))
+    assert "unrated" in page.locator("table").inner_text()
+    assert "unrated" not in broken
+    assert phone.width() <= PHONE["width"]
+    phone.close()
