@@ -21,6 +21,7 @@ from games.web.board_svg import render_board
 from games.web.presenters import event_text
 from games.web.replay import Replay, heat_map_svg, landing_counts, load_replay, seat_colour
 from games.web.win_chart import chances_at, win_analysis
+from games.wording import money
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def _step_context(game: Game, rep: Replay, step: int) -> dict[str, Any]:
             {
                 "name": name,
                 "colour": seat_colour(p),
-                "cash": state.cash[p],
+                "cash": money(state.rules, state.cash[p]),
                 "alive": state.alive[p],
                 "in_jail": state.in_jail[p],
                 "chance": chances[1][p] if chances else None,

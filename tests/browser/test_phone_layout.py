@@ -267,3 +267,47 @@ def test_the_new_pages_fit_a_phone(browser: Any, site: str) -> None:
         phone.shot("phone-" + url.strip("/").replace("/", "-"))
         assert phone.width() <= PHONE["width"], url
     phone.close()
+
+
+@pytest.mark.browser
+def test_the_game_lobby_shows_the_commitment_inside_its_panel(browser: Any, site: str) -> None:
+    [ada] = people("ada")
+    game = off_loop(lambda: services.create_game(host=ada))
+    assert game.commitment
+    for viewport in ({"width": 1280, "height": 900}, PHONE):
+        phone = Phone(browser, site, ada, viewport=viewport)
+        page = phone.open(game.get_absolute_url())
+        phone.shot(f"game-lobby-commitment-{viewport['width']}")
+        panel = page.locator("#fair-dice").bounding_box()
+        code = page.locator("#fair-dice [data-commitment]")
+        box = code.bounding_box()
+        assert panel is not None and box is not None
+        assert panel["x"] <= box["x"]
+        assert box["x"] + box["width"] <= panel["x"] + panel["width"]
+        # The 64 hex digits take a line or two, not a letter a line.
+        line = float(code.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 16"))
+        assert box["height"] <= 3 * line, viewport
+        assert phone.width() <= viewport["width"]
+        phone.close()
+
+
+@pytest.mark.browser
+def test_a_profiles_recent_games_break_no_word_on_a_phone(browser: Any, site: str) -> None:
+    ada, grace = people("ada", "grace")
+
+    def finished() -> None:
+        game = services.create_seated_game(humans=[ada, grace], bots=["heuristic"], start=True)
+        for person in (ada, grace):  # the bot is left: a game with a bot is unrated
+            game.refresh_from_db()
+            services.resign(public_id=game.public_id, user=person, expected_version=game.version)
+
+    off_loop(finished)
+    phone = Phone(browser, site, ada)
+    page = phone.open(f"/u/{ada.username}/")
+    phone.shot("phone-profile-recent-games")
+    # A cell's word is not cut ("unrate/d"); only a game's id or a long name may wrap.
+    broken = page.evaluate(BROKEN_HEADINGS.replace('"table th"', '"table td"'))
+    assert "unrated" in page.locator("table").inner_text()
+    assert "unrated" not in broken
+    assert phone.width() <= PHONE["width"]
+    phone.close()

@@ -123,7 +123,7 @@ def test_replay_region_at_every_step_shows_the_live_state(no_bot_tasks: Any) -> 
         assert f"turn {state['turn_no'] + 1} of" in body, step
         assert f'name="step" min="0" max="{steps}" value="{step}"' in body
         for name, cash in zip(state["names"], state["cash"], strict=True):
-            shown = re.escape(f"{escape(name)}: ") + r"\D{0,3}" + f"{cash}" + r"(?![\d,])"
+            shown = re.escape(f"{escape(name)}: ") + r"\D{0,3}" + f"{cash:,}" + r"(?![\d,])"
             assert re.search(shown, body), (step, name, cash)
         # The neighbours' links, for the buttons and the keys.
         assert (
@@ -256,3 +256,10 @@ def test_replay_shows_standing_order_notes_at_every_step(
     body = every_step_of(client, duel)
     for note in notes:
         assert escape(note.payload["text"]) in body
+
+
+def test_the_replay_shows_each_players_cash_as_money(client: Client, no_bot_tasks: Any) -> None:
+    game, _ = bot_game(0)
+    body = client.get(f"/games/{game.public_id}/replay/?step=0").content.decode()
+    assert "Heuristic bot 1: $1,500" in body
+    assert "$1500" not in body
