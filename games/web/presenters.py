@@ -196,6 +196,16 @@ def _out_label(seat: SeatView, s: engine.State, p: int) -> str:
     return ""
 
 
+def _out_word(seat: SeatView, s: engine.State) -> str:
+    """How a seat left a finished game, for its place in the final ranking
+    (the engine counts a resignation as a bankruptcy to the Bank)."""
+    if seat.status == Seat.Status.RESIGNED:
+        return gettext("resigned")
+    if not s.alive[seat.number]:
+        return gettext("bankrupt")
+    return ""
+
+
 def ranking(snap: Snapshot) -> list[dict[str, Any]]:
     """Final places, best first (empty until the game is over)."""
     s, game = snap.state, snap.game
@@ -211,7 +221,7 @@ def ranking(snap: Snapshot) -> list[dict[str, Any]]:
             "rank": seat.final_rank,
             "seat": seat,
             "net_worth": money(s.rules, seat.final_net_worth or 0),
-            "out": not s.alive[seat.number],
+            "out": _out_word(seat, s),
             "rating": deltas.get(by_seat.get(seat.number, -1)),
         }
         for seat in rows

@@ -175,9 +175,24 @@ def test_ranking_lists_places_and_worths_when_over(duel: Game) -> None:
         Seat.objects.filter(game=duel, number=1).update(final_rank=2, final_net_worth=0)
     rows = presenters.ranking(Snapshot.of(duel, state=s))
     assert [(r["rank"], r["seat"].name, r["net_worth"], r["out"]) for r in rows] == [
-        (1, "alice", "$2,500", False),
-        (2, "bob", "$0", True),
+        (1, "alice", "$2,500", ""),
+        (2, "bob", "$0", "bankrupt"),
     ]
+
+
+@pytest.mark.django_db
+def test_the_ranking_says_resigned_for_a_player_who_resigned_not_bankrupt(duel: Game) -> None:
+    s = presenters.load_state(duel)
+    assert s is not None
+    s.phase = 5  # over
+    s.alive[1] = False
+    with setup_writes("the final ranks"):
+        Seat.objects.filter(game=duel, number=0).update(final_rank=1, final_net_worth=2500)
+        Seat.objects.filter(game=duel, number=1).update(
+            final_rank=2, final_net_worth=0, status=Seat.Status.RESIGNED
+        )
+    rows = presenters.ranking(Snapshot.of(duel, state=s))
+    assert [r["out"] for r in rows] == ["", "resigned"]
 
 
 # --- log ------------------------------------------------------------------------------
