@@ -59,6 +59,9 @@ def test_outsiders_cannot_open_a_private_games_sockets(
             connected, code = await comm.connect()
             assert not connected
             assert code == 4403
+            # Ended here, in the scenario's loop: a refused consumer left to
+            # the loop's shutdown once hung it (its layer receive cancelled).
+            await comm.disconnect()
 
     run(scenario)
 
@@ -115,6 +118,7 @@ def test_a_new_invite_link_closes_the_sockets_the_old_one_opened(
         again = with_session(communicator(play_path(private_duel)), session)
         connected, code = await again.connect()
         assert not connected and code == 4403
+        await again.disconnect()
 
     run(scenario)
 
@@ -128,5 +132,6 @@ def test_a_remembered_token_that_is_not_the_games_opens_nothing(private_duel: Ga
         comm = with_session(communicator(play_path(private_duel)), session)
         connected, code = await comm.connect()
         assert not connected and code == 4403
+        await comm.disconnect()
 
     run(scenario)
