@@ -15,7 +15,8 @@ from games.models import Game, Seat
 from games.switches import PRESET_LABELS
 from games.web import win_bar
 from games.web.board_svg import render_board_base, render_board_live
-from games.web.presenters import END_REASONS, turn_line
+from games.web.presenters import turn_line
+from games.wording import end_reason
 from live.presence import watching_counts
 from ratings.models import PlayerRating
 from ratings.services import rating_pool
@@ -141,7 +142,7 @@ def finished_rows(page_number: Any) -> Page[Any]:
                 "preset_label": PRESET_LABELS.get(game.preset, game.preset),
                 "ranking": ranking,
                 "winner": winner,
-                "reason": END_REASONS.get(reason, reason.replace("_", " ")),
+                "reason": end_reason(reason),
                 # Numbered as the replay numbers them: the last turn played.
                 "turns": int(state.get("turn_no", 0)) + 1,
                 "started_at": game.started_at,

@@ -31,7 +31,6 @@ from games.models import Game, GameEvent, Seat
 from games.web import board_svg
 from games.web.snapshot import Snapshot
 from games.wording import AUCTION_ITEMS, money, square_name
-from games.wording import END_REASONS as END_REASONS  # live.watch's words for an ended game
 
 logger = logging.getLogger(__name__)
 
