@@ -9,6 +9,7 @@ from django.db import models, transaction
 from accounts.claims import NameClaim, check_names, claim
 from accounts.managers import UserManager
 from accounts.names import NAME_FIELDS
+from people.models import Audience
 
 __all__ = ["NAME_FIELDS", "NameClaim", "User"]
 
@@ -64,6 +65,22 @@ class User(AbstractUser):
     # a BOT badge, and is rated among bot accounts unless a game's host lets
     # bot accounts into a game rated with people (docs/api.md).
     bot_account = models.BooleanField(default=False)
+
+    # Privacy (people.relations): who may challenge me, write to me, and chat
+    # in my games; "no chat" hides every chat from me.
+    challenge_from = models.CharField(
+        max_length=10, choices=Audience.choices, default=Audience.EVERYONE
+    )
+    message_from = models.CharField(
+        max_length=10, choices=Audience.choices, default=Audience.EVERYONE
+    )
+    chat_from = models.CharField(max_length=10, choices=Audience.choices, default=Audience.EVERYONE)
+    no_chat = models.BooleanField(default=False)
+    # Moderation standing (people.models.ModAction records why and by whom).
+    chat_timeout_until = models.DateTimeField(null=True, blank=True)
+    # Only the person themself sees their public chat lines.
+    shadow_muted = models.BooleanField(default=False)
+    rated_suspended = models.BooleanField(default=False)
 
     objects: ClassVar[UserManager] = UserManager()
 

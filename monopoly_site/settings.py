@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "ninja",
+    "people",
     "accounts",
     "api",
     "games",
@@ -316,6 +317,12 @@ except ValueError:
 # player who closes or hides the page is told within about this long plus a
 # sweep (docs/architecture.md, "Add a notification kind").
 TURN_NOTICE_RECHECK_SECONDS = max(1, env_int("TURN_NOTICE_RECHECK_SECONDS", 20))
+
+# A new account may write only to people who follow it, and post no links in
+# chat, until it is this many days old and has finished this many games
+# (games/newcomers.py).
+NEWCOMER_DAYS = max(0, env_int("NEWCOMER_DAYS", 3))
+NEWCOMER_GAMES = max(0, env_int("NEWCOMER_GAMES", 3))
 # A "your move" email waits until its player has been away this long.
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
