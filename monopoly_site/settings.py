@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "notifications",
     "ratings",
     "live",
+    "social",
 ]
 
 MIDDLEWARE = [

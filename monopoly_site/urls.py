@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("notifications.urls")),
     path("", include("live.urls")),
+    path("", include("social.urls")),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("leaderboard/ratings/", rating_views.ratings_explained, name="ratings_explained"),
 ]

@@ -4,45 +4,68 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0008_name_claims'),
+        ("accounts", "0008_name_claims"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='challenge_from',
-            field=models.CharField(choices=[('everyone', 'Everyone'), ('following', 'People I follow'), ('nobody', 'Nobody')], default='everyone', max_length=10),
+            model_name="user",
+            name="challenge_from",
+            field=models.CharField(
+                choices=[
+                    ("everyone", "Everyone"),
+                    ("following", "People I follow"),
+                    ("nobody", "Nobody"),
+                ],
+                default="everyone",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='chat_from',
-            field=models.CharField(choices=[('everyone', 'Everyone'), ('following', 'People I follow'), ('nobody', 'Nobody')], default='everyone', max_length=10),
+            model_name="user",
+            name="chat_from",
+            field=models.CharField(
+                choices=[
+                    ("everyone", "Everyone"),
+                    ("following", "People I follow"),
+                    ("nobody", "Nobody"),
+                ],
+                default="everyone",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='chat_timeout_until',
+            model_name="user",
+            name="chat_timeout_until",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='user',
-            name='message_from',
-            field=models.CharField(choices=[('everyone', 'Everyone'), ('following', 'People I follow'), ('nobody', 'Nobody')], default='everyone', max_length=10),
+            model_name="user",
+            name="message_from",
+            field=models.CharField(
+                choices=[
+                    ("everyone", "Everyone"),
+                    ("following", "People I follow"),
+                    ("nobody", "Nobody"),
+                ],
+                default="everyone",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='no_chat',
+            model_name="user",
+            name="no_chat",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='user',
-            name='rated_suspended',
+            model_name="user",
+            name="rated_suspended",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='user',
-            name='shadow_muted',
+            model_name="user",
+            name="shadow_muted",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -1,0 +1,1 @@
+"""Private messages (one conversation per pair of people)."""
