@@ -28,7 +28,7 @@ from django.template.loader import render_to_string
 from common import redis_health
 from live import groups, presence, sessions
 from live.consumers import CLOSE_BAD_FRAME, CLOSE_REFUSED, ForwardingMixin
-from social import live, messages
+from social import live, messages, reads
 from social.models import Conversation
 
 MAX_FRAME = 256
@@ -128,10 +128,10 @@ class InboxConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
         user = self.scope["user"]
         if self.other is None:
             return render_to_string(
-                "social/inbox_list.html", {"rows": messages.inbox_rows(user), "oob": True}
+                "social/inbox_list.html", {"rows": reads.inbox_rows(user), "oob": True}
             )
-        conversation = messages.conversation_between(user, self.other)
-        shown = messages.page_of(conversation) if conversation else []
+        conversation = reads.conversation_between(user, self.other)
+        shown = reads.page_of(conversation) if conversation else []
         self.last_sent = max([self.last_sent, *(m.pk for m in shown)])
         if conversation is not None and messages.do_mark_read(user, conversation):
             live.push_unread(user.pk)
@@ -159,11 +159,11 @@ class InboxConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             return ""
         if self.other is None:
             return render_to_string(
-                "social/inbox_list.html", {"rows": messages.inbox_rows(user), "oob": True}
+                "social/inbox_list.html", {"rows": reads.inbox_rows(user), "oob": True}
             )
         if conversation.other_id(user.pk) != self.other.pk:
             return ""
-        new = messages.newer_than(conversation, self.last_sent)
+        new = reads.newer_than(conversation, self.last_sent)
         if not new:
             return ""  # a repeated event: shown already
         self.last_sent = new[-1].pk

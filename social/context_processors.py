@@ -4,7 +4,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from social.messages import unread_count
+from social.reads import unread_count
 
 
 def unread(request: HttpRequest) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from live import groups, presence
-from social import messages
+from social import reads
 from social.models import Message
 
 logger = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def push_unread(user_pk: int) -> bool:
         user = User.objects.filter(pk=user_pk).first()
         if user is None:
             return False
-        html = nav_link_html(messages.unread_count(user), oob=True)
+        html = nav_link_html(reads.unread_count(user), oob=True)
         groups.send([(groups.person_group(user_pk), groups.live_message(html))])
     except Exception:
         logger.exception("could not push the unread messages count of user %s", user_pk)

@@ -12,7 +12,7 @@ import unicodedata
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils.translation import gettext as _
 
@@ -21,26 +21,20 @@ from games.bot_accounts import is_bot_account
 from games.newcomers import is_newcomer, newcomer_wait_words
 from people.errors import NoSuchPerson, PeopleError, Refused
 from people.relations import check_may_message, follows
+from social import live
 from social.models import MAX_LENGTH, Conversation, Message
-
-PAGE = 50
+from social.reads import pair
 
 # Characters that turn text around or hide in it: the bidirectional
 # controls and the zero-width spaces. The zero-width joiners and the
 # variation selectors stay: emoji are built with them.
 _TURNING = frozenset(
-    [0x061C, 0x200B, 0x200E, 0x200F, 0x2060, 0xFEFF]
-    + list(range(0x202A, 0x202F))
-    + list(range(0x2066, 0x206A))
+    [0x061C, 0x200B, 0x200E, 0x200F, 0x2060, 0xFEFF, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 )
 
 
 class MessageError(PeopleError):
     """A message that cannot be sent as written."""
-
-
-def pair(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a < b else (b, a)
 
 
 def check_body(raw: str) -> str:
@@ -95,11 +89,6 @@ def check_may_send(sender: Any, recipient: Any) -> None:
         )
 
 
-def conversation_between(a: Any, b: Any) -> Conversation | None:
-    low, high = pair(a.pk, b.pk)
-    return Conversation.objects.filter(low_id=low, high_id=high).first()
-
-
 def _conversation_for(a: Any, b: Any) -> Conversation:
     """The pair's conversation, made if need be, locked for this
     transaction. ``get_or_create`` takes the winner's row when two first
@@ -126,8 +115,6 @@ def do_send_message(sender: Any, recipient: Any, body: str) -> Message:
 
 
 def _announce(message: Message, recipient_pk: int) -> None:
-    from social import live
-
     live.message_sent(message, recipient_pk)
 
 
@@ -141,64 +128,3 @@ def do_mark_read(user: Any, conversation: Conversation) -> bool:
         pk=conversation.pk, **{f"{side}__lt": F("last_message_id")}
     )
     return changed.update(**{side: Greatest(F(side), F("last_message_id"))}) > 0
-
-
-def conversations_of(user: Any) -> QuerySet[Conversation]:
-    """The user's conversations that have a message, newest first."""
-    return (
-        Conversation.objects.filter(Q(low_id=user.pk) | Q(high_id=user.pk))
-        .exclude(last_message_id=0)
-        .select_related("low", "high")
-        .order_by("-last_message_at", "-pk")
-    )
-
-
-def _unread(user_pk: int) -> Q:
-    return Q(low_id=user_pk, last_message_id__gt=F("low_read_id")) | Q(
-        high_id=user_pk, last_message_id__gt=F("high_read_id")
-    )
-
-
-def unread_count(user: Any) -> int:
-    """How many conversations have a message the user has not read."""
-    if not getattr(user, "is_authenticated", False):
-        return 0
-    return Conversation.objects.filter(_unread(user.pk)).count()
-
-
-def inbox_rows(user: Any, limit: int = 100) -> list[dict[str, Any]]:
-    """Each conversation with the other person, its last message and whether
-    it is unread, newest first."""
-    rows = list(conversations_of(user)[:limit])
-    lasts = Message.objects.in_bulk([c.last_message_id for c in rows])
-    out = []
-    for conversation in rows:
-        other = conversation.high if conversation.low_id == user.pk else conversation.low
-        out.append(
-            {
-                "conversation": conversation,
-                "other": other,
-                "last": lasts.get(conversation.last_message_id),
-                "unread": conversation.is_unread(user.pk),
-            }
-        )
-    return out
-
-
-def page_of(
-    conversation: Conversation, *, before: int | None = None, limit: int = PAGE
-) -> list[Message]:
-    """Up to ``limit`` messages older than message ``before`` (the newest if
-    None), oldest first."""
-    rows = Message.objects.filter(conversation=conversation).select_related("sender")
-    if before is not None:
-        rows = rows.filter(pk__lt=before)
-    return list(reversed(rows.order_by("-pk")[:limit]))
-
-
-def newer_than(conversation: Conversation, after: int) -> list[Message]:
-    return list(
-        Message.objects.filter(conversation=conversation, pk__gt=after)
-        .select_related("sender")
-        .order_by("pk")[:PAGE]
-    )

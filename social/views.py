@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from common import ratelimit
 from people.errors import PeopleError
-from social import live, messages
+from social import live, messages, reads
 from social.models import MAX_LENGTH
 
 
@@ -30,7 +30,7 @@ def find_person(username: str) -> Any:
 @login_required
 @require_GET
 def inbox(request: HttpRequest) -> HttpResponse:
-    return render(request, "social/inbox.html", {"rows": messages.inbox_rows(request.user)})
+    return render(request, "social/inbox.html", {"rows": reads.inbox_rows(request.user)})
 
 
 @login_required
@@ -44,10 +44,10 @@ def conversation(request: HttpRequest, username: str) -> HttpResponse:
         return redirect("inbox")
     if request.method == "POST":
         return _send(request, other)
-    found = messages.conversation_between(request.user, other)
+    found = reads.conversation_between(request.user, other)
     before = request.GET.get("before", "")
     older = int(before) if before.isdigit() and len(before) < 19 else None
-    shown = messages.page_of(found, before=older) if found else []
+    shown = reads.page_of(found, before=older) if found else []
     if found is not None and messages.do_mark_read(request.user, found):
         live.push_unread(request.user.pk)
     refusal = ""
@@ -59,7 +59,7 @@ def conversation(request: HttpRequest, username: str) -> HttpResponse:
         "other": other,
         "viewer": request.user,
         "messages": shown,
-        "older": shown[0].pk if len(shown) >= messages.PAGE else None,
+        "older": shown[0].pk if len(shown) >= reads.PAGE else None,
         "paged": older is not None,
         "refusal": refusal,
         "max_length": MAX_LENGTH,
