@@ -13,7 +13,10 @@ from people import services as people
 from social import messages
 from social.models import Conversation, Message
 from tests.api.conftest import api_for
+from tests.api.streams import Stream, site, stream_server
 from tests.social.conftest import client_for
+
+__all__ = ["site", "stream_server"]
 
 
 @pytest.fixture(autouse=True)
@@ -121,3 +124,17 @@ def test_the_page_and_the_api_share_one_message_limit_per_account(
     assert int(refused["Retry-After"]) > 0
     assert page.post("/inbox/bob/", {"text": "and here"}).status_code == 429
     assert Message.objects.count() == 4
+
+
+def test_the_events_stream_announces_a_message_written_to_you(
+    site: str, alice: User, bob: User
+) -> None:
+    messages.do_send_message(alice, bob, "written before the stream opened")
+    stream = Stream(f"{site}/api/v1/stream/events", api_for(bob, "read").token)
+    stream.until(lambda line: line["type"] == "ping")  # open, with nothing waiting
+    messages.do_send_message(bob, alice, "bob's own words are not announced to bob")
+    messages.do_send_message(alice, bob, "Rematch?")
+    line = stream.until(lambda line: line["type"] == "message")
+    assert line["from"] == "alice"
+    assert line["text"] == "Rematch?"
+    assert [seen["type"] for seen in stream.seen].count("message") == 1
