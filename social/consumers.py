@@ -137,7 +137,7 @@ class InboxConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             live.push_unread(user.pk)
         return render_to_string(
             "social/messages.html",
-            self.context(messages=shown, oob=True),
+            self.context(thread=shown, oob=True),
         )
 
     def context(self, **extra: Any) -> dict[str, Any]:
@@ -170,4 +170,4 @@ class InboxConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
         # Open in front of its reader: read as it arrives.
         if messages.do_mark_read(user, conversation):
             live.push_unread(user.pk)
-        return render_to_string("social/message_append.html", self.context(messages=new))
+        return render_to_string("social/message_append.html", self.context(thread=new))

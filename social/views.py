@@ -58,7 +58,7 @@ def conversation(request: HttpRequest, username: str) -> HttpResponse:
     context = {
         "other": other,
         "viewer": request.user,
-        "messages": shown,
+        "thread": shown,
         "older": shown[0].pk if len(shown) >= reads.PAGE else None,
         "paged": older is not None,
         "refusal": refusal,
@@ -89,7 +89,7 @@ def _send(request: HttpRequest, other: Any) -> HttpResponse:
     # by its id (static/js/inbox.js).
     html = render_to_string(
         "social/message_append.html",
-        {"messages": [sent], "viewer": request.user, "other": other},
+        {"thread": [sent], "viewer": request.user, "other": other},
         request=request,
     )
     return HttpResponse(html)
