@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Path, Query, Router, Schema
 from ninja.responses import Status
 
@@ -71,7 +72,7 @@ def _other(username: str) -> Any:
 
     other = User.objects.filter(username=username, is_active=True).first()
     if other is None:
-        raise Problem(404, "There is no such player.")
+        raise Problem(404, _("There is no such player."))
     return other
 
 
@@ -127,7 +128,7 @@ def conversation(
     user = _reader(request)
     other = _other(username)
     if other.pk == user.pk:
-        raise Problem(422, "You cannot write to yourself.", slug="unprocessable")
+        raise Problem(422, _("You cannot write to yourself."), slug="unprocessable")
     found = reads.conversation_between(user, other)
     shown = reads.page_of(found, before=before) if found else []
     if found is not None and before is None and messages.do_mark_read(user, found):

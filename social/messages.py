@@ -32,6 +32,10 @@ _TURNING = frozenset(
     [0x061C, 0x200B, 0x200E, 0x200F, 0x2060, 0xFEFF, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 )
 
+# Controls, lone surrogates, and the line and paragraph separators (a line
+# break is "\n", the one kept).
+_REFUSED = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
 
 class MessageError(PeopleError):
     """A message that cannot be sent as written."""
@@ -47,7 +51,7 @@ def check_body(raw: str) -> str:
         code = ord(ch)
         if ch == "\x00":
             raise MessageError(_("Messages cannot contain NUL characters."))
-        if ch != "\n" and (unicodedata.category(ch) in ("Cc", "Cs") or code in _TURNING):
+        if ch != "\n" and (unicodedata.category(ch) in _REFUSED or code in _TURNING):
             raise MessageError(
                 _(
                     "Messages cannot contain the invisible character %(char)s. Remove it and send again."

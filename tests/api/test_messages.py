@@ -138,3 +138,18 @@ def test_the_events_stream_announces_a_message_written_to_you(
     assert line["from"] == "alice"
     assert line["text"] == "Rematch?"
     assert [seen["type"] for seen in stream.seen].count("message") == 1
+
+
+def test_no_token_reads_or_sends_nothing(alice: User, bob: User) -> None:
+    from tests.api.conftest import Api
+
+    messages.do_send_message(alice, bob, "private")
+    nobody = Api(None)
+    for answer in (
+        nobody.get("/me/conversations"),
+        nobody.get("/me/conversations/alice"),
+        nobody.post("/me/conversations/alice", {"text": "hi"}),
+    ):
+        assert answer.status_code == 401
+        assert "private" not in answer.content.decode()
+    assert Message.objects.count() == 1

@@ -105,6 +105,7 @@ def test_newcomer_is_refused_with_the_reason_unless_followed(
         ("c1\x85", "U+0085"),
         ("abc\u202edcba", "U+202E"),
         ("zero\u200bwidth", "U+200B"),
+        ("line\u2028separator", "U+2028"),
         ("", "Write something"),
         ("   \n  ", "Write something"),
         ("\u3164\u2800", "no visible character"),
