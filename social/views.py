@@ -36,28 +36,29 @@ def inbox(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def conversation(request: HttpRequest, username: str) -> HttpResponse:
+    user: Any = request.user
     other = find_person(username)
     if other is None:
         raise Http404(_("There is no such player."))
-    if other.pk == request.user.pk:
+    if other.pk == user.pk:
         flash.error(request, _("You cannot write to yourself."))
         return redirect("inbox")
     if request.method == "POST":
         return _send(request, other)
-    found = reads.conversation_between(request.user, other)
+    found = reads.conversation_between(user, other)
     before = request.GET.get("before", "")
-    older = int(before) if before.isdigit() and len(before) < 19 else None
+    older = int(before) if before.isascii() and before.isdigit() and len(before) < 19 else None
     shown = reads.page_of(found, before=older) if found else []
-    if found is not None and messages.do_mark_read(request.user, found):
-        live.push_unread(request.user.pk)
+    if found is not None and messages.do_mark_read(user, found):
+        live.push_unread(user.pk)
     refusal = ""
     try:
-        messages.check_may_send(request.user, other)
+        messages.check_may_send(user, other)
     except PeopleError as exc:
         refusal = exc.message
     context = {
         "other": other,
-        "viewer": request.user,
+        "viewer": user,
         "thread": shown,
         "older": shown[0].pk if len(shown) >= reads.PAGE else None,
         "paged": older is not None,

@@ -170,6 +170,12 @@ def test_a_post_with_field_text_sends_and_the_conversation_shows_it(alice: User,
     assert 'action="/u/alice/block"' in page
 
 
+def test_a_profile_links_to_the_conversation_for_others_only(alice: User, bob: User) -> None:
+    client = client_for(alice)
+    assert 'href="/inbox/bob/"' in client.get("/u/bob/").content.decode()
+    assert 'href="/inbox/alice/"' not in client.get("/u/alice/").content.decode()
+
+
 def test_the_inbox_lists_conversations_newest_first_with_unread_marked(
     alice: User, bob: User, carol: User
 ) -> None:
