@@ -376,3 +376,25 @@ def test_an_inbox_socket_closes_on_a_frame_it_does_not_take(alice: User) -> None
         await comm.wait()
 
     run(scenario)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_conversation_socket_shows_only_its_own_conversation(
+    alice: User, bob: User, carol: User
+) -> None:
+    async def scenario() -> None:
+        with_alice = communicator("/ws/inbox/alice/", bob)
+        with_carol = communicator("/ws/inbox/carol/", bob)
+        for comm in (with_alice, with_carol):
+            assert (await comm.connect())[0]
+            await collect(comm)
+        await database_sync_to_async(messages.do_send_message)(alice, bob, "for the alice page")
+        await database_sync_to_async(messages.do_send_message)(carol, bob, "for the carol page")
+        assert "for the alice page" in "".join(await collect(with_alice))
+        heard = "".join(await collect(with_carol))
+        assert "for the carol page" in heard
+        assert "for the alice page" not in heard
+        for comm in (with_alice, with_carol):
+            await comm.disconnect()
+
+    run(scenario)
