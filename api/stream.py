@@ -444,4 +444,5 @@ class EventsStream:
             lines += self.follower.game_changed(game_pk)
         if any(m.get("type") != listeners.MESSAGE_TYPE for m in messages):
             lines += self.follower.new_notices()
+            lines += self.follower.new_messages()
         return lines

@@ -12,6 +12,9 @@ read from the database (synchronous).
   a notice stored for you (timeouts, takeovers, expired claims, reminders,
   answers to your challenges; "your move" notices and challenges have lines
   of their own);
+- ``{"type": "message", "id": n, "from": username, "text": ..., "created_at": iso}``:
+  a private message written to you (``GET /me/conversations/<username>``
+  reads the conversation; reading it there marks it read);
 - ``{"type": "ping"}`` keep-alives.
 """
 
@@ -20,11 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q, QuerySet
+
 from api import challenges
 from games import engine, services
 from games.models import Challenge, Deadline, Game, Seat
 from games.web.lobby_rows import your_game_rows
 from notifications.models import Notification
+from social.models import Message
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
 # "Your move" has its own lines; the notice of it would say it twice.
@@ -41,6 +47,7 @@ class Follower:
     statuses: dict[int, str] = field(default_factory=dict)
     announced: dict[int, int] = field(default_factory=dict)
     last_notice: int = 0
+    last_message: int = 0
 
     def opening(self) -> list[dict[str, Any]]:
         """The games waiting on the user now, waiting-on-you first (as
@@ -56,6 +63,7 @@ class Follower:
         self.last_notice = (
             Notification.objects.filter(user=self.user).order_by("-pk").values_list("pk", flat=True)
         ).first() or 0
+        self.last_message = _received(self.user).values_list("pk", flat=True).first() or 0
         return lines
 
     def game_changed(self, game_pk: int) -> list[dict[str, Any]]:
@@ -122,6 +130,32 @@ class Follower:
             for note in rows
             if note.kind not in QUIET_NOTICES and note.kind != CHALLENGE
         ]
+
+    def new_messages(self) -> list[dict[str, Any]]:
+        rows = list(
+            _received(self.user)
+            .filter(pk__gt=self.last_message)
+            .select_related("sender")
+            .order_by("pk")[:100]
+        )
+        if rows:
+            self.last_message = rows[-1].pk
+        return [
+            {
+                "type": "message",
+                "id": m.pk,
+                "from": m.sender.username,
+                "text": m.body,
+                "created_at": m.created_at.isoformat(),
+            }
+            for m in rows
+        ]
+
+
+def _received(user: Any) -> QuerySet[Message]:
+    """Messages written to ``user``, newest first."""
+    mine = Q(conversation__low_id=user.pk) | Q(conversation__high_id=user.pk)
+    return Message.objects.filter(mine).exclude(sender_id=user.pk).order_by("-pk")
 
 
 def challenge_line(made: Challenge) -> dict[str, Any]:

@@ -39,6 +39,7 @@ MESSAGES = {
     "create": "You have created too many games recently.",
     "join": "You have joined too many games recently.",
     "trade": "You are proposing trades too quickly.",
+    "message": gettext_lazy("You are sending private messages too quickly."),
     "action": "You are acting too quickly.",
     "login_failed": "Too many failed login attempts.",
     "token_failed": gettext_lazy(

@@ -113,6 +113,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.unread",
+                "social.context_processors.unread",
             ],
         },
     },
@@ -350,6 +351,8 @@ RATE_LIMITS = {
     "join": env_rates("RATE_LIMIT_JOIN", "30/10m/user,60/10m/ip", _PER),
     "trade": env_rates("RATE_LIMIT_TRADE", "10/1m/user,30/1m/ip", _PER),
     "action": env_rates("RATE_LIMIT_ACTION", "60/10s/user,180/10s/ip", _PER),
+    # Private messages, per account: the pages and the API count together.
+    "message": env_rates("RATE_LIMIT_MESSAGE", "10/1m/user,100/1h/user", {"user"}),
     # Failed logins: per account from one address, per account from
     # anywhere (slow, so nobody is locked out by strangers for long), per address.
     "login_failed": env_rates(

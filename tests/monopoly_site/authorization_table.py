@@ -67,6 +67,15 @@ def redirect(path: str, *, changes: bool = False) -> Expect:
     return Expect(f"302 to {path}", 302, to=path, changes=changes)
 
 
+TO_INBOX = Expect("302 to the inbox with an error", 302, to="/inbox/", flash="error")
+MESSAGE_REFUSED = Expect(
+    "302 back to the conversation with an error", 302, to="/inbox/authz-host/", flash="error"
+)
+MESSAGE_SENT = Expect(
+    "302 back to the conversation, sent", 302, to="/inbox/authz-host/", flash="none"
+)
+
+
 def refused(says: str) -> Expect:
     """A refusal whose message shows how far the request got."""
     return Expect(f"302 to the game page with {says!r}", 302, "game", "error", says)
@@ -147,6 +156,15 @@ ROUTES: list[Row] = [
     Row("notifications/push/subscribe", POST, signed_in(UNUSABLE)),
     Row("notifications/push/unsubscribe", POST, signed_in(UNUSABLE)),
     Row("sw.js", GET, everyone(OK)),
+    # Private messages: one's own inbox; a conversation with oneself is none.
+    # The personas are new accounts that nobody follows, so only staff may
+    # write (games/newcomers.py); the others are told why, nothing stored.
+    Row("inbox/", GET, signed_in(OK)),
+    Row("inbox/<str:username>/", GET, (LOGIN, OK, OK, OK, OK, TO_INBOX, OK),
+        kwargs={"username": "authz-host"}, wrong_method=MESSAGE_REFUSED),
+    Row("inbox/<str:username>/", POST,
+        (LOGIN, *(MESSAGE_REFUSED,) * 4, TO_INBOX, MESSAGE_SENT),
+        kwargs={"username": "authz-host"}, data={"text": "hello"}, wrong_method=None),
 
     # --- invites and the game page -------------------------------------------------
     Row("join/<str:token>/", GET, everyone(redirect("/games/*")), game="lobby"),
@@ -373,6 +391,8 @@ class Socket:
 WS_GAME = "ws/games/<str:public_id>/"
 WS_WAITING = "ws/games/<str:public_id>/waiting/"
 WS_ROOMS = "^ws/(?P<room>lobby|watch)/$"
+WS_INBOX = "ws/inbox/"
+WS_CONVERSATION = "ws/inbox/<str:username>/"
 
 # fmt: off
 SOCKETS: list[Socket] = [
@@ -389,6 +409,10 @@ SOCKETS: list[Socket] = [
     Socket(WS_WAITING, members_only(LISTENS, CLOSED), game="private lobby"),
     Socket(WS_ROOMS, everyone(LISTENS), kwargs={"room": "lobby"}),
     Socket(WS_ROOMS, everyone(LISTENS), kwargs={"room": "watch"}),
+    # One's own inbox and conversations only (never with oneself).
+    Socket(WS_INBOX, (CLOSED,) + (LISTENS,) * 6),
+    Socket(WS_CONVERSATION, (CLOSED, LISTENS, LISTENS, LISTENS, LISTENS, CLOSED, LISTENS),
+           kwargs={"username": "authz-host"}),
 ]
 # fmt: on
 
