@@ -1,5 +1,18 @@
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-urlpatterns: list[URLPattern] = []
+from social import friends_views, people_views, privacy_views
+
+urlpatterns: list[URLPattern] = [
+    path("u/<str:username>/follow", people_views.follow, name="follow"),
+    path("u/<str:username>/unfollow", people_views.unfollow, name="unfollow"),
+    path("u/<str:username>/bell", people_views.bell, name="bell"),
+    path("u/<str:username>/block", people_views.block, name="block"),
+    path("u/<str:username>/unblock", people_views.unblock, name="unblock"),
+    path("u/<str:username>/mute", people_views.mute, name="mute"),
+    path("u/<str:username>/unmute", people_views.unmute, name="unmute"),
+    path("friends/", friends_views.friends, name="friends"),
+    path("friends/panel", friends_views.friends_panel, name="friends_panel"),
+    path("settings/privacy", privacy_views.privacy, name="privacy_settings"),
+]
