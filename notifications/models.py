@@ -22,6 +22,8 @@ class Notification(models.Model):
         DIGEST = "digest", "Digest"
         CHALLENGE = "challenge", "Challenge"
         CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
+        # "Tell me when they start a game" (social.bell): one a day per person followed.
+        FOLLOWED_STARTED = "followed_started", "A player you follow started a game"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
