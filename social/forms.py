@@ -15,12 +15,12 @@ class PrivacyForm(forms.ModelForm):  # type: ignore[type-arg]
         labels = {
             "challenge_from": _("Who may challenge me"),
             "message_from": _("Who may message me"),
-            "chat_from": _("Who may chat in games I host"),
+            "chat_from": _("Who may chat in my games"),
             "no_chat": _("No chat: hide every chat from me"),
         }
         help_texts = {
-            "chat_from": _("The others' lines are hidden from everyone in games you host."),
-            "no_chat": _("Game and spectator chats are hidden on every page, and you cannot post."),
+            "challenge_from": _("A challenge invites you to a seat in someone's game."),
+            "no_chat": _("Hides game and spectator chat from you on every page."),
         }
         widgets = {
             "challenge_from": forms.RadioSelect,
