@@ -21,7 +21,7 @@ from people.models import Block, Follow
 
 router = Router(tags=["people"])
 
-Username = Path(..., max_length=150, description="The other person's username.")
+Username: Any = Path(..., max_length=150, description="The other person's username.")  # type: ignore[type-arg]
 
 
 class FollowOut(Schema):
@@ -50,7 +50,7 @@ class BlocksOut(Schema):
 
 
 def _person(username: str) -> User:
-    player = User.objects.filter(username=username, is_active=True).first()
+    player: User | None = User.objects.filter(username=username, is_active=True).first()
     if player is None:
         raise Problem(404, "There is no such player.")
     return player
@@ -68,7 +68,7 @@ def _entries(user: Any, only: int | None = None) -> list[dict[str, Any]]:
     )
     if only is not None:
         rows = rows.filter(followed_id=only)
-    out = [
+    out: list[dict[str, Any]] = [
         {
             "username": r.followed.username,
             "name": r.followed.public_name,
@@ -99,7 +99,7 @@ def following(request: HttpRequest) -> dict[str, Any]:
 )
 def follow(
     request: HttpRequest,
-    username: str = Username,  # type: ignore[type-arg]
+    username: str = Username,
     body: FollowIn | None = None,
 ) -> dict[str, Any]:
     """Follow ``username`` (no consent needed), and set the bell if ``bell`` is given."""
@@ -114,7 +114,7 @@ def follow(
 @router.delete(
     "/me/following/{username}", response={204: None, **ERRORS}, summary="Unfollow someone"
 )
-def unfollow(request: HttpRequest, username: str = Username) -> Status[None]:  # type: ignore[type-arg]
+def unfollow(request: HttpRequest, username: str = Username) -> Status[None]:
     user = need(request, SCOPE_PLAY)
     _do(services.do_unfollow, user, _person(username))
     return Status(204, None)
@@ -132,7 +132,7 @@ def blocks(request: HttpRequest) -> dict[str, Any]:
 
 
 @router.put("/me/blocks/{username}", response={204: None, **ERRORS}, summary="Block someone")
-def block(request: HttpRequest, username: str = Username) -> Status[None]:  # type: ignore[type-arg]
+def block(request: HttpRequest, username: str = Username) -> Status[None]:
     """They can no longer challenge you, message you or join a game you host,
     and their chat is hidden from you. You stop following them. They are not told."""
     user = need(request, SCOPE_PLAY)
@@ -141,7 +141,7 @@ def block(request: HttpRequest, username: str = Username) -> Status[None]:  # ty
 
 
 @router.delete("/me/blocks/{username}", response={204: None, **ERRORS}, summary="Unblock someone")
-def unblock(request: HttpRequest, username: str = Username) -> Status[None]:  # type: ignore[type-arg]
+def unblock(request: HttpRequest, username: str = Username) -> Status[None]:
     user = need(request, SCOPE_PLAY)
     _do(services.do_unblock, user, _person(username))
     return Status(204, None)
