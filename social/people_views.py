@@ -56,8 +56,8 @@ def _next(request: HttpRequest, player: User) -> str:
 def _answer(request: HttpRequest, player: User, said: str, *, error: bool = False) -> HttpResponse:
     if getattr(request, "htmx", False):
         context = {**relation_context(request.user, player), "next_url": _next(request, player)}
-        if error:
-            context["relation_error"] = said
+        # No page load follows, so the fragment says what was done.
+        context["relation_error" if error else "relation_said"] = said
         return render(
             request, "social/relation_buttons.html", context, status=422 if error else 200
         )

@@ -101,6 +101,7 @@ def test_htmx_caller_gets_the_refreshed_buttons(client: Client, alice: User, bob
     body = response.content.decode()
     assert 'id="relation-buttons"' in body
     assert "Unfollow" in body and "Tell me when they start a game" in body
+    assert "You follow bob." in body
     assert "<html" not in body
 
 
