@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Exists, F, Q, Sum
 from django.db.models.functions import Coalesce
 
 from common.charts import line_chart
@@ -12,6 +12,7 @@ from games import engine
 from games.comebacks import best_comebacks
 from games.models import Game, Seat
 from games.wording import game_money
+from people.models import Block, Follow, Mute
 from ratings.models import DISPLAY_BASE, PlayerRating, Pool, RatingChange
 
 POOL_COLOURS: dict[str, str] = {
@@ -116,3 +117,49 @@ def _current_games(player: Any, listed: Q) -> list[dict[str, Any]]:
             {"game": seat.game, "turn_name": state.names[state.turn], "turn_no": state.turn_no}
         )
     return rows
+
+
+def relation_context(viewer: Any, player: Any) -> dict[str, Any]:
+    """What the profile's follow, bell, mute and block buttons show ``viewer``
+    about ``player``, in one query. Whether ``player`` blocked ``viewer`` is
+    never read here: the blocked person must not be able to tell."""
+    if not getattr(viewer, "is_authenticated", False) or viewer.pk == player.pk:
+        return {"relation": None}
+    follow = Follow.objects.filter(follower_id=viewer.pk, followed_id=player.pk)
+    row = (
+        type(player)
+        .objects.filter(pk=player.pk)
+        .annotate(
+            following=Exists(follow),
+            bell=Exists(follow.filter(bell=True)),
+            follows_you=Exists(Follow.objects.filter(follower_id=player.pk, followed_id=viewer.pk)),
+            muted=Exists(Mute.objects.filter(muter_id=viewer.pk, muted_id=player.pk)),
+            blocked=Exists(Block.objects.filter(blocker_id=viewer.pk, blocked_id=player.pk)),
+        )
+        .values("following", "bell", "follows_you", "muted", "blocked")
+        .first()
+        or {}
+    )
+    # "Follows you" is shown only to a follower: it makes the friend mark.
+    row["friend"] = bool(row.get("following") and row.get("follows_you"))
+    return {"relation": row, "player": player, "challenge_games": _hosted_lobby_games(viewer)}
+
+
+def _hosted_lobby_games(viewer: Any) -> list[Game]:
+    """The lobby games ``viewer`` hosts with a seat still free: where the
+    profile's Challenge button can invite someone."""
+    return list(
+        Game.objects.filter(host_id=viewer.pk, status=Game.Status.LOBBY)
+        .annotate(taken=Count("seats"))
+        .filter(taken__lt=F("max_seats"))
+        .order_by("-created_at")[:10]
+    )
+
+
+def follow_counts(player: Any) -> dict[str, int]:
+    """The account's own follower and following counts (shown to it only)."""
+    rows = Follow.objects.filter(Q(followed_id=player.pk) | Q(follower_id=player.pk))
+    return rows.aggregate(
+        followers=Count("pk", filter=Q(followed_id=player.pk)),
+        following=Count("pk", filter=Q(follower_id=player.pk)),
+    )

@@ -11,12 +11,18 @@ from accounts.bot import BotAccountError, set_bot_account
 from accounts.claims import NameTaken
 from accounts.forms import SettingsForm
 from accounts.models import User
-from accounts.profile import profile_context
+from accounts.profile import follow_counts, profile_context, relation_context
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    context = {"player": player, **profile_context(player, request.user)}
+    context = {
+        "player": player,
+        **profile_context(player, request.user),
+        **relation_context(request.user, player),
+        # Shown to the account itself only: counts drove follow-begging.
+        "follow_counts": follow_counts(player) if request.user == player else None,
+    }
     return render(request, "accounts/profile.html", context)
 
 

@@ -19,7 +19,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.responses import Status
 from ninja.security import HttpBearer
 
-from api import auth, board, challenges, limits, me, messages, orders, reads, records
+from api import auth, board, challenges, limits, me, messages, orders, people, reads, records
 from api.action_schema import ActionBody
 from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
@@ -60,6 +60,7 @@ api = NinjaAPI(
 api.add_router("", records.router)
 api.add_router("", orders.router)
 api.add_router("", me.router)
+api.add_router("", people.router)
 api.add_router("", challenges.router)
 api.add_router("", board.router)
 api.add_router("", messages.router)

@@ -326,3 +326,15 @@ def person_disconnected(user_pk: int) -> None:
 
 def person_online(user_pk: int) -> bool:
     return bool(cache.get(_sockets_key(user_pk)))
+
+
+def people_online(user_pks: list[int]) -> set[int]:
+    """Which of these people have a page with a socket open, in one round
+    trip (for the friends list). Empty when the cache cannot say."""
+    if not user_pks:
+        return set()
+    try:
+        counts = cache.get_many([_sockets_key(pk) for pk in user_pks])
+    except Exception:  # a lost cache shows nobody online rather than failing the page
+        return set()
+    return {pk for pk in user_pks if counts.get(_sockets_key(pk))}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Notification(models.Model):
@@ -22,6 +23,8 @@ class Notification(models.Model):
         DIGEST = "digest", "Digest"
         CHALLENGE = "challenge", "Challenge"
         CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
+        # "Tell me when they start a game" (social.bell): one a day per person followed.
+        FOLLOWED_STARTED = "followed_started", _("A player you follow started a game")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

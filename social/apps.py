@@ -5,3 +5,8 @@ class SocialConfig(AppConfig):
     name = "social"
     default_auto_field = "django.db.models.BigAutoField"
     verbose_name = "Social: friends, messages, moderation"
+
+    def ready(self) -> None:
+        from social.bell import subscribe_bell
+
+        subscribe_bell()

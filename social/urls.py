@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from social import views
+from social import friends_views, people_views, privacy_views, views
 
 urlpatterns: list[URLPattern] = [
     path("inbox/", views.inbox, name="inbox"),
     path("inbox/<str:username>/", views.conversation, name="conversation"),
+    path("u/<str:username>/follow", people_views.follow, name="follow"),
+    path("u/<str:username>/unfollow", people_views.unfollow, name="unfollow"),
+    path("u/<str:username>/bell", people_views.bell, name="bell"),
+    path("u/<str:username>/block", people_views.block, name="block"),
+    path("u/<str:username>/unblock", people_views.unblock, name="unblock"),
+    path("u/<str:username>/mute", people_views.mute, name="mute"),
+    path("u/<str:username>/unmute", people_views.unmute, name="unmute"),
+    path("friends/", friends_views.friends, name="friends"),
+    path("friends/panel", friends_views.friends_panel, name="friends_panel"),
+    path("settings/privacy", privacy_views.privacy, name="privacy_settings"),
 ]

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,6 +19,7 @@ from games import access, engine, estimates, services, standing_orders
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.web.bot_refusal import api_only_for_bots
+from games.web.challenge_people import Suggestion, challenge_people
 from games.web.forms import CreateGameForm, timer_label
 from games.web.lobby_rows import open_game_rows, your_games_context
 
@@ -43,6 +45,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         context.update(your_games_context(request.user))
         context.update(_create_form_context(CreateGameForm(), "us-2003"))
+        context.update(_challenge_context(request, request.GET.get("challenge", "")))
         incoming = services.open_challenges().filter(challenged=request.user)
         context["challenges"] = list(incoming.order_by("created_at"))
     return render(request, "games/lobby.html", context)
@@ -75,21 +78,42 @@ def create_game(request: HttpRequest) -> HttpResponse:
         response = _create_refused(request, form, preset, exc.message, 429)
         return ratelimit.with_retry_after(response, exc)
     error = ""
+    challenged = request.POST.get("challenge", "").strip()
     if form.is_valid():
         try:
             switches = (
                 parse_switches(preset, request.POST) if request.POST.get("switches_present") else {}
             )
-            game = services.create_game(
-                host=request.user, switches=switches, **form.create_kwargs()
-            )
+            # With a challenge, the game is made only if the challenge can go
+            # out too: a refused challenge leaves nothing behind.
+            with transaction.atomic():
+                game = services.create_game(
+                    host=request.user, switches=switches, **form.create_kwargs()
+                )
+                if challenged:
+                    services.challenge_player(
+                        public_id=game.public_id, user=request.user, username=challenged
+                    )
         except ValueError as exc:
             error = str(exc)
         except services.GameError as exc:
             error = exc.message
         else:
+            if challenged:
+                messages.success(
+                    request, gettext("%(name)s has been challenged.") % {"name": challenged}
+                )
             return redirect(game.get_absolute_url())
     return _create_refused(request, form, preset, error, 422)
+
+
+def _challenge_context(request: HttpRequest, username: str) -> dict[str, Any]:
+    """The create form's optional challenge: its value and the suggestions,
+    friends first (a profile's "Challenge" button fills in its person)."""
+    return {
+        "challenge_username": username.strip()[:150],
+        "challenge_people": challenge_people(request.user),
+    }
 
 
 def _create_refused(
@@ -97,7 +121,13 @@ def _create_refused(
 ) -> HttpResponse:
     context = _create_form_context(form, preset, request.POST)
     context.update({"create_error": error, "open_games": [], **your_games_context(request.user)})
+    context.update(_challenge_context(request, request.POST.get("challenge", "")))
     return render(request, "games/lobby.html", context, status=status)
+
+
+def _seatless(people: list[Suggestion], seats: list[Seat]) -> list[Suggestion]:
+    seated = {s.user.username for s in seats if s.user is not None}
+    return [p for p in people if p.username not in seated]
 
 
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
@@ -141,6 +171,7 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "challenges": list(services.open_challenges().filter(game=game).order_by("created_at"))
         if is_host
         else [],
+        "challenge_people": _seatless(challenge_people(request.user), seats) if is_host else [],
     }
     return render(request, "games/game_lobby.html", context)
 

@@ -63,6 +63,16 @@ SAVED = Expect("200, saved", changes=True)
 UNUSABLE = Expect("400: nothing to use in the request, nothing changed", 400)
 
 
+TO_PROFILE = Expect("302 to the profile, no error", 302, to="/u/authz-host/", flash="none")
+YOURSELF = Expect(
+    "302 to the profile with 'That is you.'",
+    302,
+    to="/u/authz-host/",
+    flash="error",
+    says="That is you.",
+)
+
+
 def redirect(path: str, *, changes: bool = False) -> Expect:
     return Expect(f"302 to {path}", 302, to=path, changes=changes)
 
@@ -165,6 +175,33 @@ ROUTES: list[Row] = [
     Row("inbox/<str:username>/", POST,
         (LOGIN, *(MESSAGE_REFUSED,) * 4, TO_INBOX, MESSAGE_SENT),
         kwargs={"username": "authz-host"}, data={"text": "hello"}, wrong_method=None),
+
+    # --- follow, bell, mute, block (social) -----------------------------------------
+    # Each persona acts on the host's profile; each row is undone by the next,
+    # so nobody is left following, muting or blocking the host.
+    Row("u/<str:username>/follow", POST, (LOGIN, *(TO_PROFILE,) * 4, YOURSELF, TO_PROFILE),
+        kwargs={"username": "authz-host"}),
+    Row("u/<str:username>/bell", POST, (LOGIN, *(TO_PROFILE,) * 4, YOURSELF, TO_PROFILE),
+        kwargs={"username": "authz-host"}, data={"on": "1"}),
+    Row("u/<str:username>/unfollow", POST, signed_in(TO_PROFILE),
+        kwargs={"username": "authz-host"}),
+    Row("u/<str:username>/mute", POST, (LOGIN, *(TO_PROFILE,) * 4, YOURSELF, TO_PROFILE),
+        kwargs={"username": "authz-host"}),
+    Row("u/<str:username>/unmute", POST, signed_in(TO_PROFILE),
+        kwargs={"username": "authz-host"}),
+    Row("u/<str:username>/block", POST, (LOGIN, *(TO_PROFILE,) * 4, YOURSELF, TO_PROFILE),
+        kwargs={"username": "authz-host"}),
+    Row("u/<str:username>/unblock", POST, signed_in(TO_PROFILE),
+        kwargs={"username": "authz-host"}),
+    Row("u/<str:username>/follow", POST, signed_in(MISSING), kwargs={"username": "nobody-here"}),
+    Row("friends/", GET, signed_in(OK)),
+    # The lobby's panel: empty for anonymous visitors, not a login page.
+    Row("friends/panel", GET, everyone(OK)),
+    # A post of the defaults saves them (nobody's privacy changes).
+    Row("settings/privacy", GET, signed_in(OK), wrong_method=Expect("422: nothing chosen", 422)),
+    Row("settings/privacy", POST, signed_in(redirect("/settings/privacy")),
+        data={"challenge_from": "everyone", "message_from": "everyone",
+              "chat_from": "everyone"}),
 
     # --- invites and the game page -------------------------------------------------
     Row("join/<str:token>/", GET, everyone(redirect("/games/*")), game="lobby"),
