@@ -40,6 +40,7 @@ MESSAGES = {
     "join": "You have joined too many games recently.",
     "trade": "You are proposing trades too quickly.",
     "action": "You are acting too quickly.",
+    "report": gettext_lazy("You have sent many reports recently."),
     "login_failed": "Too many failed login attempts.",
     "token_failed": gettext_lazy(
         "Too many requests with a wrong or revoked API token from this address."
