@@ -46,7 +46,7 @@ def reporter_weight(upheld: int, dismissed: int) -> float:
     """1.0 for a new reporter or one always upheld; towards ``FLOOR`` as
     more of their reports are dismissed."""
     upheld, dismissed = max(0, upheld), max(0, dismissed)
-    return FLOOR + (1 - FLOOR) * (upheld + 1) / (upheld + dismissed + 1)
+    return round(FLOOR + (1 - FLOOR) * (upheld + 1) / (upheld + dismissed + 1), 4)
 
 
 def reason_weight(reason: str) -> float:
