@@ -10,9 +10,9 @@ from django.test import Client
 from accounts.models import User
 from games.models import Game
 from live.models import ChatMessage
-from tests.games.conftest import alice, bob, charlie, duel, no_bot_tasks, private_duel
+from tests.games.conftest import alice, bob, charlie, duel, edit_state, no_bot_tasks, private_duel
 
-__all__ = ["alice", "bob", "charlie", "duel", "no_bot_tasks", "private_duel"]
+__all__ = ["alice", "bob", "charlie", "duel", "edit_state", "no_bot_tasks", "private_duel"]
 
 
 @pytest.fixture
