@@ -4,7 +4,7 @@ data migration makes) for the reports and moderation tests."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.test import Client
 
 from accounts.models import User
@@ -15,11 +15,25 @@ from tests.games.conftest import alice, bob, charlie, duel, edit_state, no_bot_t
 __all__ = ["alice", "bob", "charlie", "duel", "edit_state", "no_bot_tasks", "private_duel"]
 
 
+def moderators() -> Group:
+    """The group the data migration makes; made again after a transactional
+    test's flush emptied the tables."""
+    group, _ = Group.objects.get_or_create(name="Moderators")
+    group.permissions.add(
+        Permission.objects.get(content_type__app_label="people", codename="moderate")
+    )
+    return group
+
+
+def make_moderator(name: str) -> User:
+    user = User.objects.create_user(name, f"{name}@example.com", f"pw-{name}-12345")
+    user.groups.add(moderators())
+    return user
+
+
 @pytest.fixture
 def moderator(db: None) -> User:
-    user = User.objects.create_user("mod", "mod@example.com", "pw-mod-12345")
-    user.groups.add(Group.objects.get(name="Moderators"))
-    return user
+    return make_moderator("mod")
 
 
 def client_for(user: User) -> Client:

@@ -24,7 +24,7 @@ from notifications.models import Notification
 from people.models import Case, ModAction, Report
 from people.reports import file_report
 from social import moderation
-from tests.social.conftest import client_for, say
+from tests.social.conftest import client_for, make_moderator, say
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -129,8 +129,7 @@ def test_closed_cases_leave_the_queue(alice: User, bob: User, moderator: User) -
 def test_a_claim_is_logged_and_a_second_moderator_is_told_who_has_it(
     alice: User, bob: User, moderator: User
 ) -> None:
-    other = User.objects.create_user("mod2", "m2@example.com", "pw-mod2-12345")
-    other.groups.add(Group.objects.get(name="Moderators"))
+    other = make_moderator("mod2")
     case = claimed(reported_case(alice, bob), moderator)
     assert (case.status, case.claimed_by) == (Case.Status.CLAIMED, moderator)
     assert ModAction.objects.get().kind == ModAction.Kind.CLAIM
@@ -144,12 +143,7 @@ def test_a_claim_is_logged_and_a_second_moderator_is_told_who_has_it(
 def test_two_moderators_claiming_at_once_exactly_one_wins() -> None:
     reported = User.objects.create_user("target", "t@example.com", "pw-target-123")
     reporter = User.objects.create_user("rep", "r@example.com", "pw-rep-12345")
-    group = Group.objects.get(name="Moderators")
-    mods = []
-    for n in range(2):
-        mod = User.objects.create_user(f"mod{n}", f"m{n}@example.com", f"pw-mod{n}-12345")
-        mod.groups.add(group)
-        mods.append(mod)
+    mods = [make_moderator(f"mod{n}") for n in range(2)]
     case = reported_case(reported, reporter)
     for _ in range(5):  # the race again and again, each time a fresh case
         outcomes = race_claims(case.pk, mods)
