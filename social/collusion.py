@@ -122,9 +122,12 @@ def on_commit(record: Committed) -> None:
     seats = record.seats if record.seats is not None else list(record.game.seats.all())
     if not is_rated(record.game, seats):
         return
-    state = record.state or engine.from_dict(
-        Game.objects.values_list("state", flat=True).get(pk=record.game_id)
-    )
+    state = record.state
+    if state is None:
+        stored = Game.objects.values_list("state", flat=True).get(pk=record.game_id)
+        if not stored:
+            return
+        state = engine.from_dict(stored)
     for event in accepted:
         try:
             check_trade(record.game, seats, state, event.payload)
@@ -143,7 +146,7 @@ def check_trade(
         .first()
     )
     raw = trade_terms(game.pk, proposed) if proposed is not None else None
-    users = {s.number: s.user for s in seats if s.user_id is not None}
+    users: dict[int, Any] = {s.number: s.user for s in seats if s.user is not None}
     if raw is None or proposer not in users or recipient not in users:
         return  # a bot's seat, or terms we cannot find: nothing to judge
     terms = engine.terms_from_dict(raw)

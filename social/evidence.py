@@ -62,11 +62,9 @@ def of_profile(reported: Any) -> dict[str, Any]:
 
 def of_chat(ref: str, reporter: Any, reported: Any, session: Any = None) -> dict[str, Any]:
     """The reported chat line and the lines around it in its room."""
-    line = (
-        ChatMessage.objects.select_related("game", "author").filter(pk=_int(ref)).first()
-        if _int(ref) is not None
-        else None
-    )
+    pk = _int(ref)
+    rows = ChatMessage.objects.select_related("game", "author")
+    line = rows.filter(pk=pk).first() if pk is not None else None
     if line is None or line.author_id != reported.pk:
         raise EvidenceError(_("That chat line was not found."))
     seat = _viewer(line.game, reporter, session)

@@ -88,7 +88,7 @@ def queue() -> list[QueueRow]:
                 reports=len(mine),
                 reporters=len({r["reporter_id"] for r in mine if r["reporter_id"]}),
                 auto=sum(1 for r in mine if r["reporter_id"] is None),
-                reasons=sorted({Report.Reason(r["reason"]).label for r in mine}),
+                reasons=sorted({str(Report.Reason(r["reason"]).label) for r in mine}),
             )
         )
     rows.sort(key=lambda row: (-row.score, row.case.created_at))

@@ -6,30 +6,65 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0014_player_seeds'),
+        ("games", "0014_player_seeds"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='LopsidedTrade',
+            name="LopsidedTrade",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('trade', models.PositiveIntegerField(help_text="The engine's trade id within the game.")),
-                ('loss', models.IntegerField(help_text='What the trade was worth to the giver, negated.')),
-                ('worth', models.IntegerField(help_text="The giver's net worth before the trade.")),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
-                ('giver', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('taker', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "trade",
+                    models.PositiveIntegerField(help_text="The engine's trade id within the game."),
+                ),
+                (
+                    "loss",
+                    models.IntegerField(
+                        help_text="What the trade was worth to the giver, negated."
+                    ),
+                ),
+                ("worth", models.IntegerField(help_text="The giver's net worth before the trade.")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "giver",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "taker",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['giver', 'taker'], name='lopsided_pair_idx')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'trade'), name='lopsided_trade_once')],
+                "indexes": [models.Index(fields=["giver", "taker"], name="lopsided_pair_idx")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "trade"), name="lopsided_trade_once")
+                ],
             },
         ),
     ]
