@@ -23,6 +23,7 @@ from live.models import ChatMessage
 from notifications.models import Notification
 from people.models import Case, ModAction, Report
 from people.reports import file_report
+from people.signals import standing_changed
 from social import moderation
 from tests.social.conftest import client_for, make_moderator, say
 
@@ -356,3 +357,25 @@ def test_the_case_page_shows_evidence_chat_shared_games_and_history(
     claimed(case, moderator)
     page = client_for(moderator).get(f"/mod/cases/{case.pk}/").content.decode()
     assert "Apply and close the case" in page and "Claimed the case" in page
+
+
+@pytest.mark.parametrize("kind", ["warn", "timeout", "shadow_mute", "suspend_rated", "dismiss"])
+def test_each_action_tells_live_once_committed(
+    alice: User, bob: User, moderator: User, kind: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    heard: list[tuple[int, str]] = []
+
+    def listen(sender: Any, user_id: int, kind: str, **kwargs: Any) -> None:
+        heard.append((user_id, kind))
+
+    standing_changed.connect(listen, dispatch_uid="test-standing")
+    try:
+        case = claimed(reported_case(alice, bob), moderator)
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            moderation.do_act(case.pk, moderator, kind, "reason", hours=1)
+        assert heard == []  # not before the commit
+        for callback in callbacks:
+            callback()
+        assert heard == [(alice.pk, kind)]
+    finally:
+        standing_changed.disconnect(dispatch_uid="test-standing")
