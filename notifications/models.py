@@ -22,6 +22,8 @@ class Notification(models.Model):
         DIGEST = "digest", "Digest"
         CHALLENGE = "challenge", "Challenge"
         CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
+        # A warning, or what came of a report (social.moderation).
+        MODERATION = "moderation", "Moderation"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

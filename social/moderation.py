@@ -22,6 +22,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from notifications.models import Notification
 from notifications.services import notify
 from people.errors import PeopleError
 from people.models import Case, ModAction, Report
@@ -41,7 +42,7 @@ ACTIONS = (
     Kind.CLOSE_ACCOUNT,
     Kind.DISMISS,
 )
-NOTICE_KIND = "moderation"
+NOTICE_KIND = Notification.Kind.MODERATION
 
 
 def may_moderate(user: Any) -> bool:

@@ -104,7 +104,7 @@ def test_a_reported_chat_line_through_to_the_timeout_and_the_outcome(
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_the_queue_and_a_case_page_pass_axe_and_fit_the_screen(
+def test_the_queue_a_case_and_the_report_controls_pass_axe_and_fit_the_screen(
     browser: Any, site: str, screen: str
 ) -> None:
     alice, bob = people("alice", "bob")
@@ -126,9 +126,12 @@ def test_the_queue_and_a_case_page_pass_axe_and_fit_the_screen(
     )
     case = Case.objects.get(user=alice)
     found = {}
-    for url in ("/mod/", f"/mod/cases/{case.pk}/"):
+    for url in ("/mod/", f"/mod/cases/{case.pk}/", "/u/alice/", "/u/alice/report"):
         page = open_page(browser, site, mod, url, screen)
         page.wait_for_load_state("networkidle")
+        if url == "/u/alice/":  # the report control open, and the moderation history
+            page.get_by_text("Report alice").click()
+            page.get_by_role("heading", name="Moderation history").wait_for()
         if violations := serious_violations(page):
             found[url] = violations
         width = page.evaluate("document.documentElement.scrollWidth")
