@@ -85,27 +85,30 @@ def of_chat(ref: str, reporter: Any, reported: Any, session: Any = None) -> dict
 
 
 def of_message(ref: str, reporter: Any, reported: Any) -> dict[str, Any]:
-    """The reported private message and the messages around it between the
-    two people. The ``Message`` model (``social``) is found by name: it may
-    not be installed yet, and its fields are read defensively (a sender, a
-    recipient, a body and a time)."""
+    """The reported private message and the messages around it in its
+    conversation. The ``Message`` model (``social``, built beside this on
+    another branch: a ``conversation`` of two people, a ``sender``, a
+    ``body``) is found by name, so that this works before it is installed
+    and says so until then."""
     try:
         Message = apps.get_model("social", "Message")
     except LookupError:
         raise EvidenceError(_("Messages cannot be reported yet.")) from None
     pk = _int(ref)
-    message = Message.objects.filter(pk=pk).first() if pk is not None else None
-    if message is None or _sender(message) != reported.pk or _recipient(message) != reporter.pk:
+    message = (
+        Message.objects.select_related("conversation").filter(pk=pk).first()
+        if pk is not None
+        else None
+    )
+    if message is None or message.sender_id != reported.pk or not _between(message, reporter):
         raise EvidenceError(_("That message was not found."))
-    pair = Q(**{_field(Message, "sender"): reported.pk, _field(Message, "recipient"): reporter.pk})
-    pair |= Q(**{_field(Message, "sender"): reporter.pk, _field(Message, "recipient"): reported.pk})
-    thread = Message.objects.filter(pair)
+    thread = Message.objects.filter(conversation_id=message.conversation_id)
     before = list(thread.filter(pk__lt=message.pk).order_by("-pk")[:CONTEXT])[::-1]
     after = list(thread.filter(pk__gt=message.pk).order_by("pk")[:CONTEXT])
 
     def row(m: Any) -> dict[str, Any]:
-        sender = reported.username if _sender(m) == reported.pk else reporter.username
-        return {"id": m.pk, "author": sender, "body": _body(m), "at": _at(_created(m))}
+        sender = reported.username if m.sender_id == reported.pk else reporter.username
+        return {"id": m.pk, "author": sender, "body": m.body, "at": _at(m.created_at)}
 
     return {
         "message": row(message),
@@ -114,28 +117,10 @@ def of_message(ref: str, reporter: Any, reported: Any) -> dict[str, Any]:
     }
 
 
-def _field(model: Any, role: str) -> str:
-    names = {f.name for f in model._meta.get_fields()}
-    for name in {"sender": ("sender", "author"), "recipient": ("recipient", "to")}[role]:
-        if name in names:
-            return f"{name}_id"
-    raise EvidenceError(_("Messages cannot be reported yet."))
-
-
-def _sender(m: Any) -> Any:
-    return getattr(m, "sender_id", getattr(m, "author_id", None))
-
-
-def _recipient(m: Any) -> Any:
-    return getattr(m, "recipient_id", getattr(m, "to_id", None))
-
-
-def _body(m: Any) -> str:
-    return str(getattr(m, "body", getattr(m, "text", "")))
-
-
-def _created(m: Any) -> Any:
-    return getattr(m, "created_at", None)
+def _between(message: Any, reporter: Any) -> bool:
+    """Whether the reporter is the other person of the message's conversation."""
+    conversation = message.conversation
+    return reporter.pk in (conversation.low_id, conversation.high_id)
 
 
 def of_game(ref: str, reporter: Any, reported: Any, session: Any = None) -> dict[str, Any]:

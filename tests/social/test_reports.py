@@ -215,6 +215,35 @@ def test_a_message_report_waits_for_the_messages(alice: User, bob: User) -> None
     assert not Report.objects.exists()
 
 
+def test_a_message_report_keeps_the_message_and_its_neighbours(
+    alice: User, bob: User, charlie: User
+) -> None:
+    """Runs once part C's ``social.Message`` is merged (a conversation of two
+    people, a sender, a body); until then the report says it must wait."""
+    from django.apps import apps
+
+    try:
+        Conversation = apps.get_model("social", "Conversation")
+        Message = apps.get_model("social", "Message")
+    except LookupError:
+        pytest.skip("social.Message is not installed on this branch")
+    low, high = sorted((alice, bob), key=lambda u: u.pk)
+    talk = Conversation.objects.create(low=low, high=high)
+    sent = [
+        Message.objects.create(conversation=talk, sender=alice if i % 2 else bob, body=f"m{i}")
+        for i in range(9)
+    ]
+    response = report(bob, alice, source="message", ref=str(sent[5].pk))
+    assert not errors(response)
+    evidence = Report.objects.get().evidence
+    assert evidence["message"]["body"] == "m5" and evidence["message"]["author"] == "alice"
+    assert [m["body"] for m in evidence["before"]] == ["m0", "m1", "m2", "m3", "m4"]
+    assert [m["body"] for m in evidence["after"]] == ["m6", "m7", "m8"]
+    # Someone outside the conversation cannot report it.
+    refused = report(charlie, alice, source="message", ref=str(sent[5].pk))
+    assert "That message was not found." in errors(refused)
+
+
 def test_the_report_form_page_carries_the_source_and_ref(
     duel: Game, alice: User, bob: User
 ) -> None:
