@@ -203,7 +203,11 @@ def apply_standing(user: Any, kind: str, hours: int | None) -> None:
     elif kind == Kind.CLOSE_ACCOUNT:
         user.is_active = False
         user.save(update_fields=["is_active"])
-        end_sessions(user.pk)
+        # Sessions carry no user index: finding them reads them all, which is
+        # done after the commit rather than with the person's row locked. An
+        # inactive account is signed out by every request meanwhile anyway.
+        pk = user.pk
+        transaction.on_commit(lambda: end_sessions(pk))
         # ``api`` sits above this layer: its tokens are found by name.
         ApiToken = apps.get_model("api", "ApiToken")
         ApiToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).update(
@@ -212,8 +216,8 @@ def apply_standing(user: Any, kind: str, hours: int | None) -> None:
 
 
 def end_sessions(user_pk: int) -> None:
-    """Delete the person's sessions (their sockets are closed once the
-    action commits, by ``live`` hearing ``standing_changed``)."""
+    """Delete the person's sessions, and their cached copies (their sockets
+    are closed by ``live`` hearing ``standing_changed``)."""
     from django.contrib.sessions.backends.db import SessionStore
 
     doomed = []
@@ -222,7 +226,7 @@ def end_sessions(user_pk: int) -> None:
         if str(data.get("_auth_user_id")) == str(user_pk):
             doomed.append(session.session_key)
     Session.objects.filter(session_key__in=doomed).delete()
-    transaction.on_commit(lambda: _forget_cached(doomed))
+    _forget_cached(doomed)
 
 
 def _forget_cached(keys: list[str]) -> None:
