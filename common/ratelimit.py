@@ -41,6 +41,7 @@ MESSAGES = {
     "trade": "You are proposing trades too quickly.",
     "message": gettext_lazy("You are sending private messages too quickly."),
     "action": "You are acting too quickly.",
+    "report": gettext_lazy("You have sent many reports recently."),
     "login_failed": "Too many failed login attempts.",
     "token_failed": gettext_lazy(
         "Too many requests with a wrong or revoked API token from this address."

@@ -7,10 +7,12 @@ The view limits how fast people post (``RATE_LIMITS["chat"]``) before calling it
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
@@ -18,6 +20,7 @@ from common import text
 from games.models import Game, Seat
 from live import groups
 from live.models import MAX_LENGTH, ChatMessage
+from people.relations import chat_timed_out_until
 
 logger = logging.getLogger(__name__)
 
@@ -78,11 +81,22 @@ def room_group(game: Game, room: str) -> str:
     return groups.spectators_group(game.pk)
 
 
+def check_chat_standing(user: Any) -> None:
+    """A moderator's chat timeout refuses every line until it ends, saying until when."""
+    until = chat_timed_out_until(user)
+    if until is not None:
+        when = until.astimezone(dt.UTC).strftime("%d %b %Y, %H:%M UTC")
+        raise ChatError(
+            _("A moderator has timed you out of chat until %(when)s.") % {"when": when}, 403
+        )
+
+
 def do_post_message(
     *, game: Game, seat: Seat | None, user: Any, room: str, body: str
 ) -> ChatMessage:
     if room not in Room.values or not can_post(game, seat, user, room):
         raise ChatError("You cannot write in this chat.", 403)
+    check_chat_standing(user)
     body = check_body(body)
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, room=room, author=user, body=body)
@@ -91,6 +105,10 @@ def do_post_message(
 
 
 def push_message(game: Game, message: ChatMessage) -> None:
+    if getattr(message.author, "shadow_muted", False):
+        # Shadow-muted: the line reaches nobody else; its author's own page
+        # gets it in the answer to the post (live.views).
+        return
     html = render_to_string("live/chat_append.html", {"message": message, "room": message.room})
     try:
         groups.send([(room_group(game, message.room), groups.live_message(html))])
@@ -100,12 +118,14 @@ def push_message(game: Game, message: ChatMessage) -> None:
         logger.exception("Could not push chat message %s", message.pk)
 
 
-def history(game: Game, room: str) -> list[ChatMessage]:
-    recent = (
-        ChatMessage.objects.filter(game=game, room=room)
-        .select_related("author")
-        .order_by("-created_at", "-pk")[:HISTORY]
-    )
+def history(game: Game, room: str, viewer: Any = None) -> list[ChatMessage]:
+    rows = ChatMessage.objects.filter(game=game, room=room)
+    # A shadow-muted author's lines are shown to that author alone.
+    own = viewer.pk if getattr(viewer, "is_authenticated", False) else None
+    rows = rows.exclude(Q(author__shadow_muted=True) & ~Q(author_id=own))
+    recent = list(rows.select_related("author").order_by("-created_at", "-pk")[:HISTORY])
+    for message in recent:
+        message.game = game  # the report link names the game; it is read once
     return list(reversed(recent))
 
 
@@ -116,7 +136,7 @@ def chat_context(game: Game, seat: Seat | None, user: Any) -> dict[str, Any]:
             {
                 "name": room,
                 "label": "Players' chat" if room == Room.PLAYERS else "Spectators' chat",
-                "messages": history(game, room),
+                "messages": history(game, room, user),
                 "can_post": can_post(game, seat, user, room),
                 "url": f"{game.get_absolute_url()}chat/{room}",
             }

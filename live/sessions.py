@@ -103,7 +103,17 @@ def password_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     transaction.on_commit(lambda: end_user_sockets(pk))
 
 
+def standing_changed(sender: Any, user_id: int, kind: str, **kwargs: Any) -> None:
+    """A moderator closed the account (sent after the commit): its sockets
+    end now, and reconnect as nobody, its sessions being gone."""
+    if kind == "close":
+        end_user_sockets(user_id)
+
+
 def connect_signals() -> None:
+    from people import signals as people_signals
+
     user_logged_out.connect(logged_out, dispatch_uid="live.sessions.logged_out")
+    people_signals.standing_changed.connect(standing_changed, dispatch_uid="live.sessions.standing")
     passwords.connect_signals()
     passwords.password_changed.connect(password_changed, dispatch_uid="live.sessions.password")

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from common import ratelimit, redis_health
@@ -42,7 +43,7 @@ def post_message(request: HttpRequest, public_id: str, room: str) -> HttpRespons
             full_page=True,
         )
     try:
-        do_post_message(
+        message = do_post_message(
             game=game, seat=seat, user=request.user, room=room, body=request.POST.get("body", "")
         )
     except ChatError as exc:
@@ -52,6 +53,10 @@ def post_message(request: HttpRequest, public_id: str, room: str) -> HttpRespons
         return HttpResponse(exc.message, status=exc.status)
     if not request.htmx:  # type: ignore[attr-defined]
         return HttpResponseRedirect(game.get_absolute_url())
+    if getattr(request.user, "shadow_muted", False):
+        # Pushed to nobody (live.chat.push_message): its author sees it here.
+        context = {"message": message, "room": message.room}
+        return HttpResponse(render_to_string("live/chat_append.html", context))
     return HttpResponse("")
 
 

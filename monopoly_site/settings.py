@@ -325,6 +325,11 @@ TURN_NOTICE_RECHECK_SECONDS = max(1, env_int("TURN_NOTICE_RECHECK_SECONDS", 20))
 # (games/newcomers.py).
 NEWCOMER_DAYS = max(0, env_int("NEWCOMER_DAYS", 3))
 NEWCOMER_GAMES = max(0, env_int("NEWCOMER_GAMES", 3))
+# The collusion check (social/collusion.py): an accepted trade in a rated game
+# that moves more than this percentage of the giver's net worth to the other
+# side is flagged; so is this many lopsided trades between the same two accounts.
+COLLUSION_SHARE_PERCENT = max(1, env_int("COLLUSION_SHARE_PERCENT", 25))
+COLLUSION_PATTERN_TRADES = max(2, env_int("COLLUSION_PATTERN_TRADES", 3))
 # A "your move" email waits until its player has been away this long.
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest
@@ -353,6 +358,8 @@ RATE_LIMITS = {
     "action": env_rates("RATE_LIMIT_ACTION", "60/10s/user,180/10s/ip", _PER),
     # Private messages, per account: the pages and the API count together.
     "message": env_rates("RATE_LIMIT_MESSAGE", "10/1m/user,100/1h/user", {"user"}),
+    # Reports filed (social/reports.py), per account.
+    "report": env_rates("RATE_LIMIT_REPORT", "5/10m/user,50/1d/user", {"user"}),
     # Failed logins: per account from one address, per account from
     # anywhere (slow, so nobody is locked out by strangers for long), per address.
     "login_failed": env_rates(

@@ -25,6 +25,8 @@ class Notification(models.Model):
         CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
         # "Tell me when they start a game" (social.bell): one a day per person followed.
         FOLLOWED_STARTED = "followed_started", _("A player you follow started a game")
+        # A warning, or what came of a report (social.moderation).
+        MODERATION = "moderation", _("Moderation")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

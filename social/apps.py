@@ -10,3 +10,9 @@ class SocialConfig(AppConfig):
         from social.bell import subscribe_bell
 
         subscribe_bell()
+
+        from games.services.subscribers import subscribe
+        from social import collusion
+
+        # After the commit, never in the move's way: a flag never blocks a trade.
+        subscribe(collusion.SUBSCRIBER)

@@ -1,10 +1,11 @@
-"""Private messages (one conversation per pair of people)."""
+"""Private messages (one conversation per pair of people), reports and the
+moderation queue."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from social import friends_views, people_views, privacy_views, views
+from social import friends_views, mod_views, people_views, privacy_views, views
 
 urlpatterns: list[URLPattern] = [
     path("inbox/", views.inbox, name="inbox"),
@@ -19,4 +20,9 @@ urlpatterns: list[URLPattern] = [
     path("friends/", friends_views.friends, name="friends"),
     path("friends/panel", friends_views.friends_panel, name="friends_panel"),
     path("settings/privacy", privacy_views.privacy, name="privacy_settings"),
+    path("u/<str:username>/report", mod_views.report, name="report_user"),
+    path("mod/", mod_views.queue, name="mod_queue"),
+    path("mod/cases/<int:case_id>/", mod_views.case_page, name="mod_case"),
+    path("mod/cases/<int:case_id>/claim", mod_views.claim, name="mod_claim"),
+    path("mod/cases/<int:case_id>/act", mod_views.act, name="mod_act"),
 ]

@@ -147,6 +147,20 @@ ROUTES: list[Row] = [
     Row("leaderboard/ratings/", GET, everyone(OK)),
     Row("u/<str:username>/", GET, everyone(OK), kwargs={"username": "authz-host"},
         wrong_method=OK),
+    # Reports (social): the form, and filing one; the host reporting themself is
+    # refused with a message, back on the profile all the same.
+    Row("u/<str:username>/report", GET, signed_in(OK), kwargs={"username": "authz-host"},
+        wrong_method=redirect("/u/authz-host/")),
+    Row("u/<str:username>/report", POST, signed_in(redirect("/u/authz-host/")),
+        kwargs={"username": "authz-host"}, data={"reason": "other", "text": "authz"},
+        wrong_method=OK),
+    # The moderation queue: moderators only (people.moderate; staff is a
+    # superuser). To anyone else signed in it does not exist.
+    Row("mod/", GET, (LOGIN,) + (MISSING,) * 5 + (OK,)),
+    Row("mod/cases/<int:case_id>/", GET, signed_in(MISSING), kwargs={"case_id": "999999"}),
+    Row("mod/cases/<int:case_id>/claim", POST, signed_in(MISSING), kwargs={"case_id": "999999"}),
+    Row("mod/cases/<int:case_id>/act", POST, signed_in(MISSING), kwargs={"case_id": "999999"},
+        data={"kind": "warn", "reason": "authz"}),
     # A post of the form with nothing ticked saves it (time zone: automatic).
     Row("settings/", GET, signed_in(OK), wrong_method=redirect("/settings/")),
     Row("settings/vacation", POST, signed_in(redirect("/settings/", changes=True)),
