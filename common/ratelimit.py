@@ -39,6 +39,7 @@ MESSAGES = {
     "create": "You have created too many games recently.",
     "join": "You have joined too many games recently.",
     "trade": "You are proposing trades too quickly.",
+    "challenge": gettext_lazy("You are sending challenges too quickly."),
     "action": "You are acting too quickly.",
     "login_failed": "Too many failed login attempts.",
     "token_failed": gettext_lazy(
@@ -47,6 +48,14 @@ MESSAGES = {
     "api_read": "This token is reading too quickly.",
     "api_write": "This token is writing too quickly.",
 }
+
+
+# The scopes counted per person whichever door they come through: the page
+# and the API call ``hit`` with the same scope, and the user rates key on
+# the account's pk (``_subject``), so both doors fill one counter. A new
+# per-person limit (private messages: "message") is a scope here, a rate in
+# ``RATE_LIMITS`` and a ``hit`` in each door (``api.limits.count_person``).
+PER_PERSON = frozenset({"chat", "challenge", "create", "join", "trade", "message"})
 
 
 class RateLimited(Exception):
