@@ -47,7 +47,8 @@ def held_elsewhere(email: str, user_pk: int) -> bool:
     users = get_user_model().objects.exclude(pk=user_pk)
     if users.filter(email__iexact=email).exists():
         return True
-    return EmailAddress.objects.exclude(user_id=user_pk).filter(email__iexact=email).exists()
+    others = EmailAddress.objects.exclude(user_id=user_pk)
+    return bool(others.filter(email__iexact=email).exists())
 
 
 class SignupView(AllauthSignupView):  # type: ignore[misc]
