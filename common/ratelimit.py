@@ -8,9 +8,9 @@ round trip (``common.cache.RedisCache.count_windows``): a move pays
 for one, not four. Fixed windows let a burst of twice the rate straddle two
 windows; that is fine for stopping floods.
 
-Only views call these: bots and timers act through ``games.services``
-directly and are never limited. A view checks before it calls a service, so
-a refused request changes nothing.
+Only views and API endpoints call these: bots and timers act through
+``games.services`` directly and are never limited. A view checks before it
+calls a service, so a refused request changes nothing.
 """
 
 from __future__ import annotations
