@@ -10,6 +10,9 @@ made for pushes, may stay too high for a day: a cap on it would lock people
 out). Claiming counts, drops the expired and adds in one script, so two
 sockets racing for the last place cannot both have it.
 
+The API's streams (``api.stream``) take places in the same count: they
+hold a connection open as a socket does.
+
 Anonymous sockets are not counted here: they are limited where they connect
 from, and their pages push nothing of a person.
 """
@@ -20,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 
 import redis.asyncio as aioredis
 from django.conf import settings
@@ -48,7 +52,9 @@ return 1
 
 def too_many_words() -> str:
     # A close reason must fit in 123 bytes.
-    return gettext("Too many live pages open on this account: close some, then reload this one.")
+    return gettext(
+        "Too many live pages and streams are open on this account: close some, then try again."
+    )
 
 
 def _redis() -> aioredis.Redis:
@@ -90,6 +96,32 @@ async def release(user_pk: int, channel_name: str) -> None:
     await _redis().zrem(_key(user_pk), channel_name)
 
 
+async def keep(user_pk: int, member: str) -> None:
+    """Keep a claimed place from expiring, until cancelled."""
+    while True:
+        await asyncio.sleep(REFRESH_SECONDS)
+        try:
+            with redis_health.guarded():
+                await refresh(user_pk, member)
+        except Exception:
+            logger.warning("could not refresh a socket's place", exc_info=True)
+
+
+@contextlib.asynccontextmanager
+async def held(user_pk: int, member: str) -> AsyncIterator[None]:
+    """A place claimed already (``claim``), kept while the block runs and
+    given back when it ends (an API stream's whole life)."""
+    task = asyncio.create_task(keep(user_pk, member))
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        with contextlib.suppress(Exception):
+            await release(user_pk, member)
+
+
 async def open_count(user_pk: int) -> int:
     """This person's live sockets now (for tests and the admin's curiosity)."""
     return int(await _redis().zcount(_key(user_pk), time.time(), "+inf"))
@@ -118,13 +150,7 @@ class CappedSocket:
         return True
 
     async def _keep_place(self, user_pk: int, channel_name: str) -> None:
-        while True:
-            await asyncio.sleep(REFRESH_SECONDS)
-            try:
-                with redis_health.guarded():
-                    await refresh(user_pk, channel_name)
-            except Exception:
-                logger.warning("could not refresh a socket's place", exc_info=True)
+        await keep(user_pk, channel_name)
 
     async def free_place(self) -> None:
         task, user_pk = self.place_refresh, self.place_user_pk

@@ -4,6 +4,8 @@ its place, and a dead process's entries expire instead of haunting the count."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from typing import Any
 
@@ -53,7 +55,7 @@ def test_a_socket_over_the_cap_is_closed_with_a_reason_until_one_closes(
             assert await socket_cap.open_count(alice.pk) == 3
             closed = await _refused(extra)
             assert closed["code"] == socket_cap.CLOSE_TOO_MANY
-            assert "Too many live pages open" in closed["reason"]
+            assert "Too many live pages and streams are open" in closed["reason"]
             assert len(closed["reason"].encode()) <= 123
             assert await socket_cap.open_count(alice.pk) == 3
             await _open(bobs)  # someone else is not affected
@@ -97,5 +99,51 @@ def test_anonymous_sockets_are_not_counted(settings: Any) -> None:
         finally:
             for comm in comms:
                 await comm.disconnect()
+
+    run(scenario)
+
+
+def test_the_apis_streams_take_places_in_the_same_count(settings: Any, alice: User) -> None:
+    """An events stream over the cap is answered 429 with the reason; one
+    under it is served, and gives its place back when it ends."""
+    from api import stream, tokens
+
+    settings.SOCKETS_PER_ACCOUNT = 1
+    _, token = tokens.issue(alice, scopes=["read"])
+
+    async def serve_once() -> list[dict[str, Any]]:
+        sent: list[dict[str, Any]] = []
+        never = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            await never.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/api/v1/stream/events",
+            "query_string": b"follow=false",
+            "headers": [(b"host", b"localhost"), (b"authorization", f"Bearer {token}".encode())],
+        }
+        await stream.serve(scope, receive, send, game_id=None)
+        return sent
+
+    async def scenario() -> None:
+        page = communicator("/ws/lobby/", alice)
+        try:
+            await _open(page)
+            refused = await serve_once()
+            assert refused[0]["status"] == 429
+            body = json.loads(refused[1]["body"])
+            assert "Too many live pages and streams are open" in body["detail"]
+        finally:
+            await page.disconnect()
+        served = await serve_once()
+        assert served[0]["status"] == 200
+        assert await socket_cap.open_count(alice.pk) == 0  # given back at its end
 
     run(scenario)
