@@ -154,6 +154,23 @@ def test_joins_count_once_for_the_page_and_the_api(settings: Any, alice: User, b
     assert not games[2].seats.filter(user=bob).exists()
 
 
+def test_accepting_a_challenge_takes_a_seat_and_counts_as_a_join(
+    settings: Any, alice: User, bob: User
+) -> None:
+    limit(settings, "join", "1/10m/user,100/10m/ip")
+    open_game = services.create_game(host=alice, max_seats=2)
+    assert api_for(bob).post(f"/games/{open_game.public_id}/join").status_code == 200
+    game = services.create_game(host=alice, max_seats=2)
+    made = services.challenge_player(public_id=game.public_id, user=alice, username="bob")
+    on_page = page_for(bob).post(f"/challenges/{made.public_id}/accept")
+    assert_page_429(on_page, "You have joined too many games recently")
+    by_api = api_for(bob).post(f"/challenges/{made.public_id}/accept")
+    assert_problem_429(by_api, "joined too many games")
+    assert not game.seats.filter(user=bob).exists()
+    made.refresh_from_db()
+    assert made.status == Challenge.Status.PENDING
+
+
 # --- challenges ----------------------------------------------------------------------
 
 
