@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import Field, Path, Router, Schema
 from ninja.responses import Status
 
+from api import limits
 from api.auth import need, visible
 from api.models import SCOPE_PLAY, SCOPE_READ
 from api.problems import ERRORS, Problem, game_problem
@@ -90,6 +91,7 @@ def challenge(
     """As the game's host, while it is in the lobby. A bot account can be
     challenged to a game that allows bot accounts."""
     user = need(request, SCOPE_PLAY)
+    limits.count_person(request, "challenge")  # with the page's challenges
     visible(game_id, user)  # another's private game is not found
     try:
         made = services.challenge_player(public_id=game_id, user=user, username=body.username)
@@ -98,8 +100,12 @@ def challenge(
     return Status(201, entry(made))
 
 
-def _answer(request: HttpRequest, challenge_id: str, how: Any) -> dict[str, Any]:
+def _answer(
+    request: HttpRequest, challenge_id: str, how: Any, scope: str | None = None
+) -> dict[str, Any]:
     user = need(request, SCOPE_PLAY)
+    if scope is not None:
+        limits.count_person(request, scope)
     try:
         how(challenge_id=challenge_id, user=user)
     except services.GameNotFound:
@@ -118,7 +124,7 @@ def _answer(request: HttpRequest, challenge_id: str, how: Any) -> dict[str, Any]
 def accept(request: HttpRequest, challenge_id: str = ChallengeId) -> dict[str, Any]:
     """Take the seat you were challenged to (the game's own checks apply:
     a full game, your open-games cap)."""
-    return _answer(request, challenge_id, services.accept_challenge)
+    return _answer(request, challenge_id, services.accept_challenge, "join")  # a seat taken
 
 
 @router.post(

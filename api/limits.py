@@ -3,7 +3,10 @@ writes, each counted per token in fixed windows in Redis
 (``common.ratelimit``, ``RATE_LIMITS["api_read"]`` and ``["api_write"]``,
 set by ``API_RATE_LIMIT_READ`` and ``API_RATE_LIMIT_WRITE``). Counted once
 the token is known, before the endpoint runs, so a refused request changes
-nothing. Another token of the same user has budgets of its own.
+nothing. Another token of the same user has budgets of its own; but what
+the pages limit per person (games created, joins, trade offers, challenges,
+chat) is counted per account, in the pages' own counters (``count_person``),
+so that a second door or a second token gets no second budget.
 
 Tokens that fail (unknown, forged, revoked) are counted per client address
 (``RATE_LIMITS["token_failed"]``, ``RATE_LIMIT_TOKEN_FAILED``), as failed
@@ -45,6 +48,18 @@ def count(request: HttpRequest, token: ApiToken) -> None:
     scope = scope_of(request)
     try:
         ratelimit.hit(request, scope, account=f"token:{token.pk}")
+    except ratelimit.RateLimited as exc:
+        raise _too_many(exc) from None
+
+
+def count_person(request: HttpRequest, scope: str) -> None:
+    """Count a per-person scope (``common.ratelimit.PER_PERSON``: games
+    created, joins, trade offers, challenges, chat) in the same counter as
+    the pages do, keyed by the token's user (``request.user``), on top of
+    the token's own budget; a 429 problem with ``Retry-After`` if it is full."""
+    assert scope in ratelimit.PER_PERSON, scope
+    try:
+        ratelimit.hit(request, scope)
     except ratelimit.RateLimited as exc:
         raise _too_many(exc) from None
 

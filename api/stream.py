@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 from urllib.parse import parse_qs
@@ -42,7 +43,7 @@ from common.headers import header_problem
 from common.numbers import whole_number
 from games import access
 from games.models import Game
-from live import groups, presence
+from live import groups, presence, socket_cap
 
 logger = logging.getLogger(__name__)
 
@@ -181,9 +182,19 @@ async def serve(
                 headers.get("authorization"), client_of(scope, headers), game_id
             )
             body = GameStream(game_pk, seat, since, follow, user_pk=user.pk).run
+        place = f"stream.{uuid.uuid4().hex}"
+        if not await socket_cap.claim(user.pk, place):  # SOCKETS_PER_ACCOUNT
+            raise Refused(429, socket_cap.too_many_words(), slug="too-many-connections")
     except Refused as refused:
         await _answer_problem(send, refused)
         return
+    async with socket_cap.held(user.pk, place):
+        await _stream(send, receive, body)
+
+
+async def _stream(
+    send: Send, receive: Receive, body: Callable[[Write], Coroutine[Any, Any, None]]
+) -> None:
     await send(
         {
             "type": "http.response.start",

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -86,12 +87,34 @@ def issue(user: Any, *, scopes: Iterable[str], name: str = "") -> tuple[ApiToken
         prefix = secrets.token_hex(PREFIX_LENGTH // 2)
         token = f"{PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
         with transaction.atomic():
+            check_token_room(user)
             if ApiToken.objects.filter(prefix=prefix).exists():
                 continue  # 48 random bits: practically never
             row = ApiToken.objects.create(
                 user=user, name=name, scopes=chosen, prefix=prefix, digest=digest(token)
             )
         return row, token
+
+
+def check_token_room(user: Any) -> None:
+    """Refuse a token past ``API_TOKENS_PER_ACCOUNT`` live ones: each has a
+    budget of its own, so tokens without end would be requests without end.
+    The user's row is locked first, so that two requests racing for the
+    last place cannot both have it. Call inside a transaction."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True).count()
+    cap = settings.API_TOKENS_PER_ACCOUNT
+    if live >= cap:
+        raise TokenError(
+            ngettext(
+                "You already have %(count)d API token, the most an account may have: "
+                "revoke it before making another.",
+                "You already have %(count)d API tokens, the most an account may have: "
+                "revoke one before making another.",
+                cap,
+            )
+            % {"count": cap}
+        )
 
 
 def authenticate(token: str) -> ApiToken | None:

@@ -31,6 +31,7 @@ from games.web.lobby_rows import open_game_rows, your_game_rows
 
 GAME_ID = r"^[A-Za-z0-9]{1,16}$"
 IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
+TRADE_OFFERS = frozenset({engine.PROPOSE_TRADE, engine.COUNTER_TRADE})
 
 
 class TokenAuth(HttpBearer):
@@ -244,6 +245,7 @@ def _view(game_id: str, user: Any) -> dict[str, Any]:
 def create_game(request: HttpRequest, body: CreateGameIn) -> Status[dict[str, Any]]:  # type: ignore[valid-type]
     """Every setting of the lobby's create form, checked by that form."""
     user = _need(request, SCOPE_PLAY)
+    limits.count_person(request, "create")  # the lobby's own count
     settings = create_kwargs(body)
     try:
         game = services.create_game(host=user, seed=getattr(body, "seed", None), **settings)
@@ -299,6 +301,7 @@ def get_game(request: HttpRequest, game_id: str = GameId) -> dict[str, Any]:
 )
 def join(request: HttpRequest, body: JoinIn, game_id: str = GameId) -> dict[str, Any]:
     user = _need(request, SCOPE_PLAY)
+    limits.count_person(request, "join")
     _visible(game_id, user, body.invite_token)
     try:
         services.join_game(
@@ -463,6 +466,8 @@ def act(
         action = parse_action(form_data(body.action))
     except FormError as exc:
         raise Problem(422, exc.message, slug="invalid-action") from None
+    if action["kind"] in TRADE_OFFERS:
+        limits.count_person(request, "trade")  # with the page's offers
     fingerprint = _fingerprint(game_id, body) if idempotency_key is not None else ""
     try:
         # The move, its answer and the key commit together. A retry with the

@@ -21,9 +21,13 @@ def create_token(request: HttpRequest) -> HttpResponse:
         errors = form.errors.get("scopes") or ["Choose at least one scope for the token."]
         messages.error(request, str(errors[0]))
         return redirect("settings")
-    row, token = tokens.issue(
-        request.user, scopes=form.cleaned_data["scopes"], name=form.cleaned_data["name"]
-    )
+    try:
+        row, token = tokens.issue(
+            request.user, scopes=form.cleaned_data["scopes"], name=form.cleaned_data["name"]
+        )
+    except tokens.TokenError as exc:  # the cap on tokens per account
+        messages.error(request, exc.message)
+        return redirect("settings")
     response = render(request, "api/token_created.html", {"row": row, "token": token})
     response["Cache-Control"] = "no-store"
     return response

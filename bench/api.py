@@ -148,6 +148,9 @@ def main() -> int:
         # action limit is raised out of the way, but still counted.
         extra_env={
             "RATE_LIMIT_ACTION": "1000000/10s/user,1000000/10s/ip",
+            # Games are created per account in the lobby's own count (issue 32).
+            "RATE_LIMIT_CREATE": "1000000/1h/user,1000000/1h/ip",
+            "RATE_LIMIT_JOIN": "1000000/10m/user,1000000/10m/ip",
             "API_RATE_LIMIT_READ": "1000000/10s/token",
             "API_RATE_LIMIT_WRITE": "1000000/10s/token",
         },

@@ -8,9 +8,9 @@ round trip (``common.cache.RedisCache.count_windows``): a move pays
 for one, not four. Fixed windows let a burst of twice the rate straddle two
 windows; that is fine for stopping floods.
 
-Only views call these: bots and timers act through ``games.services``
-directly and are never limited. A view checks before it calls a service, so
-a refused request changes nothing.
+Only views and API endpoints call these: bots and timers act through
+``games.services`` directly and are never limited. A view checks before it
+calls a service, so a refused request changes nothing.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ MESSAGES = {
     "join": "You have joined too many games recently.",
     "trade": "You are proposing trades too quickly.",
     "message": gettext_lazy("You are sending private messages too quickly."),
+    "challenge": gettext_lazy("You are sending challenges too quickly."),
     "action": "You are acting too quickly.",
     "report": gettext_lazy("You have sent many reports recently."),
     "login_failed": "Too many failed login attempts.",
@@ -49,6 +50,14 @@ MESSAGES = {
     "api_read": "This token is reading too quickly.",
     "api_write": "This token is writing too quickly.",
 }
+
+
+# The scopes counted per person whichever door they come through: the page
+# and the API call ``hit`` with the same scope, and the user rates key on
+# the account's pk (``_subject``), so both doors fill one counter. A new
+# per-person limit (private messages: "message") is a scope here, a rate in
+# ``RATE_LIMITS`` and a ``hit`` in each door (``api.limits.count_person``).
+PER_PERSON = frozenset({"chat", "challenge", "create", "join", "trade", "message"})
 
 
 class RateLimited(Exception):

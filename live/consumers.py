@@ -26,6 +26,7 @@ from common import redis_health
 from common.patches import twisted_writes
 from games import access
 from live import broadcast, estimating, fanout, groups, presence, sessions
+from live.socket_cap import CappedSocket
 
 logger = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ def _frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | 
     return frame
 
 
-class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no stubs
+class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no stubs
     """``/ws/games/<public_id>/``: the game's regions, chat and presence."""
 
     listener: access.Listener | None = None
@@ -191,6 +192,9 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
             self.listener = None
             await self.accept()
             await self.close(code=CLOSE_SESSION_ENDED)
+            return
+        if not await self.claim_place():  # SOCKETS_PER_ACCOUNT
+            self.listener = None
             return
         self.glance = _glances(self.scope)
         try:
@@ -253,6 +257,7 @@ class GameConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mis
         self.groups = []
 
     async def disconnect(self, code: int) -> None:
+        await self.free_place()
         if self.listener is None:
             return
         for task in (self.heartbeat, self.announcing, self.ensuring, self.resyncing):
@@ -470,7 +475,7 @@ def _seat_rows(game_pk: int) -> list[dict[str, Any]]:
     ]
 
 
-class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     """``/ws/lobby/`` and ``/ws/watch/``: the open-games and watch lists."""
 
     groups: list[str]
@@ -479,6 +484,9 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
     async def connect(self) -> None:
         room = self.scope["url_route"]["kwargs"]["room"]
         user = self.scope.get("user")
+        self.groups = []
+        if not await self.claim_place():  # SOCKETS_PER_ACCOUNT
+            return
         self.groups = [groups.LOBBY_GROUP if room == "lobby" else groups.WATCH_GROUP]
         mine = room == "lobby" and getattr(user, "is_authenticated", False)
         if mine:
@@ -520,6 +528,7 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
         await self.send(text_data="<!--live-->" + html)
 
     async def disconnect(self, code: int) -> None:
+        await self.free_place()
         joined = getattr(self, "groups", [])
         await _discard_all(self, joined)
         if joined:
@@ -533,7 +542,7 @@ class LobbyConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[mi
             await self.close(code=CLOSE_BAD_FRAME)
 
 
-class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[misc]
+class WaitingConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     """``/ws/games/<public_id>/waiting/``: tells a game's waiting page to
     reload when its seats or status change (the page differs per viewer)."""
 
@@ -548,6 +557,8 @@ class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[
             await self.close(code=CLOSE_REFUSED)
             return
         pk, still_waiting, invited = found
+        if not await self.claim_place():  # SOCKETS_PER_ACCOUNT
+            return
         self.groups = [groups.waiting_group(pk)]
         self.groups += _session_groups(self.scope, pk if invited else None)
         try:
@@ -564,6 +575,7 @@ class WaitingConsumer(ForwardingMixin, AsyncWebsocketConsumer):  # type: ignore[
             await self.send(text_data=broadcast.RELOAD["html"])
 
     async def disconnect(self, code: int) -> None:
+        await self.free_place()
         await _discard_all(self, getattr(self, "groups", []))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

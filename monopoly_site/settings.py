@@ -347,14 +347,18 @@ if GAME_WRITE_GUARD not in {"raise", "log", "off"}:
     raise ImproperlyConfigured("GAME_WRITE_GUARD must be raise, log or off")
 
 # Abuse limits (issue 14), counted in the cache per user and per client
-# address in fixed windows (common/ratelimit.py). Only views are
-# limited: bots and timers act through the services and never are.
+# address in fixed windows (common/ratelimit.py). Only views and API
+# endpoints are limited: bots and timers act through the services and never
+# are. The per-person scopes (common.ratelimit.PER_PERSON) count the pages
+# and the API in one counter per account (issue 32).
 _PER = {"user", "ip"}
 RATE_LIMITS = {
     "chat": env_rates("RATE_LIMIT_CHAT", "10/10s/user,30/10s/ip", _PER),
     "create": env_rates("RATE_LIMIT_CREATE", "10/1h/user,30/1h/ip", _PER),
     "join": env_rates("RATE_LIMIT_JOIN", "30/10m/user,60/10m/ip", _PER),
     "trade": env_rates("RATE_LIMIT_TRADE", "10/1m/user,30/1m/ip", _PER),
+    # Challenges sent, on the page and through the API alike (issue 32).
+    "challenge": env_rates("RATE_LIMIT_CHALLENGE", "20/10m/user,60/10m/ip", _PER),
     "action": env_rates("RATE_LIMIT_ACTION", "60/10s/user,180/10s/ip", _PER),
     # Private messages, per account: the pages and the API count together.
     "message": env_rates("RATE_LIMIT_MESSAGE", "10/1m/user,100/1h/user", {"user"}),
@@ -383,6 +387,10 @@ OPEN_GAMES_CAP_MAX = env_int("OPEN_GAMES_CAP_MAX", 50)
 # A bot account's cap on games open or under way at once (instead of the
 # above): a runaway program cannot fill the lobby.
 API_BOT_MAX_GAMES = max(1, env_int("API_BOT_MAX_GAMES", 10))
+# Live (unrevoked) API tokens one account may hold (api/tokens.py), and
+# WebSockets one account may have open at once (live/socket_cap.py).
+API_TOKENS_PER_ACCOUNT = max(1, env_int("API_TOKENS_PER_ACCOUNT", 20))
+SOCKETS_PER_ACCOUNT = max(1, env_int("SOCKETS_PER_ACCOUNT", 30))
 # A game with no person seated (site bots and bot accounts only) ends by net
 # worth at the end of the round that reaches this many turns; 0: never.
 # Games of the site's heuristic bots end by themselves well before (the
@@ -449,6 +457,13 @@ ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
 if ACCOUNT_EMAIL_VERIFICATION not in {"none", "optional", "mandatory"}:
     raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION must be none, optional or mandatory.")
 ACCOUNT_UNIQUE_EMAIL = True
+# Sign-up and password reset never tell whether an address has an account
+# (issue 32). With mandatory verification allauth answers a taken address as
+# a new one and mails its owner; otherwise the sign-up goes through as any
+# other ("strict": an unverified copy of the address, on an account that can
+# never verify it), and the owner is mailed instead of the link
+# (accounts/adapter.py).
+ACCOUNT_PREVENT_ENUMERATION = True if ACCOUNT_EMAIL_VERIFICATION == "mandatory" else "strict"
 # The password forms warn that a new password revokes the API tokens.
 ACCOUNT_FORMS = {
     "login": "accounts.forms.SiteLoginForm",

@@ -114,6 +114,15 @@ def clear_turn_notices(game_id: int, user_ids: list[int] | None = None) -> int:
     return len(cleared)
 
 
+def retract(user_id: int, dedupe_key: str) -> bool:
+    """Delete a notice whose subject was undone (a withdrawn challenge), read
+    or not, and push its reader's new unread count; False if there was none."""
+    deleted, _ = Notification.objects.filter(user_id=user_id, dedupe_key=dedupe_key).delete()
+    if deleted:
+        transaction.on_commit(lambda: live.push_unread(user_id))
+    return bool(deleted)
+
+
 def plan_lead_reminders(user: Any, deadline: Any) -> int:
     """The reminders ``user`` asked for before ``deadline`` (those still
     ahead, and shorter than the decision's whole window); returns how many."""

@@ -7,6 +7,7 @@ events stream)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -103,7 +104,7 @@ def withdraw_challenge(*, challenge_id: str, user: Any) -> Challenge:
     with transaction.atomic():
         made = _locked(challenge_id, user, as_challenger=True)
         _check_pending(made)
-        _answer(made, Challenge.Status.CANCELLED, None)
+        _answer(made, Challenge.Status.CANCELLED, None, retract=True)
     return made
 
 
@@ -137,20 +138,36 @@ def _answerable(challenge_id: str, user: Any) -> Challenge:
     return made
 
 
-def _answer(made: Challenge, status: str, text: str | None) -> None:
-    """Record the answer; ``text``, if any, is the challenger's notice of it."""
+def _answer(made: Challenge, status: str, text: str | None, *, retract: bool = False) -> None:
+    """Record the answer; ``text``, if any, is the challenger's notice of it.
+    ``retract``: the challenged person's notice goes, once committed (a
+    withdrawn challenge leaves nothing unread behind)."""
     made.status = status
     made.answered_at = timezone.now()
     made.save(update_fields=["status", "answered_at"])
     told = f"{text} to game {made.game.public_id}." if text else None
     notes = [_notice(made.challenger_id, ANSWERED, told, made)] if told else []
-    announce(Committed(made.game, made.game.version, notices=notes))
+    taken_back = [(made.challenged_id, f"{CHALLENGE}:{made.public_id}")] if retract else []
+    announce(Committed(made.game, made.game.version, notices=notes, retracted=taken_back))
 
 
 def _notice(user_id: int, kind: str, text: str, made: Challenge) -> Notice:
     # The challenge's page: the challenged may not be able to see a private game's.
     url = f"/challenges/{made.public_id}/"
-    return Notice(user_id, kind, text, dedupe_key=f"{kind}:{made.public_id}", url=url)
+    due = functools.partial(still_pending, made.pk) if kind == CHALLENGE else None
+    return Notice(
+        user_id, kind, text, dedupe_key=f"{kind}:{made.public_id}", url=url, still_due=due
+    )
+
+
+def still_pending(challenge_pk: int) -> bool:
+    """Whether the challenge is still waiting for an answer, its row locked
+    until the caller's transaction ends: a withdrawal committed first is
+    seen, and one that comes later waits (and then retracts the notice)."""
+    rows = Challenge.objects.select_for_update().filter(
+        pk=challenge_pk, status=Challenge.Status.PENDING
+    )
+    return bool(list(rows.values_list("pk", flat=True)))
 
 
 def describe(game: Game) -> str:

@@ -13,7 +13,7 @@ owes, so that nobody reads any of it back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,10 @@ class Notice:
     text: str
     dedupe_key: str | None = None
     url: str = ""  # where the notice leads (the game's page if empty)
+    # Asked in the notifier's own transaction, just before the notice is
+    # stored (it may lock rows): False if what the notice tells of was
+    # undone between this write's commit and then (a withdrawn challenge).
+    still_due: Callable[[], bool] | None = None
 
 
 @dataclass
@@ -142,6 +146,9 @@ class Committed:
     bots_due: bool = False
     last_write: bool = False
     scratch: dict[str, Any] = field(default_factory=dict)
+    # Notices this write takes back, as (user id, dedupe key): a withdrawn
+    # challenge's. Deleted after the commit, their readers' counts pushed.
+    retracted: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def game_id(self) -> int:

@@ -12,8 +12,10 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from common import ratelimit
 from games import access, services
 from games.models import Challenge
 from games.switches import PRESET_LABELS
@@ -35,6 +37,10 @@ ANSWERS: dict[str, tuple[Callable[..., Any], str]] = {
 @api_only_for_bots
 def challenge(request: HttpRequest, public_id: str) -> HttpResponse:
     access.access_game_for_viewer(request, public_id)
+    try:
+        ratelimit.hit(request, "challenge")  # one count with the API's challenges
+    except ratelimit.RateLimited as exc:
+        return ratelimit.too_many(request, exc, reverse("game_detail", args=[public_id]))
     username = request.POST.get("username", "")
     try:
         made = services.challenge_player(public_id=public_id, user=request.user, username=username)
@@ -82,6 +88,12 @@ def challenge_answer(request: HttpRequest, challenge_id: str, answer: str) -> Ht
     if answer not in ANSWERS:
         raise Http404("There is no such answer.")
     made = _challenge_for(request, challenge_id)
+    if answer == "accept":
+        try:
+            ratelimit.hit(request, "join")  # a seat taken, as joining takes one
+        except ratelimit.RateLimited as exc:
+            back = reverse("challenge_detail", args=[challenge_id])
+            return ratelimit.too_many(request, exc, back)
     do, said = ANSWERS[answer]
     # Accepting takes a seat: with the dice seed the page's script made.
     extra = {"seed": request.POST.get("seed", "")} if answer == "accept" else {}

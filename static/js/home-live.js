@@ -6,11 +6,11 @@
 // (the #board region) and the turn line, and ignores the rest. A frame older
 // than the card's version is dropped. Every connect brings a snapshot, so a
 // socket that closed reconnects (with backoff) and catches up; a refusal
-// (4400, 4403) is final.
+// (4400, 4403, and 4429 for an account with too many sockets open) is final.
 (function () {
   "use strict";
   var FRAME = /^<!--(push|snapshot) (\d+)(?: after \d+)?-->/;
-  var REFUSED = [4400, 4403];
+  var REFUSED = [4400, 4403, 4429];
   var MAX_DELAY = 30000;
 
   // As live/watch.py's mini_board: the ids of a board name its squares on

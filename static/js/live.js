@@ -29,7 +29,9 @@
 (function () {
   "use strict";
   var FRAME = /^<!--(push|snapshot|live|reload)(?: (\d+)(?: after (\d+))?)?-->/;
-  var REFUSED = [4400, 4403]; // our own "do not come back" codes
+  // Our own "do not come back" codes; 4429: the account has too many live
+  // pages open (SOCKETS_PER_ACCOUNT), where coming back would only be refused.
+  var REFUSED = [4400, 4403, 4429];
   // The session that opened the socket ended (logout, password change): the
   // page itself may show what only that session could see, so it is loaded
   // afresh (as whoever the browser now is) rather than reconnected. Not at
