@@ -87,7 +87,10 @@ def do_post_message(
     if room not in Room.values or not can_post(game, seat, user, room):
         raise ChatError("You cannot write in this chat.", 403)
     body = check_body(body)
-    body = chatguard.check_line(user, body, where=game.public_id)
+    try:
+        body = chatguard.check_line(user, body, where=game.public_id)
+    except chatguard.LineRefused as exc:
+        raise ChatError(exc.message, exc.status) from None
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, room=room, author=user, body=body)
         transaction.on_commit(lambda: push_message(game, message))

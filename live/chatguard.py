@@ -16,17 +16,24 @@ from games import newcomers
 from people import wordfilter
 
 
+class LineRefused(Exception):
+    """Why a line may not be posted (``live.chat`` shows it as a ``ChatError``)."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
 def check_line(user: Any, body: str, *, where: str = "") -> str:
     """``body`` as it may be stored (its filtered words masked), or
-    ``ChatError`` with why not. ``where``: the game, for a report's evidence."""
-    from live.chat import ChatError
-
+    ``LineRefused`` with why not. ``where``: the game, for a report's evidence."""
     if getattr(user, "no_chat", False):
-        raise ChatError(
+        raise LineRefused(
             _("You have turned chat off in your privacy settings: turn it on to write."), 403
         )
     if newcomers.has_link(body) and newcomers.is_newcomer(user):
-        raise ChatError(
+        raise LineRefused(
             _("New accounts cannot post links in chat yet.") + " " + newcomers.newcomer_wait_words()
         )
     screened = wordfilter.screen(body)
@@ -34,7 +41,7 @@ def check_line(user: Any, body: str, *, where: str = "") -> str:
         return body
     wordfilter.count_match(user, screened, where)
     if wordfilter.refuses():
-        raise ChatError(
+        raise LineRefused(
             _("This message contains words this site does not allow in chat; it was not sent.")
         )
     return screened.masked
