@@ -143,7 +143,9 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         if is_host
         else [],
         # People this viewer blocked who sit here: joining asks them to confirm.
-        "blocked_here": [u.public_name for u in blocked_seated(request.user, seats)]
+        "blocked_here": [
+            u.public_name for u in blocked_seated(request.user, [s.user for s in seats])
+        ]
         if request.user.is_authenticated and my_seat is None
         else [],
     }
