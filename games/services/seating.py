@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
@@ -79,9 +78,8 @@ def check_may_start_rated(game: Game, seats: list[Seat]) -> None:
     site bot removed) keeps it from starting rated."""
     if not may_be_rated(game, seats):
         return
-    users = [seat.user_id for seat in seats if seat.user_id is not None]
-    suspended = get_user_model().objects.filter(pk__in=users, rated_suspended=True).exists()
-    if suspended:
+    # The seats come with their users (``write.lock``): no query.
+    if any(seat.user is not None and seat.user.rated_suspended for seat in seats):
         raise NotAllowed(
             _(
                 "A player in this game may not play rated games: add a site bot so that "
