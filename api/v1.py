@@ -19,7 +19,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.responses import Status
 from ninja.security import HttpBearer
 
-from api import auth, board, challenges, limits, me, messages, orders, people, reads, records
+from api import auth, board, challenges, chat, limits, me, messages, orders, people, reads, records
 from api.action_schema import ActionBody
 from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
@@ -65,6 +65,7 @@ api.add_router("", people.router)
 api.add_router("", challenges.router)
 api.add_router("", board.router)
 api.add_router("", messages.router)
+api.add_router("", chat.router)
 
 
 # --- errors -------------------------------------------------------------------------
@@ -170,6 +171,11 @@ SEED_DESCRIPTION = (
 class JoinIn(Schema):
     invite_token: str | None = Field(None, description="A private game's invite token.")
     seed: str | None = Field(None, max_length=128, description=SEED_DESCRIPTION)
+    confirm_blocked: bool = Field(
+        False,
+        description="Join although someone you blocked sits in the game "
+        "(else a 409 problem, blocked-player-seated).",
+    )
 
 
 class SeedIn(Schema):
@@ -305,7 +311,11 @@ def join(request: HttpRequest, body: JoinIn, game_id: str = GameId) -> dict[str,
     _visible(game_id, user, body.invite_token)
     try:
         services.join_game(
-            public_id=game_id, user=user, invite_token=body.invite_token, seed=body.seed
+            public_id=game_id,
+            user=user,
+            invite_token=body.invite_token,
+            seed=body.seed,
+            confirm_blocked=body.confirm_blocked,
         )
     except services.GameError as exc:
         raise _game_error(exc) from None

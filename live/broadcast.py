@@ -327,14 +327,18 @@ def _sent_ahead(record: Committed) -> FirstRenders | None:
 
 def _chat_unveiled(game: Game) -> list[tuple[str, dict[str, Any]]]:
     """At the end the players may read the spectators' room: send them the
-    chat pane with both rooms (alike for every seat, so rendered once)."""
+    chat pane with both rooms (alike for every seat, so rendered once, with
+    every line; ``chat_pane`` has a socket whose viewer hides some lines
+    render its own, ``live.consumers``)."""
     from live.chat import chat_context
+    from live.chatview import EVERYONE
 
     seat = game.seats.select_related("user").filter(user__isnull=False).first()
     if seat is None or not game.is_public:
         return []
-    html = render_to_string("live/chat.html", {**chat_context(game, seat, seat.user), **NO_CSRF})
-    return [(groups.players_group(game.pk), groups.live_message(html))]
+    context = chat_context(game, seat, seat.user, view=EVERYONE)
+    html = render_to_string("live/chat.html", {**context, **NO_CSRF})
+    return [(groups.players_group(game.pk), {**groups.live_message(html), "chat_pane": True})]
 
 
 def lobby_html() -> str:

@@ -18,8 +18,11 @@ from django.utils.translation import gettext as _
 
 from common import text
 from games.models import Game, Seat
-from live import groups
+from games.web.regions import NO_CSRF
+from live import chatguard, groups
+from live.chatview import EVERYONE, ChatView, chat_view
 from live.models import MAX_LENGTH, ChatMessage
+from people.models import Report
 from people.relations import chat_timed_out_until
 
 logger = logging.getLogger(__name__)
@@ -98,6 +101,10 @@ def do_post_message(
         raise ChatError("You cannot write in this chat.", 403)
     check_chat_standing(user)
     body = check_body(body)
+    try:
+        body = chatguard.check_line(user, body, where=game.public_id)
+    except chatguard.LineRefused as exc:
+        raise ChatError(exc.message, exc.status) from None
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, room=room, author=user, body=body)
         transaction.on_commit(lambda: push_message(game, message))
@@ -109,34 +116,52 @@ def push_message(game: Game, message: ChatMessage) -> None:
         # Shadow-muted: the line reaches nobody else; its author's own page
         # gets it in the answer to the post (live.views).
         return
-    html = render_to_string("live/chat_append.html", {"message": message, "room": message.room})
+    context = {"message": message, "room": message.room, **line_context(game)}
+    html = render_to_string("live/chat_append.html", context)
+    signed = render_to_string("live/chat_append.html", {**context, "controls": True})
+    # The author goes with the line: each socket drops it if its viewer
+    # does not see them (``live.chatview``), and shows the mute, block and
+    # report controls (``signed``) to a signed-in viewer who is not its author.
+    pushed = {
+        **groups.live_message(html),
+        "chat_author": message.author_id,
+        "signed": groups.live_message(signed)["html"],
+    }
     try:
-        groups.send([(room_group(game, message.room), groups.live_message(html))])
+        groups.send([(room_group(game, message.room), pushed)])
     except Exception:
         # Stored already (the view checked Redis just before): readers get
         # it with their next snapshot or page.
         logger.exception("Could not push chat message %s", message.pk)
 
 
-def history(game: Game, room: str, viewer: Any = None) -> list[ChatMessage]:
-    rows = ChatMessage.objects.filter(game=game, room=room)
+def line_context(game: Game) -> dict[str, Any]:
+    """What a line's mute, block and report controls need."""
+    return {"game_url": game.get_absolute_url(), "report_reasons": Report.Reason.choices}
+
+
+def history(game: Game, room: str, view: ChatView = EVERYONE) -> list[ChatMessage]:
+    rows = view.narrow(ChatMessage.objects.filter(game=game, room=room))
     # A shadow-muted author's lines are shown to that author alone.
-    own = viewer.pk if getattr(viewer, "is_authenticated", False) else None
-    rows = rows.exclude(Q(author__shadow_muted=True) & ~Q(author_id=own))
-    recent = list(rows.select_related("author").order_by("-created_at", "-pk")[:HISTORY])
-    for message in recent:
-        message.game = game  # the report link names the game; it is read once
+    rows = rows.exclude(Q(author__shadow_muted=True) & ~Q(author_id=view.viewer_id))
+    recent = rows.select_related("author").order_by("-created_at", "-pk")[:HISTORY]
     return list(reversed(recent))
 
 
-def chat_context(game: Game, seat: Seat | None, user: Any) -> dict[str, Any]:
+def chat_context(
+    game: Game, seat: Seat | None, user: Any, view: ChatView | None = None
+) -> dict[str, Any]:
+    """``view``: whose lines to show, by default ``user``'s own."""
+    if view is None:
+        view = chat_view(user, seated=seat is not None)
     rooms = []
-    for room in readable_rooms(game, seat):
+    # "No chat": no pane at all, so no history and no form either.
+    for room in [] if view.no_chat else readable_rooms(game, seat):
         rooms.append(
             {
                 "name": room,
                 "label": "Players' chat" if room == Room.PLAYERS else "Spectators' chat",
-                "messages": history(game, room, user),
+                "messages": history(game, room, view),
                 "can_post": can_post(game, seat, user, room),
                 "url": f"{game.get_absolute_url()}chat/{room}",
             }
@@ -145,5 +170,15 @@ def chat_context(game: Game, seat: Seat | None, user: Any) -> dict[str, Any]:
         "rooms": rooms,
         "max_length": MAX_LENGTH,
         "logged_in": getattr(user, "is_authenticated", False),
+        "viewer_id": view.viewer_id,
+        **line_context(game),
         "login_url": f"/accounts/login/?next={game.get_absolute_url()}",
     }
+
+
+def pane_html(game_pk: int, seat_number: int | None, user: Any) -> str:
+    """The chat pane as ``user`` sees it now, for their open socket (after a
+    block or a mute, or when the players' room is unveiled at the end)."""
+    game = Game.objects.get(pk=game_pk)
+    seat = game.seats.filter(number=seat_number).first() if seat_number is not None else None
+    return render_to_string("live/chat.html", {**chat_context(game, seat, user), **NO_CSRF})

@@ -25,7 +25,8 @@ from django.template.loader import render_to_string
 from common import redis_health
 from common.patches import twisted_writes
 from games import access
-from live import broadcast, estimating, fanout, groups, presence, sessions
+from live import broadcast, chat, estimating, fanout, groups, presence, sessions
+from live.chatview import EVERYONE, ChatView, chat_view
 from live.socket_cap import CappedSocket
 
 logger = logging.getLogger(__name__)
@@ -76,6 +77,10 @@ class ForwardingMixin:
     async def live_push(self, event: dict[str, Any]) -> None:
         if not self.ended:
             await self.send(text_data=event["html"])  # type: ignore[attr-defined]
+
+    async def chat_refresh(self, message: dict[str, Any]) -> None:
+        """Whose chat its viewer sees has changed (``live.apps``): only a
+        game's socket shows chat."""
 
 
 async def _try_again_later(consumer: Any) -> None:
@@ -169,6 +174,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
     wire: twisted_writes.Wire | Literal[False] | None = None  # False: not under Daphne
+    chat_view: ChatView = EVERYONE  # whose chat lines go out (``live.chatview``)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -197,6 +203,9 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
             self.listener = None
             return
         self.glance = _glances(self.scope)
+        self.chat_view = await database_sync_to_async(chat_view)(
+            user, seated=self.listener.seat is not None
+        )
         try:
             with redis_health.guarded():
                 summary = await self.join_live(user)
@@ -339,6 +348,43 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         await self.send(text_data=html)
 
     # --- group messages -------------------------------------------------------
+
+    async def live_push(self, event: dict[str, Any]) -> None:
+        """A chat line goes out only if this viewer sees its author, with the
+        mute, block and report controls to a signed-in viewer not its author;
+        the players' room unveiled at the end is rendered for this viewer."""
+        if self.ended:
+            return
+        html = event["html"]
+        viewer = self.chat_view.viewer_id
+        if "chat_author" in event:
+            if not self.chat_view.shows(event["chat_author"]):
+                return
+            if viewer is not None and viewer != event["chat_author"]:
+                html = event.get("signed", html)
+        elif event.get("chat_pane") and viewer is not None:
+            html = "<!--live-->" + await self.chat_pane()
+        await self.send(text_data=html)
+
+    async def chat_refresh(self, message: dict[str, Any]) -> None:
+        """Its viewer blocked, muted or let someone back (``live.apps``): the
+        pushes are filtered afresh, and the chat pane is drawn again without
+        (or with) that person's lines."""
+        if self.ended or self.listener is None:
+            return
+        user = self.scope.get("user")
+        self.chat_view = await database_sync_to_async(chat_view)(
+            user, seated=self.listener.seat is not None
+        )
+        if self.accepted and not self.glance:  # else its snapshot is still to come
+            await self.send(text_data="<!--live-->" + await self.chat_pane())
+
+    async def chat_pane(self) -> str:
+        assert self.listener is not None
+        html: str = await database_sync_to_async(chat.pane_html)(
+            self.listener.game_pk, self.listener.seat, self.scope.get("user")
+        )
+        return html
 
     async def deliver(self, message: dict[str, Any]) -> bool:
         """A push from ``live.fanout`` (the audiences' messages); True if

@@ -330,6 +330,16 @@ NEWCOMER_GAMES = max(0, env_int("NEWCOMER_GAMES", 3))
 # side is flagged; so is this many lopsided trades between the same two accounts.
 COLLUSION_SHARE_PERCENT = max(1, env_int("COLLUSION_SHARE_PERCENT", 25))
 COLLUSION_PATTERN_TRADES = max(2, env_int("COLLUSION_PATTERN_TRADES", 3))
+
+# The chat filter (people/wordfilter.py): word lists besides the one that
+# ships, what a matching line gets (refused, or the words masked), and how
+# many matches in how long file a report by themselves.
+CHAT_FILTER_WORDS_FILES = env_list("CHAT_FILTER_WORDS_FILES", [])
+CHAT_FILTER_MODE = env_str("CHAT_FILTER_MODE", "mask")
+if CHAT_FILTER_MODE not in ("mask", "refuse"):
+    raise ImproperlyConfigured("CHAT_FILTER_MODE must be mask or refuse.")
+CHAT_FILTER_REPORT_AFTER = max(1, env_int("CHAT_FILTER_REPORT_AFTER", 3))
+CHAT_FILTER_WINDOW_SECONDS = max(1, env_int("CHAT_FILTER_WINDOW_SECONDS", 3600))
 # A "your move" email waits until its player has been away this long.
 TURN_EMAIL_AWAY_MINUTES = max(0, env_int("TURN_EMAIL_AWAY_MINUTES", 15))
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)  # local time of day of the daily digest

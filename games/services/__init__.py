@@ -12,6 +12,7 @@ from games.services.challenges import (
     withdraw_challenge,
 )
 from games.services.errors import (
+    BlockedPlayerSeated,
     GameError,
     GameNotFound,
     IllegalMove,
@@ -39,6 +40,7 @@ from games.services.timers import end_vacation, expire_decision, reclaim_seat, s
 from games.services.write import GameRows, read_game
 
 __all__ = [
+    "BlockedPlayerSeated",
     "GameError",
     "GameNotFound",
     "GameRows",

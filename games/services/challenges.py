@@ -18,6 +18,7 @@ from django.utils import timezone
 from games.bot_accounts import seating_refusal
 from games.deadlines import describe_left
 from games.models import Challenge, Game, Seat
+from games.services import seating
 from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
 from games.services.lobby import _lobby_game, _require_host, join_game
 from games.services.subscribers import announce
@@ -52,6 +53,7 @@ def challenge_player(*, public_id: str, user: Any, username: str) -> Challenge:
             raise InvalidRequest(f"No player is called {username.strip()!r}.")
         if target.pk == user.pk:
             raise InvalidRequest("You cannot challenge yourself.")
+        seating.check_may_challenge(user, target)
         check_seatable(game, target)
         if open_challenges().filter(game=game, challenged=target).exists():
             raise InvalidRequest(f"{target.username} has already been challenged to this game.")
@@ -87,6 +89,8 @@ def accept_challenge(*, challenge_id: str, user: Any, seed: str | None = None) -
             user=user,
             invite_token=made.game.invite_token,
             seed=seed,
+            # Accepting is the confirmation: the challenge named the game.
+            confirm_blocked=True,
         )
         _answer(made, Challenge.Status.ACCEPTED, f"{user.username} accepted your challenge")
     return seat

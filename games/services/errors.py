@@ -47,3 +47,10 @@ class VersionConflict(GameError):
     def __init__(self, message: str, game: Any) -> None:
         super().__init__(message)
         self.game = game
+
+
+class BlockedPlayerSeated(GameError):
+    """Someone the joiner blocked sits in the game: they join only once they
+    have confirmed (``confirm_blocked``)."""
+
+    status = 409

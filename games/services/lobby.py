@@ -22,6 +22,7 @@ from games.models import (
     new_invite_token,
     new_secret,
 )
+from games.services import seating
 from games.services.clocks import sync_deadlines
 from games.services.errors import InvalidRequest, NotAllowed, TooManyGames
 from games.services.locking import lock_game
@@ -133,6 +134,8 @@ def create_game(
         raise InvalidRequest(
             f"The spectators' win bar can be delayed by 0 to {MAX_DELAY_MOVES} moves."
         )
+    if rated_with_bots and getattr(host, "rated_suspended", False):
+        raise NotAllowed(seating.suspended_words())
     with transaction.atomic():
         if capped and host is not None:
             lock_user(host)
@@ -215,10 +218,13 @@ def join_game(
     invite_token: str | None = None,
     suggested_orders: bool = False,
     seed: str | None = None,
+    confirm_blocked: bool = False,
 ) -> Seat:
     """``suggested_orders``: the seat starts with the standing orders the
     lobby suggests for a days-long game (``standing_orders.SUGGESTED``).
-    ``seed``: the player's dice seed (``check_seed``), "" or None for none."""
+    ``seed``: the player's dice seed (``check_seed``), "" or None for none.
+    ``confirm_blocked``: the joiner knows that someone they blocked sits here
+    (else ``BlockedPlayerSeated``)."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to join a game.")
     seed = check_seed(seed)
@@ -230,10 +236,14 @@ def join_game(
         if game.seats.filter(user=user).exists():
             raise InvalidRequest("You already have a seat in this game.")
         check_open_games(user)
-        seated = [seat.user for seat in game.seats.select_related("user") if seat.user_id]
+        seats = list(game.seats.select_related("user"))
+        seated = [seat.user for seat in seats if seat.user_id]
         refusal = seating_refusal(game, seated, user)
         if refusal:
             raise NotAllowed(refusal)
+        seating.check_not_shut_out(game, user)
+        seating.check_rated_standing(user, game, seats)
+        seating.check_blocked_seated(user, seated, confirmed=confirm_blocked)
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(
@@ -365,6 +375,7 @@ def _start(w: Write) -> None:
     rules = check_ruleset(game.preset, game.switches)
     if len(seats) < max(2, rules.min_players):
         raise InvalidRequest("At least two players are needed to start.")
+    seating.check_may_start_rated(game, seats)
     # Engine players are numbered 0..n-1; close the gaps left by departures.
     # The statements go out in order, each checked on its own.
     for index, seat in enumerate(seats):

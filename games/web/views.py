@@ -17,6 +17,7 @@ from common import ratelimit
 from common.numbers import whole_number
 from games import access, engine, estimates, services, standing_orders
 from games.models import Game, Seat
+from games.services.seating import blocked_seated
 from games.switches import PRESET_LABELS, parse_switches, switch_rows
 from games.web.bot_refusal import api_only_for_bots
 from games.web.challenge_people import Suggestion, challenge_people
@@ -172,6 +173,12 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         if is_host
         else [],
         "challenge_people": _seatless(challenge_people(request.user), seats) if is_host else [],
+        # People this viewer blocked who sit here: joining asks them to confirm.
+        "blocked_here": [
+            u.public_name for u in blocked_seated(request.user, [s.user for s in seats])
+        ]
+        if request.user.is_authenticated and my_seat is None
+        else [],
     }
     return render(request, "games/game_lobby.html", context)
 
@@ -214,11 +221,12 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
     token = access.invite_token_for(request, game) if game is not None else None
     suggested = bool(request.POST.get("suggested_orders"))
     seed = request.POST.get("seed", "")
+    confirmed = request.POST.get("confirm_blocked") == "1"
     return _lobby_action(
         request, public_id,
         lambda: services.join_game(
             public_id=public_id, user=request.user, invite_token=token,
-            suggested_orders=suggested, seed=seed,
+            suggested_orders=suggested, seed=seed, confirm_blocked=confirmed,
         ),
         "You have taken a seat.",
     )  # fmt: skip
