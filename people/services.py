@@ -84,3 +84,16 @@ def do_unmute(user: Any, target: Any) -> bool:
         deleted, _rows = Mute.objects.filter(muter_id=user.pk, muted_id=target.pk).delete()
         _hidden_changed(user.pk)
     return deleted > 0
+
+
+# The privacy choices that change which chat lines a person sees.
+CHAT_FIELDS = frozenset({"chat_from", "no_chat"})
+
+
+def do_save_privacy(form: Any) -> None:
+    """Save a valid privacy form of the user's own; when what they see of the
+    chat changed, their open pages redraw it once committed."""
+    with transaction.atomic():
+        account = form.save()
+        if CHAT_FIELDS & set(form.changed_data):
+            _hidden_changed(account.pk)

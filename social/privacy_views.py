@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
+from people import services as people_services
 from social.forms import PrivacyForm
 
 
@@ -22,7 +23,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = PrivacyForm(request.POST, instance=account)
         if form.is_valid():
-            form.save()
+            people_services.do_save_privacy(form)
             messages.success(request, _("Privacy settings saved."))
             return redirect("privacy_settings")
         status = 422

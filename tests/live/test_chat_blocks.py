@@ -316,3 +316,34 @@ def test_the_pane_rendered_once_for_every_player_holds_every_line(
     context = chat.chat_context(duel, seat, alice, view=EVERYONE)
     assert [m.body for room in context["rooms"] for m in room["messages"]] == ["charlie watching"]
     assert "charlie watching" not in chat.pane_html(duel.pk, seat.number, alice)
+
+
+def save_privacy(user: User, **choices: str) -> None:
+    client = Client()
+    client.force_login(user)
+    fields = {"challenge_from": "everyone", "message_from": "everyone", "chat_from": "everyone"}
+    response = client.post("/settings/privacy", {**fields, **choices})
+    assert response.status_code == 302, response.content
+
+
+@pytest.mark.usefixtures("live_db")
+def test_turning_no_chat_on_takes_the_chat_off_an_open_page_at_once(
+    duel: Game, alice: User, bob: User
+) -> None:
+    async def scenario() -> None:
+        reader = communicator(f"/ws/games/{duel.public_id}/", alice)
+        try:
+            assert (await reader.connect())[0]
+            await collect(reader)
+            await database_sync_to_async(post)(bob, duel, "players", "before no chat")
+            assert any("before no chat" in f for f in chat_frames(await collect(reader)))
+            await database_sync_to_async(save_privacy)(alice, no_chat="on")
+            [pane] = [f for f in chat_frames(await collect(reader)) if 'id="chat"' in f]
+            assert "before no chat" not in pane
+            await database_sync_to_async(save_privacy)(alice)
+            [pane] = [f for f in chat_frames(await collect(reader)) if 'id="chat"' in f]
+            assert "before no chat" in pane
+        finally:
+            await reader.disconnect()
+
+    run(scenario)
