@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.apps import apps
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -23,6 +22,7 @@ from games.models import Game, GameEvent, Seat
 from live.chat import readable_rooms
 from live.models import ChatMessage
 from people.errors import PeopleError
+from social.models import Message
 
 logger = logging.getLogger(__name__)
 
@@ -86,14 +86,7 @@ def of_chat(ref: str, reporter: Any, reported: Any, session: Any = None) -> dict
 
 def of_message(ref: str, reporter: Any, reported: Any) -> dict[str, Any]:
     """The reported private message and the messages around it in its
-    conversation. The ``Message`` model (``social``, built beside this on
-    another branch: a ``conversation`` of two people, a ``sender``, a
-    ``body``) is found by name, so that this works before it is installed
-    and says so until then."""
-    try:
-        Message = apps.get_model("social", "Message")
-    except LookupError:
-        raise EvidenceError(_("Messages cannot be reported yet.")) from None
+    conversation."""
     pk = _int(ref)
     message = (
         Message.objects.select_related("conversation").filter(pk=pk).first()

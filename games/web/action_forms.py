@@ -539,6 +539,7 @@ def _trades(s: engine.State, me: int, out: Panel, answers: dict[int, list[Action
             forms = answers.get(tid, [])
             offer = {
                 "id": tid,
+                "from_seat": frm,
                 "terms": describe_terms(s, frm, to, terms),
                 "forms": forms,
                 "blocked": "",

@@ -66,12 +66,25 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
     context["board_base"] = presenters.board_base(context["state"], interactive=True)
     context["live_heartbeat"] = settings.LIVE_HEARTBEAT_SECONDS  # static/js/live.js
     context["viewer_key"] = access.viewer_key(request.user, seat.number if seat else None)
+    context["report_people"] = _report_people(request, snap)
     if game.status == Game.Status.FINISHED:
         # Drawn once on the full page: a finished game no longer changes.
         from games.web.replay_views import game_charts
 
         context["game_charts"] = game_charts(game)
     return render(request, TEMPLATE, context)
+
+
+def _report_people(request: HttpRequest, snap: Snapshot) -> list[tuple[str, str]]:
+    """The people a signed-in viewer may report for this game: (name, report page)."""
+    if not request.user.is_authenticated:
+        return []
+    back = snap.game.get_absolute_url()
+    return [
+        (s.user.public_name, regions.report_url(s.user.username, "game", snap.game.public_id, back))
+        for s in snap.seats
+        if s.user is not None and s.user_id != request.user.pk
+    ]
 
 
 @require_GET

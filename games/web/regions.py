@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from games.models import Game, Seat
@@ -132,6 +134,7 @@ def region_context(
     if action_panel is None:
         action_panel = panel(state, viewer if playing else None)
     waiting = presenters.pending(state, viewer)
+    _offer_report_urls(snap, action_panel)
     return {
         **shared,
         "seat": seat,
@@ -149,6 +152,22 @@ def region_context(
         "focus": focus,
         **timer_presenters.timer_context(snap, seat),
     }
+
+
+def report_url(username: str, source: str, ref: str, back: str) -> str:
+    """The report page for ``username`` about ``ref`` (social's view, by name)."""
+    query = urlencode({"source": source, "ref": ref, "next": back})
+    return f"{reverse('report_user', kwargs={'username': username})}?{query}"
+
+
+def _offer_report_urls(snap: Snapshot, action_panel: Panel) -> None:
+    """Each offer made to the viewer can be reported (collusion, harassment)."""
+    people = {s.number: s.user.username for s in snap.seats if s.user is not None}
+    back = snap.game.get_absolute_url()
+    for offer in action_panel.incoming:
+        name = people.get(offer.get("from_seat", -1))
+        ref = f"{snap.game.public_id}:{offer['id']}"
+        offer["report_url"] = report_url(name, "trade", ref, back) if name else ""
 
 
 def spectator_context(snap: Snapshot) -> dict[str, Any]:

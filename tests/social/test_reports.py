@@ -201,17 +201,9 @@ def test_a_pending_trades_terms_are_kept_for_its_party_only(
     assert (by_charlie["from"], by_charlie["to"], by_charlie["accepted"]) == ("alice", "bob", False)
 
 
-def test_a_message_report_waits_for_the_messages(alice: User, bob: User) -> None:
-    from django.apps import apps
-
-    try:
-        apps.get_model("social", "Message")
-    except LookupError:
-        response = report(bob, alice, source="message", ref="1")
-        assert "Messages cannot be reported yet." in errors(response)
-    else:
-        response = report(bob, alice, source="message", ref="999999")
-        assert "That message was not found." in errors(response)
+def test_an_unknown_message_is_refused_and_stores_nothing(alice: User, bob: User) -> None:
+    response = report(bob, alice, source="message", ref="999999")
+    assert "That message was not found." in errors(response)
     assert not Report.objects.exists()
 
 
@@ -270,3 +262,28 @@ def test_a_chat_line_on_the_game_page_carries_its_report_form(
     page = client_for(bob).get(duel.get_absolute_url()).content.decode()
     assert f'action="/u/{alice.username}/report"' in page
     assert f'name="ref" value="{line.pk}"' in page
+
+
+def test_the_game_page_offers_to_report_each_other_player_for_the_game(
+    duel: Game, alice: User, bob: User, charlie: User
+) -> None:
+    page = client_for(alice).get(duel.get_absolute_url()).content.decode()
+    assert f"/u/bob/report?source=game&amp;ref={duel.public_id}" in page
+    assert "/u/alice/report?source=game" not in page
+    watching = client_for(charlie).get(duel.get_absolute_url()).content.decode()
+    assert "/u/alice/report?source=game" in watching and "/u/bob/report?source=game" in watching
+    assert "Report a player" not in Client().get(duel.get_absolute_url()).content.decode()
+
+
+def test_an_offer_made_to_you_can_be_reported_from_the_actions_panel(
+    duel: Game, alice: User, bob: User, no_bot_tasks: Any
+) -> None:
+    trade = propose(duel, alice, 1, {"give_cash": 777})
+    page = client_for(bob).get(duel.get_absolute_url()).content.decode()
+    link = f"/u/alice/report?source=trade&amp;ref={duel.public_id}%3A{trade}"
+    assert link in page
+    assert link not in client_for(alice).get(duel.get_absolute_url()).content.decode()
+    form = client_for(bob).get(link.replace("&amp;", "&")).content.decode()
+    assert f'name="ref" value="{duel.public_id}:{trade}"' in form
+    report(bob, alice, reason="collusion", source="trade", ref=f"{duel.public_id}:{trade}")
+    assert Report.objects.get(reporter=bob).evidence["terms"]["give_cash"] == 777
