@@ -171,6 +171,7 @@ class ModAction(models.Model):
 
     class Kind(models.TextChoices):
         CLAIM = "claim", _("Claimed the case")
+        RELEASE = "release", _("Released the case")
         WARN = "warn", _("Warning")
         TIMEOUT = "timeout", _("Chat timeout")
         SHADOW_MUTE = "shadow_mute", _("Shadow mute")

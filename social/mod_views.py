@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from common import ratelimit
+from common.numbers import whole_number
 from people.errors import PeopleError
 from people.models import Report
 from social import moderation
@@ -136,3 +137,38 @@ def act(request: HttpRequest, case_id: int) -> HttpResponse:
         request, _("Done: %(action)s. The case is closed.") % {"action": action.get_kind_display()}
     )
     return HttpResponseRedirect(here)
+
+
+@login_required
+@require_POST
+def release(request: HttpRequest, case_id: int) -> HttpResponse:
+    moderator = moderation.access_moderator(request)
+    moderation.case_for(case_id)
+    try:
+        moderation.do_release_case(case_id, moderator)
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The case is back in the queue."))
+    return HttpResponseRedirect(reverse("mod_case", kwargs={"case_id": case_id}))
+
+
+@login_required
+@require_POST
+def lift(request: HttpRequest, username: str) -> HttpResponse:
+    """End a person's restrictions; back to the case (``case``) or their profile."""
+    moderator = moderation.access_moderator(request)
+    person = get_object_or_404(get_user_model(), username=username)
+    case_id = whole_number(request.POST.get("case", ""))
+    back = (
+        reverse("mod_case", kwargs={"case_id": case_id})
+        if case_id is not None
+        else reverse("profile", kwargs={"username": person.username})
+    )
+    try:
+        moderation.do_lift(person.pk, moderator, request.POST.get("reason", ""))
+    except PeopleError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Restrictions lifted."))
+    return HttpResponseRedirect(back)

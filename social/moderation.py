@@ -26,6 +26,7 @@ from notifications.models import Notification
 from notifications.services import notify
 from people.errors import PeopleError
 from people.models import Case, ModAction, Report
+from people.relations import chat_timed_out_until
 from people.signals import standing_changed
 from social.scoring import ReportFacts, case_score
 
@@ -138,14 +139,58 @@ def do_claim_case(case_id: int, moderator: Any) -> Case:
     return case
 
 
-def check_action(kind: str, reason: str, hours: Any) -> tuple[str, str, int | None]:
-    if kind not in ACTIONS:
-        raise PeopleError(_("Choose an action."))
+def do_release_case(case_id: int, moderator: Any) -> Case:
+    """Hand a claimed case back to the queue (only its claimer can)."""
+    with transaction.atomic():
+        released = Case.objects.filter(
+            pk=case_id, status=Case.Status.CLAIMED, claimed_by=moderator
+        ).update(status=Case.Status.OPEN, claimed_by=None, claimed_at=None)
+        case = case_for(case_id)
+        if not released:
+            raise PeopleError(_("Only the moderator holding this case can release it."))
+        ModAction.objects.create(
+            moderator=moderator, user_id=case.user_id, case=case, kind=Kind.RELEASE
+        )
+    return case
+
+
+def check_reason(reason: str) -> str:
     reason = " ".join((reason or "").split())
     if not reason:
         raise PeopleError(_("Say why: the reason goes into the audit log."))
     if len(reason) > MAX_REASON or "\x00" in reason:
         raise PeopleError(_("Keep the reason under %(n)d characters.") % {"n": MAX_REASON})
+    return reason
+
+
+def do_lift(user_id: int, moderator: Any, reason: str) -> ModAction:
+    """End a person's chat timeout, shadow mute and rated suspension at once
+    (a closed account stays closed: that is the admin's to reopen)."""
+    reason = check_reason(reason)
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
+        if user is None:
+            raise Http404(_("There is no such player."))
+        restricted = chat_timed_out_until(user) or user.shadow_muted or user.rated_suspended
+        if not restricted:
+            raise PeopleError(_("%(name)s has no restriction to lift.") % {"name": user.username})
+        user.chat_timeout_until = None
+        user.shadow_muted = False
+        user.rated_suspended = False
+        user.save(update_fields=["chat_timeout_until", "shadow_muted", "rated_suspended"])
+        action = ModAction.objects.create(
+            moderator=moderator, user=user, kind=Kind.LIFT, reason=reason
+        )
+        transaction.on_commit(
+            lambda: standing_changed.send(sender=ModAction, user_id=user.pk, kind=Kind.LIFT)
+        )
+    return action
+
+
+def check_action(kind: str, reason: str, hours: Any) -> tuple[str, str, int | None]:
+    if kind not in ACTIONS:
+        raise PeopleError(_("Choose an action."))
+    reason = check_reason(reason)
     if kind != Kind.TIMEOUT:
         return kind, reason, None
     try:

@@ -25,4 +25,6 @@ urlpatterns: list[URLPattern] = [
     path("mod/cases/<int:case_id>/", mod_views.case_page, name="mod_case"),
     path("mod/cases/<int:case_id>/claim", mod_views.claim, name="mod_claim"),
     path("mod/cases/<int:case_id>/act", mod_views.act, name="mod_act"),
+    path("mod/cases/<int:case_id>/release", mod_views.release, name="mod_release"),
+    path("mod/people/<str:username>/lift", mod_views.lift, name="mod_lift"),
 ]

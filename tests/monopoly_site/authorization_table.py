@@ -161,6 +161,9 @@ ROUTES: list[Row] = [
     Row("mod/cases/<int:case_id>/claim", POST, signed_in(MISSING), kwargs={"case_id": "999999"}),
     Row("mod/cases/<int:case_id>/act", POST, signed_in(MISSING), kwargs={"case_id": "999999"},
         data={"kind": "warn", "reason": "authz"}),
+    Row("mod/cases/<int:case_id>/release", POST, signed_in(MISSING), kwargs={"case_id": "999999"}),
+    Row("mod/people/<str:username>/lift", POST, signed_in(MISSING),
+        kwargs={"username": "nobody-here"}, data={"reason": "authz"}),
     # A post of the form with nothing ticked saves it (time zone: automatic).
     Row("settings/", GET, signed_in(OK), wrong_method=redirect("/settings/")),
     Row("settings/vacation", POST, signed_in(redirect("/settings/", changes=True)),

@@ -379,3 +379,55 @@ def test_each_action_tells_live_once_committed(
         assert heard == [(alice.pk, kind)]
     finally:
         standing_changed.disconnect(dispatch_uid="test-standing")
+
+
+# --- handing a case back, lifting restrictions ------------------------------------------
+
+
+def test_the_claimer_can_release_a_case_and_another_moderator_then_claims_it(
+    alice: User, bob: User, moderator: User
+) -> None:
+    case = claimed(reported_case(alice, bob), moderator)
+    other = make_moderator("mod2")
+    refused = client_for(other).post(f"/mod/cases/{case.pk}/release")
+    assert "Only the moderator holding this case can release it." in errors(refused)
+    response = client_for(moderator).post(f"/mod/cases/{case.pk}/release")
+    assert response.status_code == 302 and not errors(response)
+    case.refresh_from_db()
+    assert (case.status, case.claimed_by) == ("open", None)
+    assert claimed(case, other).claimed_by == other
+    kinds = list(ModAction.objects.filter(case=case).order_by("pk").values_list("kind", flat=True))
+    assert kinds == ["claim", "release", "claim"]
+
+
+def test_lifting_ends_every_restriction_and_is_logged(
+    alice: User, bob: User, moderator: User
+) -> None:
+    case = claimed(reported_case(alice, bob), moderator)
+    act(case, moderator, "timeout", hours="5")
+    User.objects.filter(pk=alice.pk).update(shadow_muted=True, rated_suspended=True)
+    response = client_for(moderator).post(
+        "/mod/people/alice/lift", {"reason": "appeal upheld", "case": str(case.pk)}
+    )
+    assert response.status_code == 302 and response["Location"] == f"/mod/cases/{case.pk}/"
+    alice.refresh_from_db()
+    assert (alice.chat_timeout_until, alice.shadow_muted, alice.rated_suspended) == (
+        None,
+        False,
+        False,
+    )
+    lift = ModAction.objects.get(kind="lift")
+    assert (lift.moderator, lift.user, lift.reason) == (moderator, alice, "appeal upheld")
+
+
+def test_lifting_needs_a_reason_a_restriction_and_a_moderator(
+    alice: User, bob: User, moderator: User
+) -> None:
+    nothing = client_for(moderator).post("/mod/people/alice/lift", {"reason": "why not"})
+    assert "alice has no restriction to lift." in errors(nothing)
+    User.objects.filter(pk=alice.pk).update(shadow_muted=True)
+    blank = client_for(moderator).post("/mod/people/alice/lift", {"reason": " "})
+    assert "Say why: the reason goes into the audit log." in errors(blank)
+    assert client_for(bob).post("/mod/people/alice/lift", {"reason": "x"}).status_code == 404
+    alice.refresh_from_db()
+    assert alice.shadow_muted and not ModAction.objects.filter(kind="lift").exists()
