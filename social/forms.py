@@ -20,6 +20,13 @@ class PrivacyForm(forms.ModelForm):  # type: ignore[type-arg]
         }
         help_texts = {
             "challenge_from": _("A challenge invites you to a seat in someone's game."),
+            "message_from": _(
+                "Private messages in your inbox. New accounts can only write to people who follow them."
+            ),
+            "chat_from": _(
+                "In the games where you sit, you see the chat lines only of these "
+                "people (your own lines always). They can still write; you just do not see it."
+            ),
             "no_chat": _("Hides game and spectator chat from you on every page."),
         }
         widgets = {
