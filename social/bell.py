@@ -1,7 +1,7 @@
 """ "Tell me when they start a game": when a public game starts, each
-follower with the bell on of each seated person hears of it, once a day
-per person followed (the day's notice is pointed at the latest game
-rather than repeated). Not the followers who sit in the game themselves,
+follower with the bell on of each seated person hears of it, once a day (on
+the follower's clock) per person followed (the day's notice is pointed at
+the latest game rather than repeated). Not the followers who sit in the game themselves,
 nor those the seated person has blocked. A private game is never told.
 
 It follows the notices' rules: a stored notice (whose unread count is
@@ -9,13 +9,16 @@ pushed to open pages), and Web Push only to a follower with no page open."""
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+import zoneinfo
 from typing import Any
 
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import valid_zone
 from common import redis_health
 from games.models import Game
 from games.services.subscribers import Subscriber
@@ -56,17 +59,26 @@ def bell_rows(seated: list[int]) -> list[Follow]:
         Follow.objects.filter(followed_id__in=seated, bell=True, follower__is_active=True)
         .exclude(follower_id__in=seated)
         .exclude(Exists(blocked_by_followed))
-        .select_related("followed")
+        .select_related("followed", "follower")
     )
+
+
+def follower_day(follower: Any, now: Any) -> str:
+    """The date on the follower's own clock (their chosen zone, else their
+    browser's, else UTC): "once a day" is their day."""
+    name = valid_zone(follower.time_zone) or valid_zone(follower.browser_time_zone)
+    zone = zoneinfo.ZoneInfo(name) if name else dt.UTC
+    return str(now.astimezone(zone).date().isoformat())
 
 
 def tell_followers(game: Game, seated: list[int]) -> int:
     """Notify each bell follower (once a day per person followed); how many
     new notices were stored."""
-    day = timezone.now().date().isoformat()
+    now = timezone.now()
     url = game.get_absolute_url()
     told = 0
     for row in bell_rows(seated):
+        day = follower_day(row.follower, now)
         name = row.followed.public_name
         text = _("%(name)s started a game: %(game)s. Watch it.") % {
             "name": name,

@@ -125,3 +125,18 @@ def test_the_push_task_sends_to_the_followers_devices(carol: User) -> None:
     with mock.patch("social.tasks.push.send", return_value=1) as send:
         assert push_bell(carol.pk, "t", "b", "/games/x/") == 1
     send.assert_called_once_with(carol.pk, "t", "b", "/games/x/")
+
+
+def test_the_day_of_the_bell_is_the_followers_own() -> None:
+    from datetime import UTC, datetime
+
+    from social.bell import follower_day
+
+    late = datetime(2026, 11, 29, 23, 30, tzinfo=UTC)
+    tokyo = User(username="t", time_zone="Asia/Tokyo")
+    browser = User(username="b", browser_time_zone="America/Los_Angeles")
+    nowhere = User(username="n", time_zone="Nowhere/Else")
+    assert follower_day(tokyo, late) == "2026-11-30"
+    assert follower_day(browser, late) == "2026-11-29"
+    assert follower_day(browser, datetime(2026, 11, 30, 7, 59, tzinfo=UTC)) == "2026-11-29"
+    assert follower_day(nowhere, late) == "2026-11-29"
