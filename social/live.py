@@ -13,11 +13,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from common import redis_health
 from live import groups, presence
+from notifications import push
 from social import reads
 from social.models import Message
+from social.tasks import push_message
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +61,8 @@ def push_unread(user_pk: int) -> bool:
 def message_sent(message: Message, recipient_pk: int) -> None:
     # The count first: an open conversation that marks the message read
     # pushes the count again, and that one must arrive last.
-    push_unread(recipient_pk)
+    if not push_unread(recipient_pk):
+        tell_away(message, recipient_pk)
     try:
         event: dict[str, Any] = {
             "type": "inbox.message",
@@ -65,3 +72,31 @@ def message_sent(message: Message, recipient_pk: int) -> None:
         groups.send([(inbox_group(message.sender_id), event), (inbox_group(recipient_pk), event)])
     except Exception:
         logger.exception("could not push message %s", message.pk)
+
+
+# One Web Push per conversation in this long, however many lines follow:
+# a conversation in full flow must not buzz a phone at every line.
+AWAY_PUSH_QUIET_SECONDS = 15 * 60
+
+
+def tell_away(message: Message, recipient_pk: int) -> bool:
+    """Web Push "a message from X" to a recipient with no page open (where
+    push is enabled). The words stay off the lock screen: only who wrote."""
+    if not push.enabled():
+        return False
+    key = f"inbox-push:{recipient_pk}:{message.conversation_id}"
+    try:
+        with redis_health.guarded():
+            if not cache.add(key, 1, timeout=AWAY_PUSH_QUIET_SECONDS):
+                return False
+            sender = message.sender
+            title = _("A message from %(name)s") % {"name": sender.public_name}
+            body = _("%(name)s wrote to you. Open your inbox to read it.") % {
+                "name": sender.public_name
+            }
+            url = reverse("conversation", kwargs={"username": sender.username})
+            push_message.delay(recipient_pk, title, body, url)
+    except Exception:
+        logger.exception("could not enqueue the message push to user %s", recipient_pk)
+        return False
+    return True

@@ -398,3 +398,32 @@ def test_a_conversation_socket_shows_only_its_own_conversation(
             await comm.disconnect()
 
     run(scenario)
+
+
+def test_a_recipient_away_gets_one_web_push_per_conversation_without_the_words(
+    alice: User, bob: User, carol: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    from unittest import mock
+
+    from django.core.cache import cache
+
+    from live import presence
+
+    first = messages.do_send_message(alice, bob, "hello")
+    cache.delete(f"inbox-push:{bob.pk}:{first.conversation_id}")
+    presence.person_connected(carol.pk)  # carol has a page open: her count tells her
+    try:
+        with (
+            mock.patch("social.live.push.enabled", return_value=True),
+            mock.patch("social.tasks.push_message.delay") as delay,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            messages.do_send_message(alice, bob, "the secret plan")
+            messages.do_send_message(alice, bob, "and more of it")
+            messages.do_send_message(alice, carol, "hi carol")
+    finally:
+        presence.person_disconnected(carol.pk)
+    assert [call.args[0] for call in delay.call_args_list] == [bob.pk]
+    _user, title, body, url = delay.call_args.args
+    assert (title, url) == ("A message from alice", "/inbox/alice/")
+    assert "secret" not in body
