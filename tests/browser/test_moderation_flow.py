@@ -57,7 +57,7 @@ def test_a_reported_chat_line_through_to_the_timeout_and_the_outcome(
     # Bob sees the line arrive and reports it from the game page.
     reporter.get_by_text("you play like a potato").wait_for()
     line = reporter.locator(".chat-message", has_text="you play like a potato")
-    line.get_by_text("Mute, block or report alice").click()
+    line.locator("summary", has_text="Mute, block or report alice").click()
     line.get_by_label("Reason").select_option("abuse")
     line.get_by_label("What happened (optional)").fill("insults in chat")
     line.get_by_role("button", name="Report alice").click()
