@@ -261,6 +261,7 @@ def roll_unheard(game: Game) -> None:
         fanout.publish = publish
 
 
+@pytest.mark.slow  # make test keeps the board's push and the gap's resync; the rest here
 @pytest.mark.browser
 def test_a_page_that_missed_the_last_push_catches_up_by_its_heartbeat(
     browser: Any, quick_heartbeat_daphne: Daphne
@@ -298,6 +299,7 @@ def chatter(game: Game, stop: threading.Event) -> None:
         )
 
 
+@pytest.mark.slow  # make test keeps the board's push and the gap's resync; the rest here
 @pytest.mark.browser
 def test_frames_without_a_version_do_not_put_off_the_heartbeat(
     browser: Any, quick_heartbeat_daphne: Daphne
@@ -326,6 +328,7 @@ def test_frames_without_a_version_do_not_put_off_the_heartbeat(
     context.close()
 
 
+@pytest.mark.slow  # make test keeps the board's push and the gap's resync; the rest here
 @pytest.mark.browser
 def test_a_tab_shown_again_asks_for_the_current_version_at_once(
     browser: Any, daphne_server: Daphne
@@ -346,6 +349,7 @@ def test_a_tab_shown_again_asks_for_the_current_version_at_once(
     context.close()
 
 
+@pytest.mark.slow  # make test keeps the board's push and the gap's resync; the rest here
 @pytest.mark.browser
 def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server: Daphne) -> None:
     [ada] = people("ada")
@@ -363,6 +367,7 @@ def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server
     context.close()
 
 
+@pytest.mark.slow  # make test keeps the board's push and the gap's resync; the rest here
 @pytest.mark.browser
 def test_your_games_shows_a_started_game_without_a_reload(
     browser: Any, daphne_server: Daphne
@@ -383,6 +388,7 @@ def test_your_games_shows_a_started_game_without_a_reload(
     context.close()
 
 
+@pytest.mark.slow  # make test keeps the board's push and the gap's resync; the rest here
 @pytest.mark.browser
 def test_pushed_deadlines_show_in_the_zone_the_player_chose(
     browser: Any, daphne_server: Daphne

@@ -91,6 +91,7 @@ def test_a_decision_arising_while_the_player_is_away_tells_them(timers: None, du
     assert note.text.startswith(f"Your move in game {duel.public_id}: ")
 
 
+@pytest.mark.slow  # the longest of these (a whole turn each way): make test keeps the others
 def test_a_player_who_closes_the_page_after_their_own_move_is_told(
     timers: None, duel: Game
 ) -> None:
