@@ -66,6 +66,7 @@ def people(*names: str) -> list[User]:
     ]
 
 
+@pytest.mark.slow  # the sockets' tests check each push; make test keeps the gap's resync in a browser
 @pytest.mark.browser
 def test_the_spectators_board_changes_without_a_reload(browser: Any, daphne_url: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)

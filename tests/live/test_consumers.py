@@ -374,6 +374,7 @@ def test_the_watch_list_updates_when_a_game_starts(alice: User, bob: User) -> No
     run(scenario)
 
 
+@pytest.mark.slow  # waits out the one-second limit: in make test-long
 def test_resyncs_are_limited_to_one_a_second_and_those_asked_meanwhile_answered_after_it(
     duel: Game,
 ) -> None:

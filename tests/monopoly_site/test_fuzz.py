@@ -268,6 +268,7 @@ def test_every_route_survives_junk_parameters_query_and_form(
     check()
 
 
+@pytest.mark.slow  # every form of the site: in make test-long
 @fuzz(150)
 @given(
     pattern=st.sampled_from([p for p in ROUTES if not p.startswith("admin/")]),
@@ -361,6 +362,7 @@ async def _connect(path: str) -> tuple[WebsocketCommunicator, bool, Any]:
     return comm, connected, code
 
 
+@pytest.mark.slow  # generated addresses on every socket route: in make test-long
 @fuzz(20)
 @given(pattern=st.sampled_from(SOCKET_ROUTES), value=path_value, query=junk)
 @example(pattern="ws/games/<str:public_id>/", value="\x00", query="")

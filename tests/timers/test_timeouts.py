@@ -184,6 +184,7 @@ def test_after_k_timeouts_a_bot_takes_the_seat_and_the_player_reclaims_it(
         services.reclaim_seat(public_id=game.public_id, user=seat.user)
 
 
+@pytest.mark.slow  # seconds of real timers: in make test-long
 def test_vacation_pauses_deadlines_and_the_return_resumes_them(
     timers: None, timed_duel: Game
 ) -> None:
