@@ -94,4 +94,6 @@ def test_the_example_bot_plays_a_whole_game_from_little_cash_through_the_api(
 
     game, log, end = played(site, alice, script, timeout=600)
     assert_ended_by_bankruptcy(game, end)
-    assert any(": buy" in line for line in log)
+    # Whether it lands on a square it can buy before someone goes bankrupt is
+    # the dice's to say (its buying is test_api_bot_policy's): it played turns.
+    assert sum(": roll" in line for line in log) >= 2

@@ -172,3 +172,12 @@ def test_it_lifts_a_mortgage_in_a_complete_group_before_building() -> None:
     s = position(owners=dict.fromkeys(DARK_BLUE, 0), mortgaged=[37], cash={0: 1000})
     action = api_bot.choose(view_of(s, 0), board=BOARD, offered={})
     assert action == {"kind": "unmortgage", "square": 37}
+
+
+def test_it_buys_what_it_is_offered_and_can_pay_for() -> None:
+    view = {
+        "your_seat": 0,
+        "state": {"cash": [300, 300]},
+        "legal_actions": [{"kind": "decline"}, {"kind": "buy"}],
+    }
+    assert (api_bot.choose(view) or {})["kind"] == "buy"
