@@ -69,8 +69,8 @@ def live_games(pks: list[int]) -> list[GameRow]:
     )
     rows: dict[int, GameRow] = {}
     for seat in seats[: LIVE_GAMES * 4]:
-        row = rows.setdefault(seat.game_id, GameRow(seat.game))
-        row.people.append(seat.user)
+        if seat.user is not None:  # always: the filter names users
+            rows.setdefault(seat.game_id, GameRow(seat.game)).people.append(seat.user)
     return list(rows.values())[:LIVE_GAMES]
 
 
@@ -84,7 +84,7 @@ def recent_results(pks: list[int]) -> list[ResultRow]:
         .annotate(players=Count("game__seats"))
         .order_by("-game__finished_at", "number")[:RESULTS]
     )
-    return [ResultRow(s.game, s.user, s.final_rank, s.players) for s in seats]
+    return [ResultRow(s.game, s.user, s.final_rank, s.players) for s in seats if s.user is not None]
 
 
 def friends_context(user: Any, *, results: bool = True) -> dict[str, Any]:
