@@ -267,6 +267,7 @@ def test_blocking_on_an_open_page_takes_the_lines_away_at_once(
     run(scenario)
 
 
+@pytest.mark.slow  # sockets on a live database: in make test-long, to keep make test under seven minutes
 @pytest.mark.usefixtures("live_db")
 def test_the_spectators_room_unveiled_at_the_end_leaves_out_the_blocked(
     duel: Game, alice: User, bob: User, charlie: User

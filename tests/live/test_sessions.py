@@ -103,6 +103,7 @@ def test_logging_out_closes_the_sessions_sockets_and_no_one_elses(
     run(scenario)
 
 
+@pytest.mark.slow  # sockets on a live database: in make test-long, to keep make test under seven minutes
 def test_a_page_whose_socket_comes_back_as_someone_else_is_told_to_reload(
     daphne_port: int, duel: Game, alice: User
 ) -> None:
@@ -129,6 +130,7 @@ def test_a_page_whose_socket_comes_back_as_someone_else_is_told_to_reload(
     run(scenario)
 
 
+@pytest.mark.slow  # sockets on a live database: in make test-long, to keep make test under seven minutes
 def test_a_logged_out_player_cannot_reopen_a_private_game(
     daphne_port: int, private_duel: Game, alice: User
 ) -> None:

@@ -70,6 +70,7 @@ def test_a_socket_over_the_cap_is_closed_with_a_reason_until_one_closes(
     run(scenario)
 
 
+@pytest.mark.slow  # sockets on a live database: in make test-long, to keep make test under seven minutes
 def test_a_dead_processs_sockets_expire_and_leave_no_ghosts(settings: Any, alice: User) -> None:
     settings.SOCKETS_PER_ACCOUNT = 2
 
@@ -88,6 +89,7 @@ def test_a_dead_processs_sockets_expire_and_leave_no_ghosts(settings: Any, alice
     run(scenario)
 
 
+@pytest.mark.slow  # sockets on a live database: in make test-long, to keep make test under seven minutes
 def test_anonymous_sockets_are_not_counted(settings: Any) -> None:
     settings.SOCKETS_PER_ACCOUNT = 1
 

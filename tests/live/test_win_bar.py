@@ -40,6 +40,7 @@ def queued_versions(apply_async: Any, game: Game) -> list[int]:
     return [c.args[0][1] for c in apply_async.call_args_list if c.args[0][0] == game.pk]
 
 
+@pytest.mark.slow  # a real worker and sockets: in make test-long, to keep make test under seven minutes
 def test_spectators_get_the_bar_after_a_move_and_players_never(
     duel: Game, alice: User, bob: User, queued: Any, no_bot_tasks: Any
 ) -> None:
@@ -87,6 +88,7 @@ def test_spectators_get_the_bar_after_a_move_and_players_never(
     run(scenario)
 
 
+@pytest.mark.slow  # a real worker and sockets: in make test-long, to keep make test under seven minutes
 def test_a_move_nobody_spectates_queues_no_estimate(
     duel: Game, alice: User, queued: Any, no_bot_tasks: Any
 ) -> None:

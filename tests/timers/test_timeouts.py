@@ -134,6 +134,7 @@ def test_a_claim_window_closes_and_the_rent_is_forfeited(
     assert game.seats.get(number=owner).timeouts_in_row == 0
 
 
+@pytest.mark.slow  # real timers: in make test-long, to keep make test under seven minutes
 def test_after_k_timeouts_a_bot_takes_the_seat_and_the_player_reclaims_it(
     timers: None, timed_duel: Game
 ) -> None:
