@@ -14,7 +14,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -24,16 +23,8 @@ from people.errors import PeopleError
 from people.models import Report
 from social import moderation
 from social.casefile import case_file
+from social.redirects import safe_next
 from social.reports import PERSON_SOURCES, do_report
-
-
-def _next(request: HttpRequest, fallback: str) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return fallback
 
 
 @login_required
@@ -46,12 +37,12 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
             "target": reported,
             "source": request.GET.get("source", "profile"),
             "ref": request.GET.get("ref", ""),
-            "next": _next(request, profile),
+            "next": safe_next(request, profile),
             "reasons": Report.Reason.choices,
             "sources": PERSON_SOURCES,
         }
         return render(request, "social/report.html", context)
-    back = _next(request, profile)
+    back = safe_next(request, profile)
     htmx = bool(getattr(request, "htmx", False))
     try:
         ratelimit.hit(request, "report")

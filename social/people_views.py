@@ -13,7 +13,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -22,6 +21,7 @@ from accounts.models import User
 from accounts.profile import relation_context
 from people import services
 from people.errors import PeopleError
+from social.redirects import safe_next
 
 Do = Callable[[Any, Any], Any]
 
@@ -43,14 +43,7 @@ VERBS: dict[str, tuple[Do, Any]] = {
 
 
 def _next(request: HttpRequest, player: User) -> str:
-    """Where to go back to: ``next`` if it is a path on this site, else the profile."""
-    target = request.POST.get("next", "")
-    local = target.startswith("/") and not target.startswith("//")
-    if local and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return reverse("profile", args=[player.username])
+    return safe_next(request, reverse("profile", args=[player.username]))
 
 
 def _answer(request: HttpRequest, player: User, said: str, *, error: bool = False) -> HttpResponse:
