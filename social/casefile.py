@@ -67,6 +67,9 @@ def shared_with(reporter: Any, person: Any) -> Shared:
         seats = {s.user_id: s.number for s in game.seats.all() if s.user_id}
         pair = {seats.get(reporter.pk), seats.get(person.pk)}
         book = disclosure.TradeBook.of_game(game.pk)
+        # A moderator may sit in a running game too: pending terms stay its
+        # parties' (games.disclosure); accepted ones and a finished game's are public.
+        onlooker = disclosure.Audience.of(game, None)
         for version, trade_id in sorted(book.proposed_in.items()):
             parties = book.parties[trade_id]
             if set(parties) != pair:
@@ -77,8 +80,9 @@ def shared_with(reporter: Any, person: Any) -> Shared:
                     "trade": trade_id,
                     "from": reporter if parties[0] == seats.get(reporter.pk) else person,
                     "accepted": trade_id in book.accepted,
-                    # Moderators read the terms: they judge the trade.
-                    "terms": trade_terms(game.pk, version),
+                    "terms": trade_terms(game.pk, version)
+                    if book.terms_shown(version, onlooker)
+                    else None,
                 }
             )
     return shared

@@ -431,3 +431,14 @@ def test_lifting_needs_a_reason_a_restriction_and_a_moderator(
     assert client_for(bob).post("/mod/people/alice/lift", {"reason": "x"}).status_code == 404
     alice.refresh_from_db()
     assert alice.shadow_muted and not ModAction.objects.filter(kind="lift").exists()
+
+
+def test_the_case_page_keeps_a_pending_trades_terms_off_until_accepted_or_over(
+    duel: Game, alice: User, bob: User, moderator: User, no_bot_tasks: Any
+) -> None:
+    from tests.social.test_reports import propose
+
+    propose(duel, alice, 1, {"give_cash": 777})
+    case = reported_case(alice, bob)
+    page = client_for(moderator).get(f"/mod/cases/{case.pk}/").content.decode()
+    assert "trade #" in page and "777" not in page
