@@ -78,6 +78,8 @@ INSTALLED_APPS = [
     "ratings",
     "live",
     "social",
+    "clubs",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
