@@ -89,9 +89,9 @@ class Event:
                 )
         return places
 
-    def timed(self, seat: Callable[[], pairing.Seating]) -> pairing.Seating:
+    def timed(self, seat: Callable[..., pairing.Seating], *args: Any, **kw: Any) -> pairing.Seating:
         start = time.perf_counter()
-        seating = seat()
+        seating = seat(*args, **kw)
         self.seating_seconds.append(time.perf_counter() - start)
         return seating
 
@@ -156,16 +156,15 @@ def run_swiss(ev: Event, rounds: int) -> int:
     for r in range(1, rounds + 1):
         order = ev.order()
         seating = ev.timed(
-            lambda order=order, r=r: pairing.seat_swiss(
-                order,
-                ev.met,
-                ev.byes,
-                size=ev.size,
-                lo=ev.lo,
-                hi=ev.hi,
-                seed=ev.seed,
-                round_no=r,
-            )
+            pairing.seat_swiss,
+            order,
+            ev.met,
+            ev.byes,
+            size=ev.size,
+            lo=ev.lo,
+            hi=ev.hi,
+            seed=ev.seed,
+            round_no=r,
         )
         ev.play_round(seating, bye)
     return ev.order()[0]
@@ -180,14 +179,18 @@ def run_elimination(ev: Event, advance: int) -> int:
     while True:
         order = ev.order(alive)
         if len(order) <= ev.hi:
-            seating = ev.timed(lambda order=order: pairing.Seating(tables=[order]))
+            seating = ev.timed(pairing.Seating, tables=[order])
             places = ev.play_round(seating, None)
             return min(order, key=lambda p: places[p])
-        r = ev.rounds + 1
         seating = ev.timed(
-            lambda order=order, r=r: pairing.seat_elimination(
-                order, size=ev.size, lo=ev.lo, hi=ev.hi, seed=ev.seed, round_no=r, met=ev.met
-            )
+            pairing.seat_elimination,
+            order,
+            size=ev.size,
+            lo=ev.lo,
+            hi=ev.hi,
+            seed=ev.seed,
+            round_no=ev.rounds + 1,
+            met=ev.met,
         )
         places = ev.play_round(seating, None)
         alive = list(seating.byes) + [p for t in seating.tables for p in t if places[p] <= advance]
