@@ -630,8 +630,9 @@ def roundrobin_schedule(
     hi: int,
     rounds: int,
     seed: int,
-    attempts: int = 6,
+    attempts: int = 3,
     budget: int = SEARCH_BUDGET // 4,
+    polish: int = 60_000,
 ) -> list[Seating]:
     """A group's whole schedule (social golfer): no two players share a
     table twice where the numbers allow it.
@@ -689,18 +690,19 @@ def roundrobin_schedule(
             tables = [
                 [rest[k] for k in t] for t in _seat(len(rest), sizes, nb, arng, budget, window=None)
             ]
-            cost += _cost_ix(tables, met)
             _record(tables, met)
             sched.append(tables)
             byes_by_round.append(sorted(out))
-        if best is None or cost < best_cost:
-            best, best_cost, best_byes = sched, cost, byes_by_round
         seen: Counter[int] = Counter()
         for r in sched:
             for t in r:
                 for i in t:
                     seen[i] += len(t) - 1
-        if cost <= lower_bound_repeats(seen, n) or len(sched) == len(start):
+        floor = lower_bound_repeats(seen, n)
+        cost = _polish(sched, n, arng, checks=polish, floor=floor)
+        if best is None or cost < best_cost:
+            best, best_cost, best_byes = sched, cost, byes_by_round
+        if cost <= floor or len(sched) == len(start):
             break
     assert best is not None
     return [
@@ -710,6 +712,87 @@ def roundrobin_schedule(
         )
         for r, b in zip(best, best_byes, strict=True)
     ]
+
+
+def _polish(
+    sched: list[list[list[int]]], n: int, rng: random.Random, *, checks: int, floor: int
+) -> int:
+    """Tabu search over the whole schedule, in place (after Dotú and Van
+    Hentenryck's for the social golfer): take a player at a table where
+    they meet someone a second time, swap them with the player of another
+    table of the same round that lowers the repeat meetings most (even if
+    none does), and keep both where they are for a few steps. Ends with the
+    best schedule seen; returns its repeat meetings."""
+    cnt = [[0] * n for _ in range(n)]
+    for r in sched:
+        for t in r:
+            for i, a in enumerate(t):
+                for b in t[i + 1 :]:
+                    cnt[a][b] += 1
+                    cnt[b][a] += 1
+    cost = sum(max(0, cnt[a][b] - 1) for a in range(n) for b in range(a + 1, n))
+    best_cost, best = cost, [[list(t) for t in r] for r in sched]
+    tabu: dict[tuple[int, int], int] = {}
+    step = last_best = 0
+    patience = 500 + 20 * n
+    while best_cost > floor and checks > 0 and step - last_best < patience:
+        step += 1
+        conflicted = [
+            (ri, ti, x)
+            for ri, r in enumerate(sched)
+            for ti, t in enumerate(r)
+            for x in t
+            if any(cnt[x][z] >= 2 for z in t if z != x)
+        ]
+        if not conflicted:
+            break
+        free = [c for c in conflicted if tabu.get((c[0], c[2]), 0) <= step] or conflicted
+        ri, ta_i, x = free[rng.randrange(len(free))]
+        rnd = sched[ri]
+        ta = rnd[ta_i]
+        out_x = sum(1 for z in ta if z != x and cnt[x][z] >= 2)
+        move: tuple[tuple[int, float], int, int] | None = None
+        for tb_i, tb in enumerate(rnd):
+            if tb_i == ta_i:
+                continue
+            for y in tb:
+                checks -= 1
+                out_y = sum(1 for z in tb if z != y and cnt[y][z] >= 2)
+                in_x = sum(1 for z in tb if z != y and cnt[x][z] >= 1)
+                in_y = sum(1 for z in ta if z != x and cnt[y][z] >= 1)
+                delta = in_x + in_y - out_x - out_y
+                if tabu.get((ri, y), 0) > step and cost + delta >= best_cost:
+                    continue  # tabu, unless it beats the best seen
+                key = (delta, rng.random())
+                if move is None or key < move[0]:
+                    move = (key, tb_i, y)
+        if move is None:
+            tabu.clear()
+            continue
+        (delta, _), tb_i, y = move
+        tb = rnd[tb_i]
+        for z in ta:
+            if z != x:
+                cnt[x][z] -= 1
+                cnt[z][x] -= 1
+                cnt[y][z] += 1
+                cnt[z][y] += 1
+        for z in tb:
+            if z != y:
+                cnt[y][z] -= 1
+                cnt[z][y] -= 1
+                cnt[x][z] += 1
+                cnt[z][x] += 1
+        ta[ta.index(x)] = y
+        tb[tb.index(y)] = x
+        cost += delta
+        tenure = 3 + rng.randrange(8)
+        tabu[(ri, x)] = tabu[(ri, y)] = step + tenure
+        if cost < best_cost:
+            best_cost, best = cost, [[list(t) for t in r] for r in sched]
+            last_best = step
+    sched[:] = best
+    return best_cost
 
 
 def _record(tables: Sequence[Sequence[int]], met: list[set[int]]) -> None:
