@@ -632,18 +632,23 @@ def roundrobin_schedule(
     seed: int,
     attempts: int = 3,
     budget: int = SEARCH_BUDGET // 4,
-    polish: int = 60_000,
+    polish: int = 30_000,
 ) -> list[Seating]:
     """A group's whole schedule (social golfer): no two players share a
     table twice where the numbers allow it.
 
-    Known constructions first (the circle method for pairs, Kirkman's 15,
-    a transversal design / affine plane over GF(g) for ``size * g`` players
-    with g a prime power at least ``size``); rounds beyond them, and other
-    numbers, are searched round by round (repeat-free seating when one is
-    found within the budget, else the repair search), from ``attempts``
-    seeded orders, keeping the schedule with the fewest repeat meetings.
-    Byes go to those with the fewest so far, drawn among equals."""
+    Known constructions first, at the sizes ``table_sizes`` gives (the
+    circle method for pairs, Kirkman's 15, a transversal design or affine
+    plane over GF(g) for ``size * g`` players, g a prime power at least
+    ``size``); rounds beyond them, and other numbers, are searched round by
+    round (a repeat-free seating when the search finds one, else the repair
+    search), then the whole schedule is polished by a tabu search. When
+    that leaves repeats, a transversal design padded with absent players
+    (tables of k and k - 1 within the bounds) is taken if it covers every
+    round; else both are searched from up to ``attempts`` seeded orders and
+    the schedule with the fewest repeat meetings wins, then the one with
+    table sizes closest to ``size``. Byes go to those with the fewest so
+    far, drawn among equals."""
     check_bounds(size, lo, hi)
     group = list(players)
     if len(set(group)) != len(group):
@@ -664,54 +669,129 @@ def roundrobin_schedule(
         for r in _circle(n + 1)[:rounds]:
             start.append([t for t in r if n not in t])
             start_byes.append([a + b - n for a, b in r if n in (a, b)])
-    best: list[list[list[int]]] | None = None
-    best_cost = -1
-    for attempt in range(max(1, attempts)):
-        arng = _rng(seed, "roundrobin", attempt)
-        sched = [[list(t) for t in r] for r in start]
-        met: list[set[int]] = [set() for _ in range(n)]
-        for r in sched:
-            _record(r, met)
-        bye_count = [0] * n
-        for b in start_byes:
-            for i in b:
-                bye_count[i] += 1
-        cost = 0
-        byes_by_round = [list(b) for b in start_byes]
-        for _ in range(len(sched), rounds):
-            order = list(range(n))
-            arng.shuffle(order)
-            bye_order = sorted(order, key=lambda i: bye_count[i])
-            out = bye_order[:n_byes]
-            for i in out:
-                bye_count[i] += 1
-            rest = [i for i in order if i not in set(out)]
-            nb = _neighbours(rest, {i: met[i] for i in rest})
-            tables = [
-                [rest[k] for k in t] for t in _seat(len(rest), sizes, nb, arng, budget, window=None)
-            ]
-            _record(tables, met)
-            sched.append(tables)
-            byes_by_round.append(sorted(out))
-        seen: Counter[int] = Counter()
-        for r in sched:
-            for t in r:
-                for i in t:
-                    seen[i] += len(t) - 1
-        floor = lower_bound_repeats(seen, n)
-        cost = _polish(sched, n, arng, checks=polish, floor=floor)
-        if best is None or cost < best_cost:
-            best, best_cost, best_byes = sched, cost, byes_by_round
-        if cost <= floor or len(sched) == len(start):
-            break
-    assert best is not None
+    quick = _Completion(n, sizes, n_byes, rounds, seed, 1, budget, polish)
+    best = quick.complete(start, start_byes)
+    if best[2] > 0:
+        padded = _padded_design(n, size, lo, hi, rounds) or []
+        if len(padded) == rounds:
+            best = quick.complete(padded, [[] for _ in padded])
+        else:
+            full = _Completion(n, sizes, n_byes, rounds, seed, attempts, budget, polish)
+            candidates = [full.complete(start, start_byes)]
+            if padded:
+                candidates.append(full.complete(padded, [[] for _ in padded]))
+            best = min(candidates, key=lambda c: (c[2], _deviation(c[0], size)))
+    sched, byes, _ = best
     return [
         Seating(
             tables=_seat_order([[mapped[i] for i in t] for t in r], rng),
             byes=[mapped[i] for i in b],
         )
-        for r, b in zip(best, best_byes, strict=True)
+        for r, b in zip(sched, byes, strict=True)
     ]
+
+
+def _deviation(sched: Sequence[Sequence[Sequence[int]]], size: int) -> int:
+    return sum(abs(len(t) - size) for r in sched for t in r)
+
+
+def _prime_power_at_least(m: int, limit: int = 64) -> int | None:
+    for q in range(max(2, m), limit + 1):
+        if _is_prime(q) or q in _IRREDUCIBLE:
+            return q
+    return None
+
+
+def _padded_design(
+    n: int, size: int, lo: int, hi: int, rounds: int
+) -> list[list[list[int]]] | None:
+    """A transversal design for k * g >= n players with the extra ones
+    absent (the last indices, whole rows first: each table loses at most
+    one player a row), for the k in ``lo..hi`` giving the most rounds whose
+    tables all stay within the bounds (up to ``rounds``), then the table
+    sizes closest to ``size``."""
+    best: tuple[tuple[int, int], list[list[list[int]]]] | None = None
+    for k in range(lo, hi + 1):
+        g = _prime_power_at_least(max(k, -(-n // k)))
+        if g is None:
+            continue
+        design = _transversal(k, g)
+        if design is None:
+            continue
+        kept = []
+        for r in design:
+            tables = [[p for p in t if p < n] for t in r]
+            tables = [t for t in tables if t]
+            if all(lo <= len(t) <= hi for t in tables):
+                kept.append(tables)
+        kept = kept[:rounds]
+        key = (len(kept), -_deviation(kept, size))
+        if kept and (best is None or key > best[0]):
+            best = (key, kept)
+    return None if best is None else best[1]
+
+
+class _Completion:
+    """Rounds after a schedule's start, searched (see roundrobin_schedule)."""
+
+    def __init__(
+        self,
+        n: int,
+        sizes: list[int],
+        n_byes: int,
+        rounds: int,
+        seed: int,
+        attempts: int,
+        budget: int,
+        polish: int,
+    ) -> None:
+        self.n, self.sizes, self.n_byes, self.rounds = n, sizes, n_byes, rounds
+        self.seed, self.attempts, self.budget, self.polish = seed, attempts, budget, polish
+
+    def complete(
+        self, start: list[list[list[int]]], start_byes: list[list[int]]
+    ) -> tuple[list[list[list[int]]], list[list[int]], int]:
+        """(rounds, byes of each round, repeat meetings) of the best attempt."""
+        n = self.n
+        best: tuple[list[list[list[int]]], list[list[int]], int] | None = None
+        for attempt in range(max(1, self.attempts)):
+            arng = _rng(self.seed, "roundrobin", len(start), attempt)
+            sched = [[list(t) for t in r] for r in start]
+            met: list[set[int]] = [set() for _ in range(n)]
+            for r in sched:
+                _record(r, met)
+            bye_count = [0] * n
+            for b in start_byes:
+                for i in b:
+                    bye_count[i] += 1
+            byes_by_round = [list(b) for b in start_byes]
+            for _ in range(len(sched), self.rounds):
+                order = list(range(n))
+                arng.shuffle(order)
+                out = sorted(order, key=lambda i: bye_count[i])[: self.n_byes]
+                for i in out:
+                    bye_count[i] += 1
+                gone = set(out)
+                rest = [i for i in order if i not in gone]
+                nb = _neighbours(rest, {i: met[i] for i in rest})
+                seated = _seat(len(rest), self.sizes, nb, arng, self.budget, window=None)
+                tables = [[rest[k] for k in t] for t in seated]
+                _record(tables, met)
+                sched.append(tables)
+                byes_by_round.append(sorted(out))
+            seen: Counter[int] = Counter()
+            for r in sched:
+                for t in r:
+                    for i in t:
+                        seen[i] += len(t) - 1
+            floor = lower_bound_repeats(seen, n)
+            cost = _polish(sched, n, arng, checks=self.polish, floor=floor)
+            if best is None or cost < best[2]:
+                best = (sched, byes_by_round, cost)
+            if cost <= floor or len(sched) == len(start):
+                break
+        assert best is not None
+        return best
 
 
 def _polish(
@@ -734,7 +814,7 @@ def _polish(
     best_cost, best = cost, [[list(t) for t in r] for r in sched]
     tabu: dict[tuple[int, int], int] = {}
     step = last_best = 0
-    patience = 500 + 20 * n
+    patience = 200 + 5 * n
     while best_cost > floor and checks > 0 and step - last_best < patience:
         step += 1
         conflicted = [
