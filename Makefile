@@ -142,7 +142,7 @@ BENCH_PAIRING_RUNS := \
 	"--format roundrobin --players 30 --rounds 9" \
 	"--format roundrobin --players 100 --group-size 20 --rounds 5 --group-final 1" \
 	"--format roundrobin --players 1000 --group-size 20 --rounds 5 --group-final 1" \
-	"--format roundrobin --players 1000 --group-size 24 --rounds 7"
+	"--format roundrobin --players 1000 --group-size 24 --rounds 7 --group-final 1"
 bench-pairing: install
 	@for args in $(BENCH_PAIRING_RUNS); do \
 		DEBUG=true $(PY) manage.py simulate_tournament $$args --table-size 4 --seed 1 --json; echo; \

@@ -38,6 +38,11 @@ SEARCH_BUDGET = 60_000
 #: the standings blocks stay close to what they were.
 SWISS_WINDOW = 8
 
+#: When the repair search leaves repeats a seating might avoid, it starts
+#: again from this many random seatings for up to this many players.
+RESTARTS = 8
+RESTART_PLAYERS = 200
+
 #: Up to this many players at tables, a seating that still has repeat
 #: meetings is proved minimal by an exhaustive (budgeted) search.
 EXACT_PLAYERS = 12
@@ -392,10 +397,59 @@ def _seat(
                 break
     tables = _greedy(m, sizes, nb)
     _repair(tables, nb, rng, checks=budget, window=window)
+    cost, floor = _cost(tables, nb), _round_floor(tables, nb)
+    if cost > floor and m <= RESTART_PLAYERS:
+        # The repair from the standings' greedy seating is stuck: restart
+        # it from random seatings, then draw the tables back together by
+        # standings without adding a repeat.
+        for _ in range(RESTARTS):
+            flat = list(range(m))
+            rng.shuffle(flat)
+            other, k = [], 0
+            for size in sizes:
+                other.append(flat[k : k + size])
+                k += size
+            _repair(other, nb, rng, checks=budget // RESTARTS, window=None)
+            c = _cost(other, nb)
+            if c < cost:
+                tables, cost = other, c
+                _settle(tables, nb)
+            if cost <= floor:
+                break
     tables.sort(key=min)
     for t in tables:
         t.sort()
     return tables
+
+
+def _settle(tables: list[list[int]], nb: Sequence[set[int]]) -> None:
+    """Swap players between tables, in place, while that brings each
+    table's players closer together in the standings (the sum of their
+    distances from the table's mean place) and adds no repeat meeting."""
+
+    def clash(p: int, table: Sequence[int], without: int) -> int:
+        return sum(1 for x in table if x != without and x != p and x in nb[p])
+
+    for _ in range(5):
+        moved = False
+        for a, ta in enumerate(tables):
+            for b in range(a + 1, len(tables)):
+                tb = tables[b]
+                ca, cb = sum(ta) / len(ta), sum(tb) / len(tb)
+                for i, x in enumerate(ta):
+                    for j, y in enumerate(tb):
+                        gain = abs(x - ca) + abs(y - cb) - abs(y - ca) - abs(x - cb)
+                        if gain <= 0:
+                            continue
+                        before = clash(x, ta, -1) + clash(y, tb, -1)
+                        if clash(x, tb, y) + clash(y, ta, x) > before:
+                            continue
+                        ta[i], tb[j] = y, x
+                        x = y
+                        ca, cb = sum(ta) / len(ta), sum(tb) / len(tb)
+                        moved = True
+        if not moved:
+            return
 
 
 def _seat_order(tables: list[list[int]], rng: random.Random) -> list[list[int]]:
