@@ -378,6 +378,7 @@ def _seat(
     budget: int,
     *,
     window: int | None,
+    restarts: int = 0,
 ) -> list[list[int]]:
     """Tables of indices 0..m-1 (0 best): the first seating in standings
     order without repeat meetings when the search finds one, else the
@@ -387,29 +388,40 @@ def _seat(
     found, exhausted = _search(m, sizes, nb, 0, _Budget(budget))
     if found is not None:
         return found
-    if m <= EXACT_PLAYERS and exhausted:
-        # Small: the first seating with 1, 2, ... repeats is the fewest.
-        for allowed in range(1, m * m):
-            found, exhausted = _search(m, sizes, nb, allowed, _Budget(budget))
-            if found is not None:
-                return found
-            if not exhausted:
-                break
     tables = _greedy(m, sizes, nb)
     _repair(tables, nb, rng, checks=budget, window=window)
     cost, floor = _cost(tables, nb), _round_floor(tables, nb)
-    if cost > floor and m <= RESTART_PLAYERS:
+    if m <= EXACT_PLAYERS and exhausted and cost > floor:
+        # Small: bisect on the repeats allowed (an exhausted search proves
+        # there is no seating with so few); the search at the fewest then
+        # gives the first such seating in standings order.
+        low, high = max(1, floor), cost
+        while low < high:
+            mid = (low + high) // 2
+            found, exhausted = _search(m, sizes, nb, mid, _Budget(budget))
+            if found is not None:
+                high = mid
+            elif exhausted:
+                low = mid + 1
+            else:
+                break
+        else:
+            found, _ = _search(m, sizes, nb, low, _Budget(budget))
+            if found is not None:
+                return found
+            floor = cost  # proved: none has fewer than these tables
+    if cost > floor and m <= RESTART_PLAYERS and restarts:
         # The repair from the standings' greedy seating is stuck: restart
         # it from random seatings, then draw the tables back together by
         # standings without adding a repeat.
-        for _ in range(RESTARTS):
+        for _ in range(restarts):
             flat = list(range(m))
             rng.shuffle(flat)
             other, k = [], 0
             for size in sizes:
                 other.append(flat[k : k + size])
                 k += size
-            _repair(other, nb, rng, checks=budget // RESTARTS, window=None)
+            _repair(other, nb, rng, checks=budget // restarts, window=None)
             c = _cost(other, nb)
             if c < cost:
                 tables, cost = other, c
@@ -487,7 +499,7 @@ def seat_swiss(
     rest = [p for p in players if p not in out]
     rng = _rng(seed, "swiss", round_no)
     nb = _neighbours(rest, met)
-    tables = _seat(len(rest), sizes, nb, rng, budget, window=SWISS_WINDOW)
+    tables = _seat(len(rest), sizes, nb, rng, budget, window=SWISS_WINDOW, restarts=RESTARTS)
     seated = [[rest[i] for i in t] for t in tables]
     return Seating(tables=_seat_order(seated, rng), byes=bye_list)
 

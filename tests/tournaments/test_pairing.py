@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from tournaments import pairing
 from tournaments.pairing import Seating
 
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # --- helpers ---------------------------------------------------------------
@@ -74,7 +75,7 @@ def bounds(draw: st.DrawFn) -> tuple[int, int, int]:
 
 @st.composite
 def swiss_case(
-    draw: st.DrawFn, max_players: int = 40
+    draw: st.DrawFn, max_players: int = 30
 ) -> tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]]:
     """Standings, earlier meetings (random tables of earlier rounds) and
     byes so far."""
@@ -138,9 +139,7 @@ def test_refuses_bounds_that_no_table_honours() -> None:
 # --- Swiss -----------------------------------------------------------------
 
 
-@given(case=swiss_case(), seed=st.integers(0, 2**32), round_no=st.integers(1, 9))
-@FAST
-def test_swiss_seats_everyone_once_or_gives_a_bye(
+def check_seated_once(
     case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
     seed: int,
     round_no: int,
@@ -155,9 +154,17 @@ def test_swiss_seats_everyone_once_or_gives_a_bye(
         assert max(byes[p] for p in s.byes) <= min((byes[p] for p in seated), default=99)
 
 
-@given(case=swiss_case(max_players=9), seed=st.integers(0, 2**32))
-@settings(max_examples=150, deadline=None)
-def test_swiss_has_the_fewest_repeats_of_all_seatings_exhaustively(
+@given(case=swiss_case(), seed=st.integers(0, 2**32), round_no=st.integers(1, 9))
+@FAST
+def test_swiss_seats_everyone_once_or_gives_a_bye(
+    case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
+    seed: int,
+    round_no: int,
+) -> None:
+    check_seated_once(case, seed, round_no)
+
+
+def check_fewest_repeats(
     case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
     seed: int,
 ) -> None:
@@ -166,6 +173,36 @@ def test_swiss_has_the_fewest_repeats_of_all_seatings_exhaustively(
     seated = [p for t in s.tables for p in t]
     sizes = [len(t) for t in s.tables]
     assert pairing.repeats(s.tables, met) == fewest_repeats(seated, sizes, met)
+
+
+@given(case=swiss_case(max_players=9), seed=st.integers(0, 2**32))
+@settings(max_examples=100, deadline=None)
+def test_swiss_has_the_fewest_repeats_of_all_seatings_exhaustively(
+    case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
+    seed: int,
+) -> None:
+    check_fewest_repeats(case, seed)
+
+
+@pytest.mark.slow
+@given(case=swiss_case(max_players=10), seed=st.integers(0, 2**32))
+@MANY
+def test_swiss_has_the_fewest_repeats_of_all_seatings_exhaustively_at_length(
+    case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
+    seed: int,
+) -> None:
+    check_fewest_repeats(case, seed)
+
+
+@pytest.mark.slow
+@given(case=swiss_case(max_players=120), seed=st.integers(0, 2**32), round_no=st.integers(1, 9))
+@MANY
+def test_swiss_seats_everyone_once_or_gives_a_bye_at_length(
+    case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
+    seed: int,
+    round_no: int,
+) -> None:
+    check_seated_once(case, seed, round_no)
 
 
 def test_swiss_avoids_a_repeat_that_standings_blocks_would_make() -> None:
@@ -283,11 +320,7 @@ def test_roundrobin_meets_nobody_twice_where_a_perfect_schedule_exists(
     assert max(pair_counts(sched).values()) == 1
 
 
-@given(n=st.integers(2, 20), b=bounds(), rounds=st.integers(1, 5), seed=st.integers(0, 2**32))
-@settings(max_examples=20, deadline=None)
-def test_roundrobin_seats_everyone_and_spreads_byes_evenly(
-    n: int, b: tuple[int, int, int], rounds: int, seed: int
-) -> None:
+def check_roundrobin(n: int, b: tuple[int, int, int], rounds: int, seed: int) -> None:
     size, lo, hi = b
     players = list(range(n))
     sched = pairing.roundrobin_schedule(players, size=size, lo=lo, hi=hi, rounds=rounds, seed=seed)
@@ -297,6 +330,23 @@ def test_roundrobin_seats_everyone_and_spreads_byes_evenly(
         assert_everyone_once(players, s, lo, hi)
         byes.update(s.byes)
         assert max(byes[p] for p in players) - min(byes[p] for p in players) <= 1
+
+
+@given(n=st.integers(2, 16), b=bounds(), rounds=st.integers(1, 4), seed=st.integers(0, 2**32))
+@settings(max_examples=15, deadline=None)
+def test_roundrobin_seats_everyone_and_spreads_byes_evenly(
+    n: int, b: tuple[int, int, int], rounds: int, seed: int
+) -> None:
+    check_roundrobin(n, b, rounds, seed)
+
+
+@pytest.mark.slow
+@given(n=st.integers(2, 40), b=bounds(), rounds=st.integers(1, 9), seed=st.integers(0, 2**32))
+@settings(max_examples=150, deadline=None)
+def test_roundrobin_seats_everyone_and_spreads_byes_evenly_at_length(
+    n: int, b: tuple[int, int, int], rounds: int, seed: int
+) -> None:
+    check_roundrobin(n, b, rounds, seed)
 
 
 def perfect_schedule_exists(n: int, sizes: Sequence[int], rounds: int) -> bool:
