@@ -282,6 +282,8 @@ def _repair(
     *,
     checks: int,
     window: int | None = None,
+    tier: Sequence[int] | None = None,
+    tier_gap: int = 0,
 ) -> None:
     """Tabu search over swaps between tables, in place: take a player with
     a repeat meeting at random, make the swap (with a player at a table at
@@ -325,7 +327,9 @@ def _repair(
                     continue
                 tb = tables[b]
                 for y in tb:
-                    if tabu.get(y, 0) > step:
+                    if tabu.get(y, 0) > step or (
+                        tier is not None and abs(tier[y] - tier[x]) > tier_gap
+                    ):
                         continue
                     checks -= 1
                     delta = clash(x, tb, y) + clash(y, ta, x) - cx - c[y]
@@ -536,38 +540,29 @@ def seat_elimination(
         forward = not forward
     rng = _rng(seed, "elimination", round_no)
     if met:
-        _untangle_tiers(tables, met)
+        _untangle_tiers(tables, met, rng, SEARCH_BUDGET)
     return Seating(tables=_seat_order(tables, rng), byes=bye_list)
 
 
-def _untangle_tiers(tables: list[list[int]], met: Mapping[int, set[int]]) -> None:
-    """Swap players at the same seat index (the same tier) between tables
-    while that lowers repeat meetings: the tables' strength stays balanced."""
-
-    def clash(p: int, t: list[int], without: int) -> int:
-        seen = met.get(p, set())
-        return sum(1 for x in t if x not in (p, without) and (x in seen or p in met.get(x, ())))
-
-    for _ in range(10):
-        improved = False
-        for a, ta in enumerate(tables):
-            for k, x in enumerate(ta):
-                if clash(x, ta, -1) == 0:
-                    continue
-                for b, tb in enumerate(tables):
-                    if b == a or k >= len(tb):
-                        continue
-                    y = tb[k]
-                    before = clash(x, ta, -1) + clash(y, tb, -1)
-                    after = clash(x, tb, y) + clash(y, ta, x)
-                    if after < before:
-                        ta[k], tb[k] = y, x
-                        x = y
-                        improved = True
-                        if clash(x, ta, -1) == 0:
-                            break
-        if not improved:
-            return
+def _untangle_tiers(
+    tables: list[list[int]], met: Mapping[int, set[int]], rng: random.Random, budget: int
+) -> None:
+    """The repair search (tabu, in place) with swaps only between players
+    of the same tier (the same seat index in the snake), so the tables'
+    strength stays what the snake made it; if repeats are left, between
+    neighbouring tiers too (a table's seeds then move by one tier at most)."""
+    players = [p for t in tables for p in t]
+    idx = {p: i for i, p in enumerate(players)}
+    tier = [0] * len(players)
+    for t in tables:
+        for k, p in enumerate(t):
+            tier[idx[p]] = k
+    nb = _neighbours(players, met)
+    ix = [[idx[p] for p in t] for t in tables]
+    _repair(ix, nb, rng, checks=budget // 2, tier=tier)
+    if _cost(ix, nb) > _round_floor(ix, nb):
+        _repair(ix, nb, rng, checks=budget // 2, tier=tier, tier_gap=1)
+    tables[:] = [[players[i] for i in t] for t in ix]
 
 
 # --- round-robin groups (social golfer) ------------------------------------
