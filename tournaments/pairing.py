@@ -13,6 +13,7 @@ standings and seed give the same seating on every machine.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -265,6 +266,30 @@ def roundrobin_schedule(
     rng = keyed_rng(seed, "roundrobin")
     mapped = list(group)
     rng.shuffle(mapped)
+    sched, byes = _schedule(n, size, lo, hi, rounds, seed, attempts, budget, polish)
+    return [
+        Seating(
+            tables=_seat_order([[mapped[i] for i in t] for t in r], rng),
+            byes=[mapped[i] for i in b],
+        )
+        for r, b in zip(sched, byes, strict=True)
+    ]
+
+
+@functools.lru_cache(maxsize=256)
+def _schedule(
+    n: int,
+    size: int,
+    lo: int,
+    hi: int,
+    rounds: int,
+    seed: int,
+    attempts: int,
+    budget: int,
+    polish: int,
+) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]:
+    """The schedule of indices 0..n-1 and each round's byes. Kept (a pure
+    function of its arguments): the site asks again at each round."""
     sizes, n_byes = table_sizes(n, size, lo, hi)
     start: list[list[list[int]]] = []
     start_byes: list[list[int]] = []
@@ -290,10 +315,7 @@ def roundrobin_schedule(
                 candidates.append(full.complete(padded, [[] for _ in padded]))
             best = min(candidates, key=lambda c: (c[2], deviation(c[0], size)))
     sched, byes, _ = best
-    return [
-        Seating(
-            tables=_seat_order([[mapped[i] for i in t] for t in r], rng),
-            byes=[mapped[i] for i in b],
-        )
-        for r, b in zip(sched, byes, strict=True)
-    ]
+    return (
+        tuple(tuple(tuple(t) for t in r) for r in sched),
+        tuple(tuple(b) for b in byes),
+    )
