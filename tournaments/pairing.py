@@ -14,12 +14,14 @@ standings and seed give the same seating on every machine.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.golfer import Completion, circle, deviation, padded_design, perfect_rounds
 from tournaments.seating import (
+    EXACT_PLAYERS,
     RESTARTS,
     SEARCH_BUDGET,
     keyed_rng,
@@ -186,7 +188,9 @@ def seat_elimination(
     Seeds go 1, 2, ..., k across the tables and back k, ..., 1, a full table
     skipped. When no split within ``lo``..``hi`` seats everyone, the best
     seeds get the byes (they go through). Given ``met``, players of the same
-    seeding tier swap tables where that removes repeat meetings."""
+    seeding tier (seat index) swap tables to remove repeat meetings: up to
+    ``EXACT_PLAYERS`` seated, the fewest of all such seatings; beyond, by
+    the repair search, then between neighbouring tiers if repeats remain."""
     players = list(order)
     sizes, n_byes = table_sizes(len(players), size, lo, hi)
     bye_list = players[:n_byes]
@@ -202,7 +206,7 @@ def seat_elimination(
                 i += 1
         forward = not forward
     rng = keyed_rng(seed, "elimination", round_no)
-    if met:
+    if met and tables:
         _untangle_tiers(tables, met, rng, SEARCH_BUDGET)
     return Seating(tables=_seat_order(tables, rng), byes=bye_list)
 
@@ -222,10 +226,46 @@ def _untangle_tiers(
             tier[idx[p]] = k
     nb = neighbours(players, met)
     ix = [[idx[p] for p in t] for t in tables]
-    repair(ix, nb, rng, checks=budget // 2, tier=tier)
-    if repeat_pairs(ix, nb) > round_floor(ix, nb):
-        repair(ix, nb, rng, checks=budget // 2, tier=tier, tier_gap=1)
+    if len(players) <= EXACT_PLAYERS:
+        ix = _tiers_exact(ix, nb)
+    else:
+        repair(ix, nb, rng, checks=budget // 2, tier=tier)
+        if repeat_pairs(ix, nb) > round_floor(ix, nb):
+            repair(ix, nb, rng, checks=budget // 2, tier=tier, tier_gap=1)
     tables[:] = [[players[i] for i in t] for t in ix]
+
+
+def _tiers_exact(tables: list[list[int]], nb: Sequence[set[int]]) -> list[list[int]]:
+    """Every way to deal each tier's players (tier 0 fixed) over the tables
+    with that seat: the fewest repeat meetings, then the fewest players
+    moved from the snake, the first such in enumeration order."""
+    depth = max(len(t) for t in tables)
+    tiers = [[ti for ti, t in enumerate(tables) if len(t) > k] for k in range(depth)]
+    best: tuple[tuple[int, int], list[list[int]]] | None = None
+    current: list[list[int]] = [[t[0]] for t in tables]
+
+    def deal(k: int, cost: int, moved: int) -> None:
+        nonlocal best
+        if best is not None and (cost, moved) >= best[0]:
+            return
+        if k == depth:
+            best = ((cost, moved), [list(t) for t in current])
+            return
+        where = tiers[k]
+        snake = [tables[ti][k] for ti in where]
+        for perm in itertools.permutations(snake):
+            added = 0
+            for ti, p in zip(where, perm, strict=True):
+                added += sum(1 for x in current[ti] if x in nb[p])
+                current[ti].append(p)
+            shifted = sum(1 for a, b in zip(perm, snake, strict=True) if a != b)
+            deal(k + 1, cost + added, moved + shifted)
+            for ti in where:
+                current[ti].pop()
+
+    deal(1, 0, 0)
+    assert best is not None
+    return best[1]
 
 
 # --- round-robin groups (social golfer) ------------------------------------

@@ -294,6 +294,39 @@ def test_elimination_seats_everyone_once_within_bounds(
     )
 
 
+def tier_dealings(tables: list[list[int]]) -> Iterator[list[list[int]]]:
+    """Every seating that keeps each table's top seed and deals each other
+    tier (seat index) over the tables that have that seat."""
+    depth = max(len(t) for t in tables)
+    tiers = [[ti for ti, t in enumerate(tables) if len(t) > k] for k in range(1, depth)]
+    options = [itertools.permutations([tables[ti][k + 1] for ti in w]) for k, w in enumerate(tiers)]
+    for choice in itertools.product(*options):
+        out = [[t[0]] for t in tables]
+        for w, perm in zip(tiers, choice, strict=True):
+            for ti, p in zip(w, perm, strict=True):
+                out[ti].append(p)
+        yield out
+
+
+@given(case=swiss_case(max_players=12), seed=st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None)
+def test_elimination_has_the_fewest_repeats_within_seeding_tiers_exhaustively(
+    case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
+    seed: int,
+) -> None:
+    order, met, _, (size, lo, hi) = case
+    plain = pairing.seat_elimination(order, size=size, lo=lo, hi=hi, seed=seed, round_no=2)
+    s = pairing.seat_elimination(order, size=size, lo=lo, hi=hi, seed=seed, round_no=2, met=met)
+    assert_everyone_once(order, s, lo, hi)
+    if not s.tables:
+        return
+    # The snake (without ``met``) in seat order, to know each player's tier.
+    rank = {p: i for i, p in enumerate(order)}
+    snake = [sorted(t, key=rank.__getitem__) for t in plain.tables]
+    fewest = min(pairing.repeats(d, met) for d in tier_dealings(snake))
+    assert pairing.repeats(s.tables, met) == fewest
+
+
 def test_elimination_moves_players_apart_who_met_when_it_can() -> None:
     # The four who went through from two tables of the last round.
     met = met_from([Seating(tables=[[1, 3, 9, 10], [2, 4, 11, 12]])])
