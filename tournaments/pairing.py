@@ -190,7 +190,8 @@ def seat_elimination(
     seeds get the byes (they go through). Given ``met``, players of the same
     seeding tier (seat index) swap tables to remove repeat meetings: up to
     ``EXACT_PLAYERS`` seated, the fewest of all such seatings; beyond, by
-    the repair search, then between neighbouring tiers if repeats remain."""
+    the repair search; then, if repeats remain, the repair search between
+    neighbouring tiers too (never ending with more)."""
     players = list(order)
     sizes, n_byes = table_sizes(len(players), size, lo, hi)
     bye_list = players[:n_byes]
@@ -230,8 +231,8 @@ def _untangle_tiers(
         ix = _tiers_exact(ix, nb)
     else:
         repair(ix, nb, rng, checks=budget // 2, tier=tier)
-        if repeat_pairs(ix, nb) > round_floor(ix, nb):
-            repair(ix, nb, rng, checks=budget // 2, tier=tier, tier_gap=1)
+    if repeat_pairs(ix, nb) > round_floor(ix, nb):
+        repair(ix, nb, rng, checks=budget // 2, tier=tier, tier_gap=1)
     tables[:] = [[players[i] for i in t] for t in ix]
 
 

@@ -310,7 +310,7 @@ def tier_dealings(tables: list[list[int]]) -> Iterator[list[list[int]]]:
 
 @given(case=swiss_case(max_players=12), seed=st.integers(0, 2**32))
 @settings(max_examples=60, deadline=None)
-def test_elimination_has_the_fewest_repeats_within_seeding_tiers_exhaustively(
+def test_elimination_has_no_more_repeats_than_the_best_dealing_within_tiers_exhaustively(
     case: tuple[list[int], dict[int, set[int]], dict[int, int], tuple[int, int, int]],
     seed: int,
 ) -> None:
@@ -324,7 +324,9 @@ def test_elimination_has_the_fewest_repeats_within_seeding_tiers_exhaustively(
     rank = {p: i for i, p in enumerate(order)}
     snake = [sorted(t, key=rank.__getitem__) for t in plain.tables]
     fewest = min(pairing.repeats(d, met) for d in tier_dealings(snake))
-    assert pairing.repeats(s.tables, met) == fewest
+    # Never more than the best dealing within tiers (fewer when moving a
+    # seed to a neighbouring tier removes more).
+    assert pairing.repeats(s.tables, met) <= fewest
 
 
 def test_elimination_moves_players_apart_who_met_when_it_can() -> None:
