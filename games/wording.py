@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games import engine
 
@@ -62,9 +62,11 @@ def length_cap(rules: engine.Ruleset) -> str:
     or "" for a game without one."""
     parts = []
     if rules.cap_turns:
-        parts.append(gettext("%(turns)s turns each") % {"turns": rules.cap_turns})
+        turns = rules.cap_turns
+        parts.append(ngettext("%(n)s turn each", "%(n)s turns each", turns) % {"n": turns})
     if rules.cap_days:
-        parts.append(gettext("%(days)s days") % {"days": rules.cap_days})
+        days = rules.cap_days
+        parts.append(ngettext("%(n)s day", "%(n)s days", days) % {"n": days})
     if not parts:
         return ""
     return gettext("Length cap: %(cap)s") % {"cap": ", ".join(parts)}

@@ -251,9 +251,11 @@ def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> s
         return f"The turn limit is reached after {a[0]} turns: the highest net worth wins."
     if k == "length_cap":
         if a[1]:
-            return f"The game's length cap of {a[1]} days is reached: the highest net worth wins."
+            days = f"{a[1]} day" if a[1] == 1 else f"{a[1]} days"
+            return f"The game's length cap of {days} is reached: the highest net worth wins."
+        turns = f"{a[0]} turn" if a[0] == 1 else f"{a[0]} turns"
         return (
-            f"The game's length cap is reached: each player has had {a[0]} turns; "
+            f"The game's length cap is reached: each player has had {turns}; "
             "the highest net worth wins."
         )
     if k == "end_requested":

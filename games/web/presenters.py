@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import decisions, engine, wording
 from games.engine import (
@@ -250,13 +250,19 @@ def end_line(s: engine.State) -> str:
 def _length_cap_line(s: engine.State) -> str:
     rounds = max((s.played[p] for p in range(s.n) if s.alive[p]), default=0) if s.played else 0
     if s.rules.cap_turns and rounds >= s.rules.cap_turns:
-        return gettext(
-            "The game reached its length cap: each player had %(turns)s turns. "
-            "The highest net worth wins."
-        ) % {"turns": rounds}
-    return gettext(
-        "The game reached its length cap of %(days)s days. The highest net worth wins."
-    ) % {"days": s.rules.cap_days}
+        return ngettext(
+            "The game reached its length cap: each player had %(n)s turn. "
+            "The highest net worth wins.",
+            "The game reached its length cap: each player had %(n)s turns. "
+            "The highest net worth wins.",
+            rounds,
+        ) % {"n": rounds}
+    days = s.rules.cap_days
+    return ngettext(
+        "The game reached its length cap of %(n)s day. The highest net worth wins.",
+        "The game reached its length cap of %(n)s days. The highest net worth wins.",
+        days,
+    ) % {"n": days}
 
 
 # --- pending decisions --------------------------------------------------------
