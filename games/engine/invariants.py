@@ -69,6 +69,8 @@ def check_invariants(s: State) -> list[str]:
         if d[2] <= 0 or not s.alive[d[0]]:
             errors.append(f"bad debt record {d}")
     del debtors
+    if len(s.played) != (s.n if r.cap_turns else 0) or any(t < 0 for t in s.played):
+        errors.append(f"turn counts {s.played} do not fit the length cap in turns")
     w = s.wish
     if w is not None and (not s.alive[w[0]] or 1 not in w[3:]):
         errors.append(f"a building shortage window nobody answers: {w}")

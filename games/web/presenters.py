@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import decisions, engine, wording
 from games.engine import (
@@ -236,6 +236,8 @@ def end_line(s: engine.State) -> str:
         ) % {"turns": s.turn_no}
     if s.end_reason == engine.END_TIME:
         return gettext("Time ran out: the highest net worth wins.")
+    if s.end_reason == engine.END_LENGTH_CAP:
+        return _length_cap_line(s)
     if s.end_reason == engine.END_FIRST_BANKRUPTCY:
         return gettext("The game ended at the first bankruptcy: the highest net worth wins.")
     if s.end_reason == engine.END_SECOND_BANKRUPTCY:
@@ -243,6 +245,24 @@ def end_line(s: engine.State) -> str:
     if s.end_reason == engine.END_LAST_PLAYER:
         return gettext("Everyone else went bankrupt or resigned.")
     return ""
+
+
+def _length_cap_line(s: engine.State) -> str:
+    rounds = max((s.played[p] for p in range(s.n) if s.alive[p]), default=0) if s.played else 0
+    if s.rules.cap_turns and rounds >= s.rules.cap_turns:
+        return ngettext(
+            "The game reached its length cap: each player had %(n)s turn. "
+            "The highest net worth wins.",
+            "The game reached its length cap: each player had %(n)s turns. "
+            "The highest net worth wins.",
+            rounds,
+        ) % {"n": rounds}
+    days = s.rules.cap_days
+    return ngettext(
+        "The game reached its length cap of %(n)s day. The highest net worth wins.",
+        "The game reached its length cap of %(n)s days. The highest net worth wins.",
+        days,
+    ) % {"n": days}
 
 
 # --- pending decisions --------------------------------------------------------
