@@ -137,3 +137,9 @@ def test_round_notices_go_once_to_each_seated_player_and_bye(staff: User) -> Non
     bye = rows.get(text__endswith="bye.")
     assert bye.url == f"/tournaments/{t.pk}/"
     assert all(n.url.startswith("/games/") for n in rows.exclude(pk=bye.pk))
+
+
+def test_beat_sweeps_the_tournaments(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-tournaments"]
+    assert entry["task"] == "tournaments.tasks.sweep_tournaments"
+    assert entry["schedule"] == float(settings.TOURNAMENT_SWEEP_SECONDS)
