@@ -54,12 +54,20 @@ def run_due(due_id: int) -> bool:
             # Decided, not failed (the event is over, say): nothing to retry.
             logger.info("Tournament due row %s: %s", due.key, exc)
         except Exception:
-            logger.exception("Tournament due row %s failed; the next sweep retries", due.key)
-            due.save(update_fields=["attempts"])
+            # Retried, later each time (a killed worker records nothing: the
+            # next sweep retries it at once).
+            logger.exception("Tournament due row %s failed; it will be retried", due.key)
+            due.due_at = timezone.now() + retry_delay(due.attempts)
+            due.save(update_fields=["attempts", "due_at"])
             return False
         due.done_at = timezone.now()
         due.save(update_fields=["attempts", "done_at"])
     return True
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """After a failure: a sweep's time, doubling, at most an hour."""
+    return timedelta(seconds=min(3600, settings.TOURNAMENT_SWEEP_SECONDS * 2 ** min(attempts, 12)))
 
 
 def perform(due: Due) -> None:
