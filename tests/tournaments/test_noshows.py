@@ -23,7 +23,7 @@ from tests.tournaments.services_support import (  # noqa: F401
     simple_pairing,
     staff,
 )
-from tournaments import services
+from tournaments import services, sweep
 from tournaments.errors import Barred
 from tournaments.models import Bar, Entry, Result, Round, Tournament
 from tournaments.reads import standings
@@ -125,3 +125,29 @@ def test_a_no_show_is_not_seated_in_the_next_round(staff: User) -> None:  # noqa
     seated = set(second.results.values_list("entry__user_id", flat=True))
     assert seat.user_id not in seated
     assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.RUNNING
+
+
+def test_the_sweep_records_what_the_subscriber_missed(staff: User) -> None:  # noqa: F811
+    t = event(staff, rounds=2, table_size=3, table_min=3, table_max=3)
+    entered(t, players(3))
+    rnd = services.start_round(tournament_id=t.pk, number=1)
+    assert rnd is not None
+    game = rnd.tables.get().game
+    assert game is not None
+    broken = mock.patch("tournaments.subscribers.record_no_shows", side_effect=RuntimeError)
+    with broken, mock.patch("tournaments.subscribers.record_game", side_effect=RuntimeError):
+        # The moves go through all the same.
+        seat = first_decision_times_out(game)
+        game.refresh_from_db()
+        present = [s.user for s in game.seats.exclude(pk=seat.pk).order_by("number")]
+        play_out(game, [*present, seat.user])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    entry = Entry.objects.get(tournament=t, user=seat.user)
+    assert entry.status == Entry.Status.ACTIVE
+    assert sweep.repair() == 2
+    assert sweep.repair() == 0
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.NO_SHOW and entry.no_shows == 1
+    assert Round.objects.get(pk=rnd.pk).status == Round.Status.FINISHED
+    assert Result.objects.get(entry=entry).points is None
