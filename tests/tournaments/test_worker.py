@@ -178,11 +178,14 @@ def test_a_worker_killed_during_a_round_start_leaves_it_to_start_once(
     bye = plan_round(t, 1).byes[0]
     beat = start_celery(kill_env, "tkill-beat", "beat", "--loglevel=INFO",
                         f"--schedule={settings.BASE_DIR / '.run' / f'tkill-beat-{os.getpid()}'}")  # fmt: skip
-    first = start_celery(kill_env, "tkill-1", *worker_args, f"--hostname=t1-{os.getpid()}@%h")
-    second = None
+    first = second = None
     try:
         with transaction.atomic():
+            # Held before the worker is up, so that its first sweep blocks.
             Entry.objects.select_for_update().get(pk=bye)
+            first = start_celery(
+                kill_env, "tkill-1", *worker_args, f"--hostname=t1-{os.getpid()}@%h"
+            )
             wait_for(waiting_for_a_lock, timeout=30)
             os.killpg(first.pid, signal.SIGKILL)
             first.wait(timeout=10)
