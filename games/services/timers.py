@@ -137,13 +137,13 @@ def _notify_timeout(w: Write, d: Deadline, takeover: bool) -> None:
             )
         )  # fmt: skip
     elif takeover:
-        w.notices.append(
-            Notice(
-                seat.user_id, "takeover",
-                f"After {game.takeover_after} timeouts in a row a bot is playing your seat. "
-                "Reclaim it from the game page.",
-            )
-        )  # fmt: skip
+        text = (
+            f"After {game.takeover_after} timeouts in a row a bot is playing your seat. "
+            "Reclaim it from the game page."
+        )
+        if game.takeover_on_first_timeout and seat.decisions_total == 0:
+            text = "Your first move timed out, so a bot is playing your seat."
+        w.notices.append(Notice(seat.user_id, "takeover", text))
 
 
 @transaction.atomic
@@ -156,6 +156,9 @@ def reclaim_seat(*, public_id: str, user: Any) -> Seat:
         raise InvalidRequest("This game is not in play.")
     if not seat.taken_over:
         raise InvalidRequest("Your seat is not being played by a bot.")
+    if game.takeover_on_first_timeout and seat.decisions_total == 0:
+        # A no-show's seat (a tournament table): the bot plays it to the end.
+        raise NotAllowed("Your first move timed out, so a bot plays this seat to the end.")
     seat.taken_over = False
     seat.timeouts_in_row = 0
     w.update(seat, ["taken_over", "timeouts_in_row"])
