@@ -23,7 +23,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from tournaments import pages
+from tournaments import regions
 from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
@@ -40,8 +40,8 @@ def regions_context(t: Tournament) -> dict[str, Any]:
     return {
         "tournament": t,
         "version": t.version,
-        "standings": pages.standings(t),
-        "rounds": pages.rounds(t),
+        "standings": regions.standings(t),
+        "rounds": regions.rounds(t),
     }
 
 

@@ -8,17 +8,17 @@ obvious one, the service's word on a post is final.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
-from django.utils import timezone
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Membership
 from tournaments import errors, pairing
-from tournaments.models import Bar, Entry, Format, Result, Round, Table, Tournament
+from tournaments.models import Entry, Format, Tournament
+from tournaments.regions import number
 
 OPEN_ENTRY = (Entry.Status.ACTIVE,)
 
@@ -58,10 +58,6 @@ def duration(seconds: int) -> str:
 
 def points_table(t: Tournament) -> list[float]:
     return [float(p) for p in t.points] if t.points else pairing.default_points(t.table_size)
-
-
-def number(value: float) -> str:
-    return f"{value:g}"
 
 
 def settings_in_words(t: Tournament) -> list[tuple[str, str]]:
@@ -121,138 +117,6 @@ def settings_in_words(t: Tournament) -> list[tuple[str, str]]:
     return rows
 
 
-@dataclass
-class Seat:
-    name: str
-    username: str
-    place: int | None
-    points: str
-    kind: str
-    kind_label: str
-    is_viewer: bool
-
-
-@dataclass
-class TableRow:
-    number: int
-    group: int | None
-    game: Any
-    finished: bool
-    seats: list[Seat] = field(default_factory=list)
-
-
-@dataclass
-class RoundRow:
-    number: int
-    status: str
-    status_label: str
-    final: bool
-    starts_at: Any
-    tables: list[TableRow] = field(default_factory=list)
-    byes: list[Seat] = field(default_factory=list)
-
-
-def _seat(result: Result, viewer_pk: int | None) -> Seat:
-    user = result.entry.user
-    return Seat(
-        name=user.public_name,
-        username=user.username,
-        place=result.place,
-        points="" if result.points is None else number(float(result.points)),
-        kind=result.kind,
-        kind_label=str(Result.Kind(result.kind).label),
-        is_viewer=user.pk == viewer_pk,
-    )
-
-
-def rounds(t: Tournament, viewer: Any = None) -> list[RoundRow]:
-    """Every round, newest first, with its tables (seat order) and byes."""
-    viewer_pk = viewer.pk if getattr(viewer, "is_authenticated", False) else None
-    results = Result.objects.select_related("entry__user").order_by("seat_number", "entry_id")
-    rows = (
-        Round.objects.filter(tournament=t)
-        .order_by("-number")
-        .prefetch_related(
-            Prefetch("tables", Table.objects.select_related("game").order_by("number")),
-            Prefetch("results", results),
-        )
-    )
-    out = []
-    for r in rows:
-        row = RoundRow(
-            number=r.number,
-            status=r.status,
-            status_label=str(Round.Status(r.status).label),
-            final=r.final,
-            starts_at=r.starts_at,
-        )
-        by_table: dict[int, list[Result]] = {}
-        for result in r.results.all():
-            if result.table_id is None:
-                row.byes.append(_seat(result, viewer_pk))
-            else:
-                by_table.setdefault(result.table_id, []).append(result)
-        for table in r.tables.all():
-            row.tables.append(
-                TableRow(
-                    number=table.number,
-                    group=table.group,
-                    game=table.game,
-                    finished=table.finished,
-                    seats=[_seat(res, viewer_pk) for res in by_table.get(table.pk, [])],
-                )
-            )
-        out.append(row)
-    return out
-
-
-@dataclass
-class Standing:
-    rank: int
-    name: str
-    username: str
-    status: str
-    status_label: str
-    points: str
-    opponents_points: str
-    places: str
-    net_worth: int
-    games: int
-    byes: int
-    is_viewer: bool
-
-
-def standings(t: Tournament, viewer: Any = None) -> list[Standing]:
-    from tournaments import reads
-
-    viewer_pk = viewer.pk if getattr(viewer, "is_authenticated", False) else None
-    return [
-        Standing(
-            rank=row.rank,
-            name=entry.user.public_name,
-            username=entry.user.username,
-            status=entry.status,
-            status_label=str(Entry.Status(entry.status).label),
-            points=number(row.points),
-            opponents_points=number(row.opponents_points),
-            places=" · ".join(str(n) for n in row.places) if row.places else "",
-            net_worth=row.net_worth,
-            games=row.games,
-            byes=row.byes,
-            is_viewer=entry.user_id == viewer_pk,
-        )
-        for row, entry in reads.standings(t)
-    ]
-
-
-def late_join_open(t: Tournament) -> bool:
-    """Late joining: until half the rounds have started (Swiss only: the
-    other formats' tables are fixed once they begin)."""
-    if t.status != Tournament.Status.RUNNING or t.format != Format.SWISS:
-        return False
-    return 2 * t.current_round <= (t.rounds_planned or t.rounds)
-
-
 @dataclass(frozen=True)
 class EntryState:
     entry: Entry | None
@@ -274,28 +138,28 @@ def entry_state(t: Tournament, user: Any) -> EntryState:
 
 
 def _may_join(t: Tournament, user: Any, entry: Entry | None) -> tuple[bool, bool, str]:
-    if t.status != Tournament.Status.REGISTERING and not late_join_open(t):
-        return False, False, str(errors.RegistrationClosed.default)
+    """The checks of ``services.join_tournament``, in its order, without
+    the lock: what a Join button would be told now."""
+    from tournaments.services import late_join_open
+    from tournaments.services.entries import check_bar
+
+    rejoin = entry is not None and entry.status == Entry.Status.NO_SHOW
+    if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return False, False, _("This tournament is over.")
     if t.club_id is not None and t.members_only:
         member = Membership.objects.filter(
             club_id=t.club_id, user=user, status=Membership.Status.MEMBER
         ).exists()
         if not member:
             return False, False, str(errors.MembersOnly.default)
-    bar = Bar.objects.filter(user=user, until__gt=timezone.now()).order_by("-until").first()
-    if bar is not None:
-        until = timezone.localtime(bar.until).strftime("%Y-%m-%d %H:%M")
-        return (
-            False,
-            False,
-            _("%(why)s You may join again after %(until)s.")
-            % {
-                "why": errors.Barred.default,
-                "until": until,
-            },
-        )
+    try:
+        check_bar(user, t)
+    except errors.Barred as exc:
+        return False, False, str(exc)
+    if t.status == Tournament.Status.RUNNING and not rejoin and not late_join_open(t):
+        return False, False, str(errors.RegistrationClosed.default)
     active = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
-    if entry is None and active >= t.max_players:
+    if active >= t.max_players:
         return False, False, str(errors.TournamentFull.default)
     return True, False, ""
 

@@ -168,7 +168,7 @@ def test_a_barred_player_is_told_until_when() -> None:
         user=barred, tournament=event("Earlier"), until=timezone.now() + timedelta(days=3)
     )
     html = page(signed_in(barred), t)
-    assert "You missed a tournament game and cannot join tournaments for now." in html
+    assert "You missed a tournament game, so you cannot join tournaments until" in html
     assert "Join</button>" not in html
 
 
@@ -223,3 +223,176 @@ def test_a_profile_shows_tournament_results_and_no_shows(client: Client) -> None
     assert "2 events played" in html and "1 won" in html
     assert f'href="/tournaments/{won.pk}/">Spring Swiss</a>: 1 of 2' in html
     assert "Secret cup" not in html
+
+
+# --- joining and withdrawing through the views --------------------------------------------
+
+
+def test_joining_through_the_page_enters_the_player_and_bumps_the_version() -> None:
+    t = event()
+    keen = make_user("keen")
+    client = signed_in(keen)
+    response = client.post(reverse("tournament_join", args=[t.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "tournament", args=[t.pk]
+    )
+    assert Entry.objects.get(tournament=t, user=keen).status == Entry.Status.ACTIVE
+    t.refresh_from_db()
+    assert t.version == 1
+    html = page(client, t)
+    assert "You are in. Good luck!" in html
+    assert "Withdraw</button>" in html and ">keen</a>" in html.split('id="standings"')[1]
+
+
+def test_an_htmx_join_answers_the_entry_box_and_the_live_regions() -> None:
+    t = event()
+    response = signed_in(make_user("keen")).post(
+        reverse("tournament_join", args=[t.pk]), HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.startswith("<!--push 1 after 0-->")
+    assert 'id="tournament-entry"' in html and "You are in. Good luck!" in html
+    for region in ("standings", "rounds"):
+        assert f'id="{region}"' in html
+    assert html.count('data-version="1"') == 2 and html.count('hx-swap-oob="true"') == 2
+
+
+def test_a_refused_join_says_why_and_changes_nothing() -> None:
+    t = event(status=Tournament.Status.FINISHED)
+    keen = make_user("keen")
+    client = signed_in(keen)
+    response = client.post(reverse("tournament_join", args=[t.pk]), follow=True)
+    assert "This tournament is over." in response.content.decode()
+    assert not Entry.objects.filter(tournament=t).exists()
+    response = client.post(reverse("tournament_join", args=[t.pk]), HTTP_HX_REQUEST="true")
+    assert 'role="alert">This tournament is over.' in response.content.decode()
+    t.refresh_from_db()
+    assert t.version == 0
+
+
+def test_joining_twice_is_refused_with_a_message() -> None:
+    t = event()
+    keen = make_user("keen")
+    enter(t, keen)
+    response = signed_in(keen).post(reverse("tournament_join", args=[t.pk]), follow=True)
+    assert "You are already in this tournament." in response.content.decode()
+    assert Entry.objects.filter(tournament=t).count() == 1
+
+
+def test_withdrawing_through_the_page_and_withdrawing_when_not_entered() -> None:
+    t = event()
+    keen, idle = make_user("keen"), make_user("idle")
+    enter(t, keen)
+    response = signed_in(keen).post(reverse("tournament_withdraw", args=[t.pk]), follow=True)
+    assert "You have withdrawn from this tournament." in response.content.decode()
+    assert Entry.objects.get(tournament=t, user=keen).status == Entry.Status.WITHDRAWN
+    response = signed_in(idle).post(reverse("tournament_withdraw", args=[t.pk]), follow=True)
+    assert "You are not in this tournament." in response.content.decode()
+    assert not Entry.objects.filter(user=idle).exists()
+
+
+def test_join_and_withdraw_need_a_post_and_a_sign_in(client: Client) -> None:
+    t = event()
+    for name in ("tournament_join", "tournament_withdraw"):
+        url = reverse(name, args=[t.pk])
+        assert client.post(url).status_code == 302  # to the login page
+        assert signed_in(make_user(f"get-{name}")).get(url).status_code == 405
+    assert not Entry.objects.exists()
+
+
+def test_joining_a_members_only_event_of_another_club_is_a_404() -> None:
+    t = event(club=club_with(make_user("member")), members_only=True)
+    response = signed_in(make_user("outsider")).post(reverse("tournament_join", args=[t.pk]))
+    assert response.status_code == 404
+    assert not Entry.objects.filter(user__username="outsider").exists()
+
+
+# --- creating an event -----------------------------------------------------------------
+
+
+def form_data(**changes: Any) -> dict[str, Any]:
+    starts = timezone.localtime() + timedelta(days=2)
+    data = {
+        "name": "Friday Swiss",
+        "format": "swiss",
+        "rounds": "3",
+        "table_size": "4",
+        "table_min": "3",
+        "table_max": "5",
+        "advance": "2",
+        "group_size": "0",
+        "group_final": "0",
+        "preset": "us-2003",
+        "turn_seconds": str(86400),
+        "cap_days": "14",
+        "cap_turns": "0",
+        "rated": "on",
+        "round_gap_seconds": str(86400),
+        "max_players": "50",
+        "starts_at": starts.strftime("%Y-%m-%dT%H:%M"),
+    }
+    data.update(changes)
+    return data
+
+
+def test_a_new_player_is_told_why_they_cannot_create_an_event() -> None:
+    response = signed_in(make_user("newbie")).get(reverse("tournament_new"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Finish " in html and "games to create a tournament" in html
+    assert '<form method="post" action="/tournaments/new"' not in html
+    response = signed_in(User.objects.get(username="newbie")).post(
+        reverse("tournament_new"), form_data()
+    )
+    assert response.status_code == 422
+    assert not Tournament.objects.exists()
+
+
+def test_staff_create_an_event_through_the_form() -> None:
+    staff = User.objects.create_superuser("boss", "boss@example.com", "pw-boss-123456")
+    client = signed_in(staff)
+    assert 'name="every"' in client.get(reverse("tournament_new")).content.decode()
+    response = client.post(reverse("tournament_new"), form_data())
+    t = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "tournament", args=[t.pk]
+    )
+    assert (t.name, t.table_size, t.rounds, t.created_by) == ("Friday Swiss", 4, 3, staff)
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"table_size": "6"}, "between the smallest and the largest table"),
+        ({"cap_days": "0", "cap_turns": "0"}, "needs a length cap"),
+        ({"starts_at": "2001-01-01T10:00"}, "at least a few minutes from now"),
+        ({"name": ""}, "This field is required."),
+        ({"format": "elimination", "advance": "3"}, "Fewer must go through"),
+    ],
+)
+def test_the_create_form_refuses_bad_input_and_creates_nothing(
+    changes: dict[str, str], says: str
+) -> None:
+    staff = User.objects.create_superuser("boss", "boss@example.com", "pw-boss-123456")
+    response = signed_in(staff).post(reverse("tournament_new"), form_data(**changes))
+    assert response.status_code == 422
+    assert says in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_club_leader_may_create_an_event_for_their_club_only() -> None:
+    leader = make_user("leader")
+    club = club_with(name="Mayfair")
+    Membership.objects.create(
+        club=club, user=leader, status=Membership.Status.MEMBER, role=Membership.Role.LEADER
+    )
+    client = signed_in(leader)
+    html = client.get(reverse("tournament_new")).content.decode()
+    assert "As a club leader you can still create an event for your club." in html
+    response = client.post(
+        reverse("tournament_new"), form_data(club=str(club.pk), members_only="on")
+    )
+    t = Tournament.objects.get()
+    assert response.status_code == 302
+    assert (t.club, t.members_only) == (club, True)
