@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import ngettext
 
 from tournaments import reads
 from tournaments.models import Entry, Result, Round, Table, Tournament
@@ -15,6 +16,11 @@ from tournaments.models import Entry, Result, Round, Table, Tournament
 
 def number(value: float) -> str:
     return f"{value:g}"
+
+
+def points_words(value: float) -> str:
+    """ "1 point", "0.5 points", "3 points"."""
+    return ngettext("%(p)s point", "%(p)s points", 1 if value == 1 else 2) % {"p": number(value)}
 
 
 @dataclass
@@ -25,7 +31,6 @@ class Seat:
     points: str
     kind: str
     kind_label: str
-    is_viewer: bool
 
 
 @dataclass
@@ -48,22 +53,20 @@ class RoundRow:
     byes: list[Seat] = field(default_factory=list)
 
 
-def _seat(result: Result, viewer_pk: int | None) -> Seat:
+def _seat(result: Result) -> Seat:
     user = result.entry.user
     return Seat(
         name=user.public_name,
         username=user.username,
         place=result.place,
-        points="" if result.points is None else number(float(result.points)),
+        points="" if result.points is None else points_words(float(result.points)),
         kind=result.kind,
         kind_label=str(Result.Kind(result.kind).label),
-        is_viewer=user.pk == viewer_pk,
     )
 
 
-def rounds(t: Tournament, viewer: Any = None) -> list[RoundRow]:
+def rounds(t: Tournament) -> list[RoundRow]:
     """Every round, newest first, with its tables (seat order) and byes."""
-    viewer_pk = viewer.pk if getattr(viewer, "is_authenticated", False) else None
     results = Result.objects.select_related("entry__user").order_by("seat_number", "entry_id")
     rows = (
         Round.objects.filter(tournament=t)
@@ -85,7 +88,7 @@ def rounds(t: Tournament, viewer: Any = None) -> list[RoundRow]:
         by_table: dict[int, list[Result]] = {}
         for result in r.results.all():
             if result.table_id is None:
-                row.byes.append(_seat(result, viewer_pk))
+                row.byes.append(_seat(result))
             else:
                 by_table.setdefault(result.table_id, []).append(result)
         for table in r.tables.all():
@@ -95,7 +98,7 @@ def rounds(t: Tournament, viewer: Any = None) -> list[RoundRow]:
                     group=table.group,
                     game=table.game,
                     finished=table.finished,
-                    seats=[_seat(res, viewer_pk) for res in by_table.get(table.pk, [])],
+                    seats=[_seat(res) for res in by_table.get(table.pk, [])],
                 )
             )
         out.append(row)
@@ -115,11 +118,9 @@ class Standing:
     net_worth: int
     games: int
     byes: int
-    is_viewer: bool
 
 
-def standings(t: Tournament, viewer: Any = None) -> list[Standing]:
-    viewer_pk = viewer.pk if getattr(viewer, "is_authenticated", False) else None
+def standings(t: Tournament) -> list[Standing]:
     return [
         Standing(
             rank=row.rank,
@@ -133,7 +134,6 @@ def standings(t: Tournament, viewer: Any = None) -> list[Standing]:
             net_worth=row.net_worth,
             games=row.games,
             byes=row.byes,
-            is_viewer=entry.user_id == viewer_pk,
         )
         for row, entry in reads.standings(t)
     ]
