@@ -5,7 +5,7 @@ shape of what is asked; whether this person may ask it is
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils import timezone
@@ -151,12 +151,18 @@ class TournamentForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         if clubs:
-            self.fields["club"].choices = [("", _("None: a public event")), *clubs]
+            cast(forms.ChoiceField, self.fields["club"]).choices = [
+                ("", _("None: a public event")),
+                *clubs,
+            ]
         else:
             del self.fields["club"]
             del self.fields["members_only"]
         if recurring:
-            self.fields["every"].choices = [("", _("Once")), *Series.Every.choices]
+            cast(forms.ChoiceField, self.fields["every"]).choices = [
+                ("", _("Once")),
+                *Series.Every.choices,
+            ]
         else:
             del self.fields["every"]
         if not self.is_bound:

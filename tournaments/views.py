@@ -164,7 +164,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     )
     error = ""
     if request.method == "POST" and allowed and form.is_valid():
-        club = Club.objects.filter(pk=form.cleaned_data.get("club")).first()
+        club_pk = form.cleaned_data.get("club")
+        club = Club.objects.filter(pk=club_pk).first() if club_pk else None
         every = form.cleaned_data.get("every") or None
         try:
             ratelimit.hit(request, "create")
