@@ -20,8 +20,9 @@ def outcomes(t: Tournament) -> list[Outcome]:
     for r in rows:
         if r["table_id"] is not None:
             by_table[r["table_id"]].append(r["entry_id"])
-    for r in Result.objects.filter(round__tournament=t, table__isnull=False, points__isnull=True):
-        by_table[r.table_id].append(r.entry_id)  # type: ignore[index]
+    pointless = Result.objects.filter(round__tournament=t, table__isnull=False, points__isnull=True)
+    for table_id, entry_id in pointless.values_list("table_id", "entry_id"):
+        by_table[table_id].append(entry_id)
     out = []
     for r in rows:
         opp: tuple[int, ...] = ()
@@ -31,7 +32,7 @@ def outcomes(t: Tournament) -> list[Outcome]:
             Outcome(
                 player=r["entry_id"],
                 round_no=r["round__number"],
-                points=float(r["points"]),
+                points=float(r["points"] or 0),
                 place=r["place"],
                 net_worth=r["net_worth"] or 0,
                 opponents=opp,

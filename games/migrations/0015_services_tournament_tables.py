@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0014_player_seeds'),
+        ("games", "0014_player_seeds"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='rated',
+            model_name="game",
+            name="rated",
             field=models.BooleanField(default=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='takeover_on_first_timeout',
+            model_name="game",
+            name="takeover_on_first_timeout",
             field=models.BooleanField(default=False),
         ),
     ]

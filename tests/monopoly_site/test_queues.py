@@ -33,6 +33,8 @@ def test_timers_and_bot_moves_stay_on_the_default_queue() -> None:
         "games.tasks.play_bot_move",
         "games.tasks.sweep_analyses",
         "notifications.tasks.notify_your_turn",
+        "tournaments.tasks.sweep_tournaments",
+        "tournaments.tasks.run_due",
     ):
         assert queue_of(task) == settings.CELERY_TASK_DEFAULT_QUEUE, task
 

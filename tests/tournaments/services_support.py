@@ -131,7 +131,7 @@ def play_out(game: Game, order: Sequence[User] | None = None) -> None:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        games.resign(public_id=game.public_id, user=user, expected_version=None)
+        games.resign(public_id=game.public_id, user=user, expected_version=game.version)
 
 
 def play_round(t: Tournament, number: int) -> Round:

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -105,6 +105,12 @@ def _int(fields: dict[str, Any], name: str, low: int, high: int, label: str) -> 
     return number
 
 
+def _default(name: str) -> Any:
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field.get_default()
+
+
 def check_settings(raw: dict[str, Any], *, club: Club | None) -> dict[str, Any]:
     """The event's settings, validated and normalised (defaults for what is
     not given); ``TournamentError`` with a clear message otherwise."""
@@ -113,7 +119,7 @@ def check_settings(raw: dict[str, Any], *, club: Club | None) -> dict[str, Any]:
         raise TournamentError(
             _("Unknown tournament setting: %(names)s.") % {"names": ", ".join(sorted(unknown))}
         )
-    defaults = {f: Tournament._meta.get_field(f).get_default() for f in FIELDS}
+    defaults = {f: _default(f) for f in FIELDS}
     fields = {**defaults, **raw}
     out: dict[str, Any] = {}
     name = str(fields["name"] or "").strip()

@@ -67,7 +67,7 @@ def join_tournament(*, tournament_id: int, user: Any) -> Entry:
             raise AlreadyEntered()
         if entry is not None and entry.status == Entry.Status.ELIMINATED:
             raise RegistrationClosed(_("You are out of this tournament."))
-        if t.club_id is not None and t.members_only and not club_access.is_member(t.club, user):
+        if t.club is not None and t.members_only and not club_access.is_member(t.club, user):
             raise MembersOnly()
         check_bar(user, t)
         if t.rated and getattr(user, "rated_suspended", False):

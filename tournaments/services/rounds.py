@@ -217,10 +217,10 @@ def _group_round(t: Tournament, number: int, active: set[int]) -> Plan:
     """Each group's table for this round of its fixed schedule (drawn once
     from the players it started with); those who left are dropped."""
     groups: dict[int, list[int]] = defaultdict(list)
-    for pk, group in Entry.objects.filter(tournament=t, group__isnull=False).values_list(
-        "pk", "group"
-    ):
-        groups[group].append(pk)
+    rows = Entry.objects.filter(tournament=t, group__isnull=False).values_list("pk", "group")
+    for pk, group in rows:
+        if group is not None:
+            groups[group].append(pk)
     plan = Plan()
     for group, players in sorted(groups.items()):
         schedule = pairing.roundrobin_schedule(
