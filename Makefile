@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 ENGINE_BUILD := games/engine/native.digest
 
-.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-estimate bench-timers bench-live bench-load bench-api soak lock
+.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-estimate bench-timers bench-live bench-load bench-api bench-pairing soak lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -124,6 +124,29 @@ BENCH_API_ACTIONS ?= 200
 bench-api: install
 	$(PY) bench/api.py --clients $(BENCH_API_CLIENTS) --actions $(BENCH_API_ACTIONS)
 	$(PY) bench/api.py --duel --actions $(BENCH_API_ACTIONS)
+
+# Issue #33's seating figures (docs/tournaments.md): for simulated events of
+# 30, 100 and 1,000 players in each format, real engine games (heuristic
+# bots, ended by the engine's turn_limit), tables of 4 (3 to 5), seed 1: one
+# JSON line each with the repeat meetings, their lower bound and the slowest
+# round's seating time.
+BENCH_PAIRING_RUNS := \
+	"--format swiss --players 30 --rounds 5" \
+	"--format swiss --players 30 --rounds 9" \
+	"--format swiss --players 100 --rounds 7" \
+	"--format swiss --players 100 --rounds 20" \
+	"--format swiss --players 1000 --rounds 10" \
+	"--format elimination --players 30" \
+	"--format elimination --players 100" \
+	"--format elimination --players 1000" \
+	"--format roundrobin --players 30 --rounds 9" \
+	"--format roundrobin --players 100 --group-size 20 --rounds 5 --group-final 1" \
+	"--format roundrobin --players 1000 --group-size 20 --rounds 5 --group-final 1" \
+	"--format roundrobin --players 1000 --group-size 24 --rounds 7 --group-final 1"
+bench-pairing: install
+	@for args in $(BENCH_PAIRING_RUNS); do \
+		DEBUG=true $(PY) manage.py simulate_tournament $$args --table-size 4 --seed 1 --json; echo; \
+	done
 
 # Re-pin after changing pyproject.toml's dependencies.
 lock:

@@ -38,6 +38,11 @@ SEARCH_BUDGET = 60_000
 #: the standings blocks stay close to what they were.
 SWISS_WINDOW = 8
 
+#: When the repair search leaves repeats a seating might avoid, it starts
+#: again from this many random seatings for up to this many players.
+RESTARTS = 8
+RESTART_PLAYERS = 200
+
 #: Up to this many players at tables, a seating that still has repeat
 #: meetings is proved minimal by an exhaustive (budgeted) search.
 EXACT_PLAYERS = 12
@@ -392,10 +397,59 @@ def _seat(
                 break
     tables = _greedy(m, sizes, nb)
     _repair(tables, nb, rng, checks=budget, window=window)
+    cost, floor = _cost(tables, nb), _round_floor(tables, nb)
+    if cost > floor and m <= RESTART_PLAYERS:
+        # The repair from the standings' greedy seating is stuck: restart
+        # it from random seatings, then draw the tables back together by
+        # standings without adding a repeat.
+        for _ in range(RESTARTS):
+            flat = list(range(m))
+            rng.shuffle(flat)
+            other, k = [], 0
+            for size in sizes:
+                other.append(flat[k : k + size])
+                k += size
+            _repair(other, nb, rng, checks=budget // RESTARTS, window=None)
+            c = _cost(other, nb)
+            if c < cost:
+                tables, cost = other, c
+                _settle(tables, nb)
+            if cost <= floor:
+                break
     tables.sort(key=min)
     for t in tables:
         t.sort()
     return tables
+
+
+def _settle(tables: list[list[int]], nb: Sequence[set[int]]) -> None:
+    """Swap players between tables, in place, while that brings each
+    table's players closer together in the standings (the sum of their
+    distances from the table's mean place) and adds no repeat meeting."""
+
+    def clash(p: int, table: Sequence[int], without: int) -> int:
+        return sum(1 for x in table if x != without and x != p and x in nb[p])
+
+    for _ in range(5):
+        moved = False
+        for a, ta in enumerate(tables):
+            for b in range(a + 1, len(tables)):
+                tb = tables[b]
+                ca, cb = sum(ta) / len(ta), sum(tb) / len(tb)
+                for i, x in enumerate(ta):
+                    for j, y in enumerate(tb):
+                        gain = abs(x - ca) + abs(y - cb) - abs(y - ca) - abs(x - cb)
+                        if gain <= 0:
+                            continue
+                        before = clash(x, ta, -1) + clash(y, tb, -1)
+                        if clash(x, tb, y) + clash(y, ta, x) > before:
+                            continue
+                        ta[i], tb[j] = y, x
+                        x = y
+                        ca, cb = sum(ta) / len(ta), sum(tb) / len(tb)
+                        moved = True
+        if not moved:
+            return
 
 
 def _seat_order(tables: list[list[int]], rng: random.Random) -> list[list[int]]:
@@ -630,19 +684,25 @@ def roundrobin_schedule(
     hi: int,
     rounds: int,
     seed: int,
-    attempts: int = 6,
+    attempts: int = 3,
     budget: int = SEARCH_BUDGET // 4,
+    polish: int = 30_000,
 ) -> list[Seating]:
     """A group's whole schedule (social golfer): no two players share a
     table twice where the numbers allow it.
 
-    Known constructions first (the circle method for pairs, Kirkman's 15,
-    a transversal design / affine plane over GF(g) for ``size * g`` players
-    with g a prime power at least ``size``); rounds beyond them, and other
-    numbers, are searched round by round (repeat-free seating when one is
-    found within the budget, else the repair search), from ``attempts``
-    seeded orders, keeping the schedule with the fewest repeat meetings.
-    Byes go to those with the fewest so far, drawn among equals."""
+    Known constructions first, at the sizes ``table_sizes`` gives (the
+    circle method for pairs, Kirkman's 15, a transversal design or affine
+    plane over GF(g) for ``size * g`` players, g a prime power at least
+    ``size``); rounds beyond them, and other numbers, are searched round by
+    round (a repeat-free seating when the search finds one, else the repair
+    search), then the whole schedule is polished by a tabu search. When
+    that leaves repeats, a transversal design padded with absent players
+    (tables of k and k - 1 within the bounds) is taken if it covers every
+    round; else both are searched from up to ``attempts`` seeded orders and
+    the schedule with the fewest repeat meetings wins, then the one with
+    table sizes closest to ``size``. Byes go to those with the fewest so
+    far, drawn among equals."""
     check_bounds(size, lo, hi)
     group = list(players)
     if len(set(group)) != len(group):
@@ -663,53 +723,210 @@ def roundrobin_schedule(
         for r in _circle(n + 1)[:rounds]:
             start.append([t for t in r if n not in t])
             start_byes.append([a + b - n for a, b in r if n in (a, b)])
-    best: list[list[list[int]]] | None = None
-    best_cost = -1
-    for attempt in range(max(1, attempts)):
-        arng = _rng(seed, "roundrobin", attempt)
-        sched = [[list(t) for t in r] for r in start]
-        met: list[set[int]] = [set() for _ in range(n)]
-        for r in sched:
-            _record(r, met)
-        bye_count = [0] * n
-        for b in start_byes:
-            for i in b:
-                bye_count[i] += 1
-        cost = 0
-        byes_by_round = [list(b) for b in start_byes]
-        for _ in range(len(sched), rounds):
-            order = list(range(n))
-            arng.shuffle(order)
-            bye_order = sorted(order, key=lambda i: bye_count[i])
-            out = bye_order[:n_byes]
-            for i in out:
-                bye_count[i] += 1
-            rest = [i for i in order if i not in set(out)]
-            nb = _neighbours(rest, {i: met[i] for i in rest})
-            tables = [
-                [rest[k] for k in t] for t in _seat(len(rest), sizes, nb, arng, budget, window=None)
-            ]
-            cost += _cost_ix(tables, met)
-            _record(tables, met)
-            sched.append(tables)
-            byes_by_round.append(sorted(out))
-        if best is None or cost < best_cost:
-            best, best_cost, best_byes = sched, cost, byes_by_round
-        seen: Counter[int] = Counter()
-        for r in sched:
-            for t in r:
-                for i in t:
-                    seen[i] += len(t) - 1
-        if cost <= lower_bound_repeats(seen, n) or len(sched) == len(start):
-            break
-    assert best is not None
+    quick = _Completion(n, sizes, n_byes, rounds, seed, 1, budget, polish)
+    best = quick.complete(start, start_byes)
+    if best[2] > 0:
+        padded = _padded_design(n, size, lo, hi, rounds) or []
+        if len(padded) == rounds:
+            best = quick.complete(padded, [[] for _ in padded])
+        else:
+            full = _Completion(n, sizes, n_byes, rounds, seed, attempts, budget, polish)
+            candidates = [full.complete(start, start_byes)]
+            if padded:
+                candidates.append(full.complete(padded, [[] for _ in padded]))
+            best = min(candidates, key=lambda c: (c[2], _deviation(c[0], size)))
+    sched, byes, _ = best
     return [
         Seating(
             tables=_seat_order([[mapped[i] for i in t] for t in r], rng),
             byes=[mapped[i] for i in b],
         )
-        for r, b in zip(best, best_byes, strict=True)
+        for r, b in zip(sched, byes, strict=True)
     ]
+
+
+def _deviation(sched: Sequence[Sequence[Sequence[int]]], size: int) -> int:
+    return sum(abs(len(t) - size) for r in sched for t in r)
+
+
+def _prime_power_at_least(m: int, limit: int = 64) -> int | None:
+    for q in range(max(2, m), limit + 1):
+        if _is_prime(q) or q in _IRREDUCIBLE:
+            return q
+    return None
+
+
+def _padded_design(
+    n: int, size: int, lo: int, hi: int, rounds: int
+) -> list[list[list[int]]] | None:
+    """A transversal design for k * g >= n players with the extra ones
+    absent (the last indices, whole rows first: each table loses at most
+    one player a row), for the k in ``lo..hi`` giving the most rounds whose
+    tables all stay within the bounds (up to ``rounds``), then the table
+    sizes closest to ``size``."""
+    best: tuple[tuple[int, int], list[list[list[int]]]] | None = None
+    for k in range(lo, hi + 1):
+        g = _prime_power_at_least(max(k, -(-n // k)))
+        if g is None:
+            continue
+        design = _transversal(k, g)
+        if design is None:
+            continue
+        kept = []
+        for r in design:
+            tables = [[p for p in t if p < n] for t in r]
+            tables = [t for t in tables if t]
+            if all(lo <= len(t) <= hi for t in tables):
+                kept.append(tables)
+        kept = kept[:rounds]
+        key = (len(kept), -_deviation(kept, size))
+        if kept and (best is None or key > best[0]):
+            best = (key, kept)
+    return None if best is None else best[1]
+
+
+class _Completion:
+    """Rounds after a schedule's start, searched (see roundrobin_schedule)."""
+
+    def __init__(
+        self,
+        n: int,
+        sizes: list[int],
+        n_byes: int,
+        rounds: int,
+        seed: int,
+        attempts: int,
+        budget: int,
+        polish: int,
+    ) -> None:
+        self.n, self.sizes, self.n_byes, self.rounds = n, sizes, n_byes, rounds
+        self.seed, self.attempts, self.budget, self.polish = seed, attempts, budget, polish
+
+    def complete(
+        self, start: list[list[list[int]]], start_byes: list[list[int]]
+    ) -> tuple[list[list[list[int]]], list[list[int]], int]:
+        """(rounds, byes of each round, repeat meetings) of the best attempt."""
+        n = self.n
+        best: tuple[list[list[list[int]]], list[list[int]], int] | None = None
+        for attempt in range(max(1, self.attempts)):
+            arng = _rng(self.seed, "roundrobin", len(start), attempt)
+            sched = [[list(t) for t in r] for r in start]
+            met: list[set[int]] = [set() for _ in range(n)]
+            for r in sched:
+                _record(r, met)
+            bye_count = [0] * n
+            for b in start_byes:
+                for i in b:
+                    bye_count[i] += 1
+            byes_by_round = [list(b) for b in start_byes]
+            for _ in range(len(sched), self.rounds):
+                order = list(range(n))
+                arng.shuffle(order)
+                out = sorted(order, key=lambda i: bye_count[i])[: self.n_byes]
+                for i in out:
+                    bye_count[i] += 1
+                gone = set(out)
+                rest = [i for i in order if i not in gone]
+                nb = _neighbours(rest, {i: met[i] for i in rest})
+                seated = _seat(len(rest), self.sizes, nb, arng, self.budget, window=None)
+                tables = [[rest[k] for k in t] for t in seated]
+                _record(tables, met)
+                sched.append(tables)
+                byes_by_round.append(sorted(out))
+            seen: Counter[int] = Counter()
+            for r in sched:
+                for t in r:
+                    for i in t:
+                        seen[i] += len(t) - 1
+            floor = lower_bound_repeats(seen, n)
+            cost = _polish(sched, n, arng, checks=self.polish, floor=floor)
+            if best is None or cost < best[2]:
+                best = (sched, byes_by_round, cost)
+            if cost <= floor or len(sched) == len(start):
+                break
+        assert best is not None
+        return best
+
+
+def _polish(
+    sched: list[list[list[int]]], n: int, rng: random.Random, *, checks: int, floor: int
+) -> int:
+    """Tabu search over the whole schedule, in place (after Dotú and Van
+    Hentenryck's for the social golfer): take a player at a table where
+    they meet someone a second time, swap them with the player of another
+    table of the same round that lowers the repeat meetings most (even if
+    none does), and keep both where they are for a few steps. Ends with the
+    best schedule seen; returns its repeat meetings."""
+    cnt = [[0] * n for _ in range(n)]
+    for r in sched:
+        for t in r:
+            for i, a in enumerate(t):
+                for b in t[i + 1 :]:
+                    cnt[a][b] += 1
+                    cnt[b][a] += 1
+    cost = sum(max(0, cnt[a][b] - 1) for a in range(n) for b in range(a + 1, n))
+    best_cost, best = cost, [[list(t) for t in r] for r in sched]
+    tabu: dict[tuple[int, int], int] = {}
+    step = last_best = 0
+    patience = 200 + 5 * n
+    while best_cost > floor and checks > 0 and step - last_best < patience:
+        step += 1
+        conflicted = [
+            (ri, ti, x)
+            for ri, r in enumerate(sched)
+            for ti, t in enumerate(r)
+            for x in t
+            if any(cnt[x][z] >= 2 for z in t if z != x)
+        ]
+        if not conflicted:
+            break
+        free = [c for c in conflicted if tabu.get((c[0], c[2]), 0) <= step] or conflicted
+        ri, ta_i, x = free[rng.randrange(len(free))]
+        rnd = sched[ri]
+        ta = rnd[ta_i]
+        out_x = sum(1 for z in ta if z != x and cnt[x][z] >= 2)
+        move: tuple[tuple[int, float], int, int] | None = None
+        for tb_i, tb in enumerate(rnd):
+            if tb_i == ta_i:
+                continue
+            for y in tb:
+                checks -= 1
+                out_y = sum(1 for z in tb if z != y and cnt[y][z] >= 2)
+                in_x = sum(1 for z in tb if z != y and cnt[x][z] >= 1)
+                in_y = sum(1 for z in ta if z != x and cnt[y][z] >= 1)
+                delta = in_x + in_y - out_x - out_y
+                if tabu.get((ri, y), 0) > step and cost + delta >= best_cost:
+                    continue  # tabu, unless it beats the best seen
+                key = (delta, rng.random())
+                if move is None or key < move[0]:
+                    move = (key, tb_i, y)
+        if move is None:
+            tabu.clear()
+            continue
+        (delta, _), tb_i, y = move
+        tb = rnd[tb_i]
+        for z in ta:
+            if z != x:
+                cnt[x][z] -= 1
+                cnt[z][x] -= 1
+                cnt[y][z] += 1
+                cnt[z][y] += 1
+        for z in tb:
+            if z != y:
+                cnt[y][z] -= 1
+                cnt[z][y] -= 1
+                cnt[x][z] += 1
+                cnt[z][x] += 1
+        ta[ta.index(x)] = y
+        tb[tb.index(y)] = x
+        cost += delta
+        tenure = 3 + rng.randrange(8)
+        tabu[(ri, x)] = tabu[(ri, y)] = step + tenure
+        if cost < best_cost:
+            best_cost, best = cost, [[list(t) for t in r] for r in sched]
+            last_best = step
+    sched[:] = best
+    return best_cost
 
 
 def _record(tables: Sequence[Sequence[int]], met: list[set[int]]) -> None:

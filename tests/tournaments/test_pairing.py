@@ -348,3 +348,15 @@ def test_lower_bound_counts_opponents_beyond_the_field() -> None:
     # 5 players, 3 rounds at tables of 3: 6 opponents each among 4 others.
     assert pairing.lower_bound_repeats({p: 6 for p in range(5)}, 5) == 5
     assert pairing.lower_bound_repeats({p: 3 for p in range(30)}, 30) == 0
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(17, 5), (24, 7), (30, 8)])
+def test_roundrobin_pads_a_design_with_absent_players_when_tables_may_shrink(
+    n: int, rounds: int
+) -> None:
+    players = list(range(n))
+    sched = pairing.roundrobin_schedule(players, size=4, lo=3, hi=5, rounds=rounds, seed=2)
+    for s in sched:
+        assert_everyone_once(players, s, 3, 5)
+        assert not s.byes
+    assert max(pair_counts(sched).values()) == 1

@@ -17,13 +17,15 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import engine
 from games.ranking import final_ranking
 from tournaments import pairing, standing
+
+T = TypeVar("T")
 
 #: (place, net worth) for each seat of a table, in seat order.
 Play = Callable[[list[int], int], list[tuple[int, int]]]
@@ -49,6 +51,9 @@ class Event:
     seating_seconds: list[float] = field(default_factory=list)
     history_bound: int = 0
     games: int = 0
+    # Round-robin groups: players meet only within their group, so the
+    # bounds are taken group by group (one group in the other formats).
+    group_of: dict[int, int] = field(default_factory=dict)
 
     def order(self, among: Sequence[int] | None = None) -> list[int]:
         rows = standing.rank(self.players if among is None else among, self.outcomes)
@@ -57,7 +62,13 @@ class Event:
     def play_round(self, seating: pairing.Seating, bye_points: float | None) -> dict[int, int]:
         """Play every table; return each seated player's place."""
         self.rounds += 1
-        self.history_bound += round_bound(seating.tables, self.met)
+        by_group: dict[int, list[list[int]]] = {}
+        for table in seating.tables:
+            by_group.setdefault(self.group_of.get(table[0], 0), []).append(table)
+        if len(by_group) > 1 and len(seating.tables) > 1:
+            self.history_bound += sum(round_bound(ts, self.met) for ts in by_group.values())
+        else:
+            self.history_bound += round_bound(seating.tables, self.met)
         places: dict[int, int] = {}
         for table in seating.tables:
             self.tables += 1
@@ -77,7 +88,10 @@ class Event:
                     )
                 )
             for i, a in enumerate(table):
-                self.opponents_seen[a] += len(table) - 1
+                g = self.group_of.get(a, 0)
+                self.opponents_seen[a] += sum(
+                    1 for x in table if x != a and self.group_of.get(x, 0) == g
+                )
                 self.met.setdefault(a, set()).update(x for x in table if x != a)
                 for b in table[i + 1 :]:
                     self.meetings[(min(a, b), max(a, b))] += 1
@@ -89,7 +103,7 @@ class Event:
                 )
         return places
 
-    def timed(self, seat: Callable[..., pairing.Seating], *args: Any, **kw: Any) -> pairing.Seating:
+    def timed(self, seat: Callable[..., T], *args: Any, **kw: Any) -> T:
         start = time.perf_counter()
         seating = seat(*args, **kw)
         self.seating_seconds.append(time.perf_counter() - start)
@@ -170,12 +184,12 @@ def run_swiss(ev: Event, rounds: int) -> int:
     return ev.order()[0]
 
 
-def run_elimination(ev: Event, advance: int) -> int:
+def run_elimination(ev: Event, advance: int, among: Sequence[int] | None = None) -> int:
     """Top ``advance`` of each table go through (byes too) until the alive
     fit one table, which is the final."""
     if not 1 <= advance < ev.lo:
         raise CommandError("--advance must be at least 1 and below the table minimum.")
-    alive = list(ev.players)
+    alive = list(ev.players if among is None else among)
     while True:
         order = ev.order(alive)
         if len(order) <= ev.hi:
@@ -196,9 +210,10 @@ def run_elimination(ev: Event, advance: int) -> int:
         alive = list(seating.byes) + [p for t in seating.tables for p in t if places[p] <= advance]
 
 
-def run_roundrobin(ev: Event, rounds: int, group_size: int, final: int) -> int:
+def run_roundrobin(ev: Event, rounds: int, group_size: int, final: int, advance: int) -> int:
     """Groups (snake by the seeded order) play their schedules side by side;
-    the top ``final`` of each group then play one final table."""
+    the top ``final`` of each group then play a final table (an elimination
+    among them first when they are too many for one table)."""
     rng = random.Random(f"{ev.seed}:groups")
     seeded = list(ev.players)
     rng.shuffle(seeded)
@@ -206,17 +221,24 @@ def run_roundrobin(ev: Event, rounds: int, group_size: int, final: int) -> int:
     groups: list[list[int]] = [[] for _ in range(n_groups)]
     for i, p in enumerate(seeded):
         lap, k = divmod(i, n_groups)
-        groups[k if lap % 2 == 0 else n_groups - 1 - k].append(p)
+        gi = k if lap % 2 == 0 else n_groups - 1 - k
+        groups[gi].append(p)
+        ev.group_of[p] = gi
     schedules: list[list[pairing.Seating]] = []
-    start = time.perf_counter()
     for gi, g in enumerate(groups):
+        # A group's whole schedule is made at once, before its first round;
+        # groups are independent, so the figure is the slowest group's.
         schedules.append(
-            pairing.roundrobin_schedule(
-                g, size=ev.size, lo=ev.lo, hi=ev.hi, rounds=rounds, seed=ev.seed * 1000 + gi
+            ev.timed(
+                pairing.roundrobin_schedule,
+                g,
+                size=ev.size,
+                lo=ev.lo,
+                hi=ev.hi,
+                rounds=rounds,
+                seed=ev.seed * 1000 + gi,
             )
         )
-    # The whole schedule is made before round 1: its time is every round's.
-    ev.seating_seconds.append(time.perf_counter() - start)
     bye = pairing.bye_points(pairing.default_points(ev.size))
     for r in range(rounds):
         merged = pairing.Seating(
@@ -226,9 +248,7 @@ def run_roundrobin(ev: Event, rounds: int, group_size: int, final: int) -> int:
         ev.play_round(merged, bye)
     if final and n_groups > 1:
         finalists = [p for g in groups for p in ev.order(g)[:final]]
-        order = ev.order(finalists)
-        places = ev.play_round(pairing.Seating(tables=[order]), None)
-        return min(order, key=lambda p: places[p])
+        return run_elimination(ev, advance, finalists)
     return ev.order()[0]
 
 
@@ -265,11 +285,17 @@ def simulate(
     elif fmt == "elimination":
         winner = run_elimination(ev, advance)
     elif fmt == "roundrobin":
-        winner = run_roundrobin(ev, rounds, group_size, group_final)
+        winner = run_roundrobin(ev, rounds, group_size, group_final, advance)
     else:
         raise CommandError(f"Unknown format {fmt!r}.")
     repeat_meetings = sum(k - 1 for k in ev.meetings.values() if k > 1)
-    pigeonhole = pairing.lower_bound_repeats(ev.opponents_seen, players)
+    members: dict[int, list[int]] = {}
+    for p in ev.players:
+        members.setdefault(ev.group_of.get(p, 0), []).append(p)
+    pigeonhole = sum(
+        pairing.lower_bound_repeats({p: ev.opponents_seen[p] for p in g}, len(g))
+        for g in members.values()
+    )
     return {
         "format": fmt,
         "players": players,
