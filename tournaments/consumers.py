@@ -7,7 +7,9 @@ sockets count towards ``SOCKETS_PER_ACCOUNT``; the socket ends with the
 session that opened it. It sends a snapshot on connect and on
 ``{"type": "resync"}``; ``{"type": "resync", "since": N}`` (the page's
 heartbeat) is answered only if the event is past version N. Pushes no
-newer than what the socket last sent are dropped. Any other frame closes it.
+newer than what the socket last sent are dropped. A signed-in viewer's own
+box (their next game, Join or Withdraw) follows a push when their next game
+changed. Any other frame closes it.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ class TournamentConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):
     groups: list[str]
     tournament_id = 0
     version = -1  # the newest version this socket has sent
+    # A signed-in viewer's next game as their page shows it: their own box
+    # is sent again when it changes (a round started, their game ended).
+    next_game: int | None = None
     last_snapshot = 0.0
 
     async def connect(self) -> None:
@@ -67,6 +72,10 @@ class TournamentConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):
             self.groups = []
             await _try_again_later(self)
             return
+        if getattr(user, "is_authenticated", False):
+            self.next_game = await database_sync_to_async(pages.next_game_pk)(
+                self.tournament_id, user
+            )
         await self.accept()
         await self.send_snapshot()
 
@@ -108,3 +117,10 @@ class TournamentConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):
         if version is not None:
             self.version = version
         await self.send(text_data=event["html"])
+        user = self.scope.get("user")
+        if getattr(user, "is_authenticated", False):
+            game = await database_sync_to_async(pages.next_game_pk)(self.tournament_id, user)
+            if game != self.next_game and not self.ended:
+                self.next_game = game
+                box = await database_sync_to_async(pages.entry_box)(self.tournament_id, user)
+                await self.send(text_data="<!--live-->" + box)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -183,4 +184,31 @@ def my_entries(user: Any) -> set[int]:
         Entry.objects.filter(user=user, status__in=OPEN_ENTRY).values_list(
             "tournament_id", flat=True
         )
+    )
+
+
+def entry_context(t: Tournament, user: Any, error: str = "", said: str = "") -> dict[str, Any]:
+    """What the viewer's own box shows (templates/tournaments/entry.html)."""
+    return {
+        "tournament": t,
+        "state": entry_state(t, user),
+        "next_game": your_next_game(t, user),
+        "entry_error": error,
+        "entry_said": said,
+    }
+
+
+def next_game_pk(tournament_id: int, user: Any) -> int | None:
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    game = your_next_game(t, user) if t is not None else None
+    return None if game is None else int(game.pk)
+
+
+def entry_box(tournament_id: int, user: Any) -> str:
+    """The viewer's own box, out of band, for their socket to send when
+    their next game changed (its forms carry no CSRF token: static/js/site.js
+    adds the page's)."""
+    t = Tournament.objects.select_related("club").get(pk=tournament_id)
+    return render_to_string(
+        "tournaments/entry.html", {**entry_context(t, user), "oob": True, "user": user}
     )

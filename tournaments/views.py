@@ -49,21 +49,11 @@ def _find(tournament_id: int, user: Any) -> Tournament:
         raise Http404(str(exc)) from exc
 
 
-def _entry_context(t: Tournament, user: Any, error: str = "", said: str = "") -> dict[str, Any]:
-    return {
-        "tournament": t,
-        "state": pages.entry_state(t, user),
-        "next_game": pages.your_next_game(t, user),
-        "entry_error": error,
-        "entry_said": said,
-    }
-
-
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _find(tournament_id, request.user)
     context = {
-        **_entry_context(t, request.user),
+        **pages.entry_context(t, request.user),
         **live.regions_context(t),
         "settings_rows": pages.settings_in_words(t),
         "show_seed": t.status == Tournament.Status.FINISHED,
@@ -86,7 +76,7 @@ def _answer(
         return redirect("tournament", tournament_id=t.pk)
     t.refresh_from_db()
     box = render_to_string(
-        "tournaments/entry.html", _entry_context(t, request.user, error, said), request=request
+        "tournaments/entry.html", pages.entry_context(t, request.user, error, said), request=request
     )
     html = f"<!--push {t.version} after 0-->" + box + live.regions_html(t, oob=True)
     return HttpResponse(html, status=status)

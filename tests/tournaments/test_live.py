@@ -13,8 +13,8 @@ from tests.live.conftest import collect, communicator, frames, run
 from tests.people.conftest import make_user
 from tests.tournaments.page_world import SEED, event
 from tournaments import live
-from tournaments.models import Tournament
-from tournaments.services import join_tournament
+from tournaments.models import Table, Tournament
+from tournaments.services import join_tournament, start_round
 
 pytestmark = pytest.mark.usefixtures("live_db")
 
@@ -83,3 +83,31 @@ def test_a_stale_or_repeated_push_is_not_sent_and_a_heartbeat_only_when_behind()
     assert seen["up to date"] == []
     assert [v for v, _ in frames(seen["behind"], "snapshot")] == [5]
     assert seen["closed"] == [{"type": "websocket.close", "code": 4400}]
+
+
+def test_an_entrants_socket_gets_their_next_game_when_the_round_starts() -> None:
+    t = event()
+    players = [make_user(name) for name in ("ann", "ben", "cat")]
+    for user in players:
+        join_tournament(tournament_id=t.pk, user=user)
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        mine = communicator(path(t), players[0])
+        theirs = communicator(path(t))
+        for comm in (mine, theirs):
+            assert (await comm.connect())[0]
+            await collect(comm)
+        await database_sync_to_async(start_round)(tournament_id=t.pk, number=1)
+        seen = await collect(mine), await collect(theirs)
+        for comm in (mine, theirs):
+            await comm.disconnect()
+        return seen
+
+    mine, theirs = run(scenario)
+    game = Table.objects.get(round__tournament=t).game
+    assert game is not None
+    [box] = [m for m in mine if m.startswith("<!--live-->")]
+    assert 'id="tournament-entry"' in box and 'hx-swap-oob="true"' in box
+    assert game.get_absolute_url() in box
+    assert not [m for m in theirs if m.startswith("<!--live-->")]  # a spectator has no box
+    assert frames(theirs, "snapshot")
