@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -20,14 +21,15 @@ from clubs.models import Club, Membership
 from common import ratelimit
 from tournaments import errors, live, pages
 from tournaments.forms import TournamentForm
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 
 LISTED = 30  # events a section of the list shows
 
 
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    shown = pages.visible(request.user).select_related("club")
+    playing = Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN))
+    shown = pages.visible(request.user).select_related("club").annotate(players=playing)
     status = Tournament.Status
     context = {
         "upcoming": list(shown.filter(status=status.REGISTERING).order_by("starts_at")[:LISTED]),

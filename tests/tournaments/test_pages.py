@@ -46,14 +46,14 @@ def club_with(*members: User, name: str = "Park Lane") -> Club:
 
 
 def test_lists_upcoming_running_and_finished_events(client: Client) -> None:
-    event("Next week's Swiss")
+    enter(event("Next week's Swiss"), make_user("early"), make_user("keen"))
     event("Being played", status=Tournament.Status.RUNNING, current_round=2)
     winner = make_user("champ")
     event("Last month's", status=Tournament.Status.FINISHED, winner=winner)
     html = client.get(reverse("tournaments")).content.decode()
     upcoming, rest = html.split('id="running-heading"')
     running_part, finished = rest.split('id="finished-heading"')
-    assert "Next week&#x27;s Swiss" in upcoming
+    assert "Next week&#x27;s Swiss" in upcoming and "2 players" in upcoming
     assert "Being played" in running_part and "Round 2 being played" in running_part
     assert "Last month&#x27;s" in finished and "Won by champ" in finished
 
