@@ -2,20 +2,36 @@
 games knowing of tournaments: only a game made for a table
 (``Game.takeover_on_first_timeout``) is looked at, inside its write's
 transaction, so that a no-show or a table's result is recorded exactly once
-with the move that caused it."""
+with the move that caused it. A failure here never fails the move: it is
+logged and rolled back to a savepoint, and beat's sweep records what was
+missed (``tournaments.sweep.repair``)."""
 
 from __future__ import annotations
+
+import logging
+
+from django.db import transaction
 
 from games.services.subscribers import Subscriber
 from games.services.write import Committed
 from tournaments.services.noshows import record_no_shows
 from tournaments.services.results import is_no_show, record_game
 
+logger = logging.getLogger(__name__)
+
 
 def in_transaction(record: Committed) -> None:
-    game = record.game
-    if not game.takeover_on_first_timeout:
+    if not record.game.takeover_on_first_timeout:
         return
+    try:
+        with transaction.atomic():
+            _record(record)
+    except Exception:
+        logger.exception("Could not record tournament game %s; the sweep will", record.game_id)
+
+
+def _record(record: Committed) -> None:
+    game = record.game
     taken = {n.user_id for n in record.notices if n.kind == "takeover"}
     if taken:
         seats = record.seats if record.seats is not None else list(game.seats.all())

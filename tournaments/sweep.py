@@ -14,12 +14,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from games.models import Game, Seat
 from tournaments.errors import TournamentError
-from tournaments.models import Due, Format, Series, Tournament
+from tournaments.models import Due, Format, Result, Series, Tournament
 from tournaments.scheduling import schedule_start
 from tournaments.services.create import FIELDS, period
+from tournaments.services.noshows import record_no_shows
+from tournaments.services.results import record_game
 from tournaments.services.rounds import close_registration, start_round
 
 logger = logging.getLogger(__name__)
@@ -54,12 +58,20 @@ def run_due(due_id: int) -> bool:
             # Decided, not failed (the event is over, say): nothing to retry.
             logger.info("Tournament due row %s: %s", due.key, exc)
         except Exception:
-            logger.exception("Tournament due row %s failed; the next sweep retries", due.key)
-            due.save(update_fields=["attempts"])
+            # Retried, later each time (a killed worker records nothing: the
+            # next sweep retries it at once).
+            logger.exception("Tournament due row %s failed; it will be retried", due.key)
+            due.due_at = timezone.now() + retry_delay(due.attempts)
+            due.save(update_fields=["attempts", "due_at"])
             return False
         due.done_at = timezone.now()
         due.save(update_fields=["attempts", "done_at"])
     return True
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """After a failure: a sweep's time, doubling, at most an hour."""
+    return timedelta(seconds=min(3600, settings.TOURNAMENT_SWEEP_SECONDS * 2 ** min(attempts, 12)))
 
 
 def perform(due: Due) -> None:
@@ -67,6 +79,43 @@ def perform(due: Due) -> None:
         close_registration(tournament_id=due.tournament_id)
     elif due.kind == Due.Kind.START_ROUND:
         start_round(tournament_id=due.tournament_id, number=due.round_number)
+
+
+# --- repair -------------------------------------------------------------------------
+
+
+def repair(limit: int = 200) -> int:
+    """What the games' subscriber missed (it failed, and was logged): a
+    no-show seat not yet recorded, a finished table game whose results are
+    not. Each is recorded once, under the event's lock."""
+    done = 0
+    unrecorded = Result.objects.filter(
+        table__game_id=OuterRef("game_id"),
+        entry__user_id=OuterRef("user_id"),
+        kind=Result.Kind.PLAYED,
+    )
+    absent = (
+        Seat.objects.filter(
+            game__tournament_table__finished=False,
+            game__takeover_on_first_timeout=True,
+            taken_over=True,
+            decisions_total=0,
+            user__isnull=False,
+        )
+        .filter(Exists(unrecorded))
+        .select_related("game")
+        .order_by("game_id")[:limit]
+    )
+    for seat in absent:
+        with transaction.atomic():
+            done += record_no_shows(seat.game, [seat.user_id])  # type: ignore[list-item]
+    ended = Game.objects.filter(
+        tournament_table__finished=False, status=Game.Status.FINISHED
+    ).order_by("pk")[:limit]
+    for game in ended:
+        with transaction.atomic():
+            done += record_game(game)
+    return done
 
 
 # --- series -------------------------------------------------------------------------

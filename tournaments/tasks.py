@@ -10,11 +10,13 @@ from tournaments import sweep
 
 @shared_task(ignore_result=True)
 def sweep_tournaments() -> int:
-    """Beat's sweep: the site's series, the series' due events, the due
-    rows (registration closing, round starts). Returns how much it did."""
+    """Beat's sweep: the site's series, the series' due events, results the
+    games' subscriber missed, the due rows (registration closing, round
+    starts). Returns how much it did."""
     done = sweep.ensure_site_series()
     for series_id in sweep.due_series_ids():
         done += sweep.run_series(series_id) is not None
+    done += sweep.repair()
     for due_id in sweep.due_ids():
         done += sweep.run_due(due_id)
     return done

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -12,6 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import services as games
 from games.models import Deadline, Game, Seat
+from notifications.models import Notification
 from tests.tournaments.services_support import (  # noqa: F401
     entered,
     event,
@@ -20,7 +23,7 @@ from tests.tournaments.services_support import (  # noqa: F401
     simple_pairing,
     staff,
 )
-from tournaments import services
+from tournaments import services, sweep
 from tournaments.errors import Barred
 from tournaments.models import Bar, Entry, Result, Round, Tournament
 from tournaments.reads import standings
@@ -37,7 +40,10 @@ def first_decision_times_out(game: Game) -> Seat:
     return Seat.objects.get(game=game, number=deadline.player)
 
 
-def test_a_no_show_is_withdrawn_barred_and_scores_nothing(staff: User) -> None:  # noqa: F811
+def test_a_no_show_is_withdrawn_barred_and_scores_nothing(
+    staff: User,  # noqa: F811
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     t = event(staff, rounds=2, table_size=3, table_min=3, table_max=3)
     people = players(3)
     entered(t, people)
@@ -45,8 +51,16 @@ def test_a_no_show_is_withdrawn_barred_and_scores_nothing(staff: User) -> None: 
     assert rnd is not None
     game = rnd.tables.get().game
     assert game is not None
-    seat = first_decision_times_out(game)
+    # The commit's callbacks run (the notice), but no timer task is queued.
+    with (
+        mock.patch("games.scheduling.schedule_timers"),
+        mock.patch("games.scheduling.schedule_bots"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        seat = first_decision_times_out(game)
     assert seat.taken_over
+    told = Notification.objects.get(user=seat.user, kind=Notification.Kind.TOURNAMENT)
+    assert "withdrawn" in told.text and told.url == f"/tournaments/{t.pk}/"
     entry = Entry.objects.get(tournament=t, user=seat.user)
     assert entry.status == Entry.Status.NO_SHOW and entry.no_shows == 1
     bar = Bar.objects.get(user=seat.user)
@@ -82,7 +96,7 @@ def test_a_no_show_may_rejoin_before_the_next_round_but_not_join_others(
     with pytest.raises(Barred):
         services.join_tournament(tournament_id=other.pk, user=user)
     entry = services.join_tournament(tournament_id=t.pk, user=user)
-    assert entry.status == Entry.Status.ACTIVE and entry.joined_round == 2
+    assert entry.status == Entry.Status.ACTIVE and entry.joined_round == 1
     game.refresh_from_db()
     present = [s.user for s in game.seats.exclude(pk=seat.pk).order_by("number")]
     play_out(game, [*present, user])
@@ -111,3 +125,29 @@ def test_a_no_show_is_not_seated_in_the_next_round(staff: User) -> None:  # noqa
     seated = set(second.results.values_list("entry__user_id", flat=True))
     assert seat.user_id not in seated
     assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.RUNNING
+
+
+def test_the_sweep_records_what_the_subscriber_missed(staff: User) -> None:  # noqa: F811
+    t = event(staff, rounds=2, table_size=3, table_min=3, table_max=3)
+    entered(t, players(3))
+    rnd = services.start_round(tournament_id=t.pk, number=1)
+    assert rnd is not None
+    game = rnd.tables.get().game
+    assert game is not None
+    broken = mock.patch("tournaments.subscribers.record_no_shows", side_effect=RuntimeError)
+    with broken, mock.patch("tournaments.subscribers.record_game", side_effect=RuntimeError):
+        # The moves go through all the same.
+        seat = first_decision_times_out(game)
+        game.refresh_from_db()
+        present = [s.user for s in game.seats.exclude(pk=seat.pk).order_by("number")]
+        play_out(game, [*present, seat.user])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    entry = Entry.objects.get(tournament=t, user=seat.user)
+    assert entry.status == Entry.Status.ACTIVE
+    assert sweep.repair() == 2
+    assert sweep.repair() == 0
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.NO_SHOW and entry.no_shows == 1
+    assert Round.objects.get(pk=rnd.pk).status == Round.Status.FINISHED
+    assert Result.objects.get(entry=entry).points is None

@@ -62,7 +62,9 @@ def test_a_failed_round_start_rolls_back_and_is_retried(staff: User) -> None:  #
         assert tasks.sweep_tournaments() == 1  # registration closed; the round failed
     start.refresh_from_db()
     assert start.done_at is None and start.attempts == 1
+    assert start.due_at > timezone.now()  # retried after a while
     assert not Round.objects.exists()
+    Due.objects.filter(pk=start.pk).update(due_at=timezone.now())
     with mock.patch.object(sweep, "start_round", real):
         assert sweep.run_due(start.pk)
     assert Round.objects.filter(tournament=t).count() == 1

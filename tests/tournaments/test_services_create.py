@@ -93,6 +93,8 @@ def test_a_club_event_is_for_its_leaders_only(settings: Any) -> None:
         ({"rounds": 0}, "number of rounds must be from 1"),
         ({"rounds": "three"}, "whole number"),
         ({"cap_days": 0, "cap_turns": 0}, "length cap"),
+        ({"cap_turns": 1001}, "length cap in turns must be from 0 to 1000"),
+        ({"cap_days": 31}, "length cap in days must be from 0 to 30"),
         ({"turn_seconds": 10}, "turn timer"),
         ({"preset": "nope"}, "Unknown preset"),
         ({"switches": {"no_such_switch": True}}, "Unknown switch"),

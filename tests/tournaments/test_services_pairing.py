@@ -33,3 +33,30 @@ def test_a_swiss_runs_to_its_end_on_the_real_pairing_with_capped_games(
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
     assert Entry.objects.get(tournament=t, final_rank=1).user == t.winner
+
+
+# A second whole event of each other format, a second or so: with the long runs.
+@pytest.mark.slow
+def test_an_elimination_and_a_roundrobin_run_on_the_real_pairing(staff: User) -> None:  # noqa: F811
+    knockout = event(staff, format="elimination", advance=1, table_size=2, table_min=2, table_max=2)
+    entered(knockout, players(4, "k"))
+    number = 1
+    while services.start_round(tournament_id=knockout.pk, number=number) is not None:
+        play_round(knockout, number)
+        knockout.refresh_from_db()
+        if knockout.status == Tournament.Status.FINISHED:
+            break
+        number += 1
+    assert knockout.status == Tournament.Status.FINISHED and number == 2
+    groups = event(
+        staff, format="roundrobin", rounds=1, group_size=2, group_final=1,
+        table_size=2, table_min=2, table_max=2,
+    )  # fmt: skip
+    entered(groups, players(4, "g"))
+    services.start_round(tournament_id=groups.pk, number=1)
+    play_round(groups, 1)
+    final = services.start_round(tournament_id=groups.pk, number=2)
+    assert final is not None and final.final
+    play_round(groups, 2)
+    groups.refresh_from_db()
+    assert groups.status == Tournament.Status.FINISHED and groups.winner is not None

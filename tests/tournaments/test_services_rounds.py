@@ -135,3 +135,17 @@ def test_roundrobin_groups_play_their_schedule_then_a_final(staff: User) -> None
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
     assert Entry.objects.get(tournament=t, final_rank=1).user == t.winner
+
+
+def test_a_player_suspended_from_rated_play_is_withdrawn_at_the_start(
+    staff: User,  # noqa: F811
+) -> None:
+    t = event(staff, table_size=2, table_min=2, table_max=2)
+    people = players(3)
+    entered(t, people)
+    User.objects.filter(pk=people[0].pk).update(rated_suspended=True)
+    rnd = services.start_round(tournament_id=t.pk, number=1)
+    assert rnd is not None
+    assert Entry.objects.get(tournament=t, user=people[0]).status == Entry.Status.WITHDRAWN
+    assert not Result.objects.filter(round=rnd, entry__user=people[0]).exists()
+    assert Result.objects.filter(round=rnd).count() == 2

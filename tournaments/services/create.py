@@ -38,7 +38,7 @@ FIELDS = (
 )  # fmt: skip
 MAX_ROUNDS = 20
 MAX_CAP_DAYS = 30
-MAX_CAP_TURNS = 2000
+MAX_CAP_TURNS = 1000  # the engine's own bound for ``cap_turns``
 MAX_GAP_SECONDS = 30 * 24 * 3600
 MAX_LEAD_DAYS = 90
 # The site's own length cap switches: the event's settings, not its switches.
@@ -167,6 +167,10 @@ def check_settings(raw: dict[str, Any], *, club: Club | None) -> dict[str, Any]:
         raise TournamentError(
             _("Every tournament game needs a length cap: set a number of days or of turns.")
         )
+    try:
+        check_ruleset(out["preset"], {**out["switches"], **caps(out["cap_days"], out["cap_turns"])})
+    except GameError as exc:
+        raise TournamentError(str(exc)) from None
     out["round_gap_seconds"] = _int(
         fields, "round_gap_seconds", 0, MAX_GAP_SECONDS, _("The gap between rounds (seconds)")
     )
@@ -270,8 +274,10 @@ def period(every: str) -> timedelta:
 def table_switches(t: Tournament) -> dict[str, Any]:
     """The switches of the event's games: its house rules and its length
     cap (the cap's switches only once the engine knows them)."""
-    switches = dict(t.switches)
-    for name, value in (("cap_days", t.cap_days), ("cap_turns", t.cap_turns)):
-        if value and name in engine.SWITCH_NAMES:
-            switches[name] = value
-    return switches
+    return {**t.switches, **caps(t.cap_days, t.cap_turns)}
+
+
+def caps(days: int, turns: int) -> dict[str, int]:
+    """The length cap as the games' switches (those the engine knows)."""
+    pairs = (("cap_days", days), ("cap_turns", turns))
+    return {name: value for name, value in pairs if value and name in engine.SWITCH_NAMES}

@@ -86,8 +86,9 @@ def join_tournament(*, tournament_id: int, user: Any) -> Entry:
         joined = t.current_round + 1 if t.status == Tournament.Status.RUNNING else 1
         if entry is None:
             entry = Entry(tournament=t, user=user)
+        if entry.pk is None or not entry.results.exists():
+            entry.joined_round = joined
         entry.status = Entry.Status.ACTIVE
-        entry.joined_round = joined
         entry.save()
         if late:
             _half_byes(t, entry)

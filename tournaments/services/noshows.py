@@ -6,13 +6,17 @@ joining other tournaments for ``TOURNAMENT_NO_SHOW_BAR_DAYS``."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from games.models import Game
-from tournaments.models import Bar, Entry, Result, Table
+from notifications import services as notifications
+from notifications.models import Notification
+from tournaments.models import Bar, Entry, Result, Table, Tournament
+from tournaments.notices import tournament_url
 from tournaments.services.common import changed, lock_tournament
 
 
@@ -40,6 +44,26 @@ def record_no_shows(game: Game, user_ids: list[int]) -> int:
         if settings.TOURNAMENT_NO_SHOW_BAR_DAYS:
             Bar.objects.create(user_id=entry.user_id, tournament=t, until=until)
         count += 1
+        _tell(t, entry, until)
     if count:
         changed(t)
     return count
+
+
+def _tell(t: Tournament, entry: Entry, until: datetime) -> None:
+    """The absent player hears what it cost them, after the commit."""
+    if settings.TOURNAMENT_NO_SHOW_BAR_DAYS:
+        text = _(
+            "Your first move in %(name)s timed out: a bot plays your seat and you are "
+            "withdrawn from its later rounds (rejoin from its page before the next one). "
+            "You cannot join other tournaments until %(until)s."
+        ) % {"name": t.name, "until": formats.date_format(until, "DATETIME_FORMAT")}
+    else:
+        text = _(
+            "Your first move in %(name)s timed out: a bot plays your seat and you are "
+            "withdrawn from its later rounds (rejoin from its page before the next one)."
+        ) % {"name": t.name}
+    notifications.on_commit(
+        entry.user_id, None, Notification.Kind.TOURNAMENT, text,
+        url=tournament_url(t.pk), dedupe_key=f"tournament-no-show:{t.pk}:{entry.pk}:{entry.no_shows}",
+    )  # fmt: skip

@@ -58,6 +58,7 @@ def start_round(*, tournament_id: int, number: int) -> Round | None:
             close_locked(t)
             if t.status != Tournament.Status.RUNNING:
                 return None
+        _withdraw_suspended(t)
         clock = time.perf_counter()
         plan = plan_round(t, number)
         seconds = time.perf_counter() - clock
@@ -112,6 +113,15 @@ def _seat(t: Tournament, number: int, plan: Plan, seconds: float) -> Round:
     t.save(update_fields=["current_round"])
     changed(t)
     return rnd
+
+
+def _withdraw_suspended(t: Tournament) -> None:
+    """A player suspended from rated play since joining cannot sit at a
+    rated event's table: withdrawn."""
+    if t.rated:
+        Entry.objects.filter(
+            tournament=t, status=Entry.Status.ACTIVE, user__rated_suspended=True
+        ).update(status=Entry.Status.WITHDRAWN)
 
 
 def close_locked(t: Tournament) -> None:
@@ -179,8 +189,6 @@ def plan_round(t: Tournament, number: int) -> Plan:
             tournament=t, status=Entry.Status.ACTIVE, joined_round__lte=number
         ).select_related("user")
     }
-    if t.rated:
-        active = {pk: e for pk, e in active.items() if not e.user.rated_suspended}
     order = [entry.pk for _row, entry in standings(t) if entry.pk in active]
     size, lo, hi = t.table_size, t.table_min, t.table_max
     if len(order) < max(2, lo):
