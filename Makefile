@@ -127,8 +127,9 @@ bench-api: install
 
 # Issue #33's seating figures (docs/tournaments.md): for simulated events of
 # 30, 100 and 1,000 players in each format, real engine games (heuristic
-# bots, ended by the engine's turn_limit), tables of 4 (3 to 5), seed 1: one
-# JSON line each with the repeat meetings, their lower bound and the slowest
+# bots, ended by the engine's turn_limit; the last two runs draw results,
+# --quick, to stress the seating), tables of 4 (3 to 5), seed 1: one JSON
+# line each with the repeat meetings, their lower bound and the slowest
 # round's seating time.
 BENCH_PAIRING_RUNS := \
 	"--format swiss --players 30 --rounds 5" \
@@ -142,7 +143,9 @@ BENCH_PAIRING_RUNS := \
 	"--format roundrobin --players 30 --rounds 9" \
 	"--format roundrobin --players 100 --group-size 20 --rounds 5 --group-final 1" \
 	"--format roundrobin --players 1000 --group-size 20 --rounds 5 --group-final 1" \
-	"--format roundrobin --players 1000 --group-size 24 --rounds 7 --group-final 1"
+	"--format roundrobin --players 1000 --group-size 24 --rounds 7 --group-final 1" \
+	"--format swiss --players 1000 --rounds 25 --quick" \
+	"--format swiss --players 100 --rounds 30 --quick"
 bench-pairing: install
 	@for args in $(BENCH_PAIRING_RUNS); do \
 		DEBUG=true $(PY) manage.py simulate_tournament $$args --table-size 4 --seed 1 --json; echo; \
