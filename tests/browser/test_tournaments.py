@@ -64,17 +64,22 @@ def test_joining_through_the_page(browser: Any, site: str) -> None:
     ctx.close()
 
 
-def _round_one() -> tuple[Tournament, Game, list[User]]:
-    """Three players at one table of round 1, its game under way."""
+def _registered() -> tuple[Tournament, list[User]]:
+    """Three players in an event that has not started."""
     t = event("Live Swiss", starts_at=timezone.now() + timedelta(hours=1))
     players = [make_user(name) for name in ("ann", "ben", "cat")]
     for user in players:
         services.join_tournament(tournament_id=t.pk, user=user)
+    return t, players
+
+
+def _start() -> Game:
+    """Round 1: one table of three, its game under way."""
+    t = Tournament.objects.get(name="Live Swiss")
     services.start_round(tournament_id=t.pk, number=1)
     game = Table.objects.select_related("game").get(round__tournament=t).game
     assert game is not None
-    t.refresh_from_db()
-    return t, game, players
+    return game
 
 
 def _end(game: Game, quitters: list[User]) -> None:
@@ -84,28 +89,50 @@ def _end(game: Game, quitters: list[User]) -> None:
         games.resign(public_id=game.public_id, user=user, expected_version=game.version)
 
 
-def test_the_standings_update_live_when_a_game_of_the_event_ends(browser: Any, site: str) -> None:
-    t, game, players = off_loop(_round_one)
-    ctx = context(browser, site, None, "desktop")
+def _open_live(browser: Any, site: str, user: User | None, url: str) -> tuple[Any, Any]:
+    """A page with its socket up (its first snapshot in)."""
+    ctx = context(browser, site, user, "desktop")
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     with page.expect_websocket() as opened:
-        page.goto(f"/tournaments/{t.pk}/")
+        page.goto(url)
     opened.value.wait_for_event(
         "framereceived", predicate=lambda payload: str(payload).startswith("<!--snapshot")
     )
-    shown = int(page.locator("#standings").get_attribute("data-version") or 0)
-    assert shown == t.version
-    assert page.locator("#rounds").get_by_role("link", name="Watch").count() == 1
-    winner = next(p for p in players if p.pk == game.seats.get(number=0).user_id)
+    return ctx, page
+
+
+def _version(page: Any) -> int:
+    return int(page.locator("#standings").get_attribute("data-version") or 0)
+
+
+def test_the_round_and_the_standings_update_live(browser: Any, site: str) -> None:
+    t, players = off_loop(_registered)
+    url = f"/tournaments/{t.pk}/"
+    watcher, spectator = _open_live(browser, site, None, url)
+    mine, player = _open_live(browser, site, players[0], url)
+    shown = _version(spectator)
+    assert shown == off_loop(lambda: Tournament.objects.get(pk=t.pk).version)
+    # The round starts: the tables appear for all, the player's own game for them.
+    game = off_loop(_start)
+    spectator.locator("#rounds").get_by_role("link", name="Watch").wait_for()
+    assert _version(spectator) > shown
+    go = player.get_by_role("link", name=f"Go to game {game.public_id}")
+    go.wait_for()
+    assert go.get_attribute("href") == game.get_absolute_url()
+    # The table's game ends: the standings and the table's link change.
+    shown = _version(spectator)
+    seats = off_loop(lambda: dict(game.seats.values_list("number", "user_id")))
+    winner = next(p for p in players if p.pk == seats[0])
     off_loop(_end, game, [p for p in players if p.pk != winner.pk])
-    page.wait_for_function(
+    spectator.wait_for_function(
         "v => Number(document.querySelector('#standings').dataset.version) > v", arg=shown
     )
-    first = page.locator("#standings tbody tr").first
+    first = spectator.locator("#standings tbody tr").first
     assert first.get_by_role("link").inner_text() == winner.username
-    assert page.locator("#rounds").get_by_role("link", name="See the game").count() == 1
-    ctx.close()
+    spectator.locator("#rounds").get_by_role("link", name="See the game").wait_for()
+    for ctx in (watcher, mine):
+        ctx.close()
 
 
 def _world() -> dict[str, str]:
