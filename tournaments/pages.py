@@ -17,9 +17,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Membership
-from tournaments import errors, pairing
+from tournaments import errors, pairing, services
 from tournaments.models import Entry, Format, Tournament
 from tournaments.regions import number
+from tournaments.services.entries import check_bar
 
 OPEN_ENTRY = (Entry.Status.ACTIVE,)
 
@@ -141,9 +142,6 @@ def entry_state(t: Tournament, user: Any) -> EntryState:
 def _may_join(t: Tournament, user: Any, entry: Entry | None) -> tuple[bool, bool, str]:
     """The checks of ``services.join_tournament``, in its order, without
     the lock: what a Join button would be told now."""
-    from tournaments.services import late_join_open
-    from tournaments.services.entries import check_bar
-
     rejoin = entry is not None and entry.status == Entry.Status.NO_SHOW
     if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         return False, False, _("This tournament is over.")
@@ -157,7 +155,7 @@ def _may_join(t: Tournament, user: Any, entry: Entry | None) -> tuple[bool, bool
         check_bar(user, t)
     except errors.Barred as exc:
         return False, False, str(exc)
-    if t.status == Tournament.Status.RUNNING and not rejoin and not late_join_open(t):
+    if t.status == Tournament.Status.RUNNING and not rejoin and not services.late_join_open(t):
         return False, False, str(errors.RegistrationClosed.default)
     active = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
     if active >= t.max_players:
@@ -172,8 +170,6 @@ def your_next_game(t: Tournament, user: Any) -> Any:
         return None
     if not Entry.objects.filter(tournament=t, user=user).exists():
         return None
-    from tournaments import services
-
     return services.your_next_game(t, user)
 
 

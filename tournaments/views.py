@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.models import Club, Membership
 from common import ratelimit
-from tournaments import errors, live, pages
+from tournaments import errors, live, pages, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Tournament
 
@@ -64,7 +64,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _answer(
-    request: HttpRequest, t: Tournament, *, error: str = "", said: str = "", status: int = 200
+    request: HttpRequest, t: Tournament, *, error: str = "", said: str = ""
 ) -> HttpResponse:
     """A join or withdraw's answer. Without htmx: back to the event's page,
     with the message. With htmx: the entry box (the request's own target),
@@ -81,12 +81,10 @@ def _answer(
         "tournaments/entry.html", pages.entry_context(t, request.user, error, said), request=request
     )
     html = f"<!--push {t.version} after 0-->" + box + live.regions_html(t, oob=True)
-    return HttpResponse(html, status=status)
+    return HttpResponse(html)
 
 
 def _post_entry(request: HttpRequest, tournament_id: int, *, join: bool) -> HttpResponse:
-    from tournaments import services
-
     t = _find(tournament_id, request.user)
     try:
         ratelimit.hit(request, "join")
@@ -128,8 +126,6 @@ def _led_clubs(user: Any) -> list[tuple[int, str]]:
 
 def _refusal(user: Any) -> str:
     """Why this person may not create a public event, or ""."""
-    from tournaments import services
-
     try:
         services.check_may_create(user)
     except errors.TournamentError as exc:
@@ -144,8 +140,6 @@ def _may_recur(user: Any, clubs: list[tuple[int, str]]) -> bool:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    from tournaments import services
-
     user: Any = request.user
     clubs = _led_clubs(user)
     refusal = _refusal(user)
