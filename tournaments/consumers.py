@@ -25,7 +25,6 @@ from live import sessions
 from live.consumers import (
     CLOSE_BAD_FRAME,
     CLOSE_REFUSED,
-    RESYNC_INTERVAL,
     ForwardingMixin,
     _discard_all,
     _frame,
@@ -33,6 +32,8 @@ from live.consumers import (
 )
 from live.socket_cap import CappedSocket
 from tournaments import errors, live, pages
+
+RESYNC_INTERVAL = 1.0  # seconds: a snapshot costs a render, at most one a second
 
 
 def _may_listen(tournament_id: int, user: Any) -> bool:
@@ -91,7 +92,6 @@ class TournamentConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):
             return
         if frame["type"] != "resync" or self.ended:
             return
-        # A snapshot costs a render: at most one a second per socket.
         if time.monotonic() < self.last_snapshot + RESYNC_INTERVAL:
             return
         since = frame.get("since")
