@@ -156,6 +156,9 @@ def reclaim_seat(*, public_id: str, user: Any) -> Seat:
         raise InvalidRequest("This game is not in play.")
     if not seat.taken_over:
         raise InvalidRequest("Your seat is not being played by a bot.")
+    if game.takeover_on_first_timeout and seat.decisions_total == 0:
+        # A no-show's seat (a tournament table): the bot plays it to the end.
+        raise NotAllowed("Your first move timed out, so a bot plays this seat to the end.")
     seat.taken_over = False
     seat.timeouts_in_row = 0
     w.update(seat, ["taken_over", "timeouts_in_row"])

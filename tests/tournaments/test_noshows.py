@@ -151,3 +151,16 @@ def test_the_sweep_records_what_the_subscriber_missed(staff: User) -> None:  # n
     assert entry.status == Entry.Status.NO_SHOW and entry.no_shows == 1
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.FINISHED
     assert Result.objects.get(entry=entry).points is None
+
+
+def test_a_no_show_cannot_take_the_seat_back_from_the_bot(staff: User) -> None:  # noqa: F811
+    t = event(staff, table_size=2, table_min=2, table_max=2)
+    entered(t, players(2))
+    rnd = services.start_round(tournament_id=t.pk, number=1)
+    assert rnd is not None
+    game = rnd.tables.get().game
+    assert game is not None
+    seat = first_decision_times_out(game)
+    with pytest.raises(games.NotAllowed, match="bot plays this seat"):
+        games.reclaim_seat(public_id=game.public_id, user=seat.user)
+    assert Seat.objects.get(pk=seat.pk).taken_over

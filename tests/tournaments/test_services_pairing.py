@@ -6,9 +6,11 @@ import pytest
 
 from accounts.models import User
 from games.models import Game
+from people.models import Block
 from tests.tournaments.services_support import entered, event, play_round, players, staff  # noqa: F401
 from tournaments import services
 from tournaments.models import Entry, Result, Tournament
+from tournaments.services.rounds import plan_round
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +62,21 @@ def test_an_elimination_and_a_roundrobin_run_on_the_real_pairing(staff: User) ->
     play_round(groups, 2)
     groups.refresh_from_db()
     assert groups.status == Tournament.Status.FINISHED and groups.winner is not None
+
+
+def test_people_who_blocked_each_other_are_kept_apart_where_they_can_be(
+    staff: User,  # noqa: F811
+) -> None:
+    t = event(staff, rounds=1, table_size=2, table_min=2, table_max=2)
+    people = players(4)
+    entered(t, people)
+    # Unblocked, the first round seats the first two entries together.
+    plain = plan_round(t, 1)
+    first, second = plain.tables[0][0]
+    a, b = Entry.objects.get(pk=first).user, Entry.objects.get(pk=second).user
+    Block.objects.create(blocker=a, blocked=b)
+    rnd = services.start_round(tournament_id=t.pk, number=1)
+    assert rnd is not None
+    for table in rnd.tables.all():
+        seated = set(table.results.values_list("entry__user_id", flat=True))
+        assert {a.pk, b.pk} - seated

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.services.lobby import create_table_game
+from people.models import Block
 from tournaments import pairing
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Format, Result, Round, Table, Tournament
@@ -195,7 +196,7 @@ def plan_round(t: Tournament, number: int) -> Plan:
         return Plan()
     if t.format == Format.SWISS:
         s = pairing.seat_swiss(
-            order, met(t), {p: active[p].byes for p in order},
+            order, met(t, active), {p: active[p].byes for p in order},
             size=size, lo=lo, hi=hi, seed=t.seed, round_no=number,
         )  # fmt: skip
         return Plan([(table, None) for table in s.tables], list(s.byes))
@@ -208,8 +209,11 @@ def plan_round(t: Tournament, number: int) -> Plan:
     return _final(t, order)
 
 
-def met(t: Tournament) -> dict[int, set[int]]:
-    """Who has shared a table with whom so far."""
+def met(t: Tournament, active: dict[int, Entry] | None = None) -> dict[int, set[int]]:
+    """Who has shared a table with whom so far; and, among ``active``, who
+    blocked whom, as if they had met: the seating avoids both where it can,
+    so people who blocked each other share a table only when no seating
+    keeps them apart."""
     tables: dict[int, list[int]] = defaultdict(list)
     rows = Result.objects.filter(round__tournament=t, table__isnull=False)
     for table_id, entry_id in rows.values_list("table_id", "entry_id"):
@@ -218,6 +222,13 @@ def met(t: Tournament) -> dict[int, set[int]]:
     for players in tables.values():
         for p in players:
             out[p].update(q for q in players if q != p)
+    if active:
+        entry_of = {e.user_id: pk for pk, e in active.items()}
+        blocks = Block.objects.filter(blocker_id__in=entry_of, blocked_id__in=entry_of)
+        for blocker, blocked in blocks.values_list("blocker_id", "blocked_id"):
+            a, b = entry_of[blocker], entry_of[blocked]
+            out[a].add(b)
+            out[b].add(a)
     return out
 
 
