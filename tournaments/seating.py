@@ -298,6 +298,10 @@ def seat_indices(
     tables = greedy(m, sizes, nb)
     repair(tables, nb, rng, checks=budget, window=window)
     cost, floor = repeat_pairs(tables, nb), round_floor(tables, nb)
+    if cost > floor and window is not None:
+        # Near the leaders' tables nobody is left to swap with: any table.
+        repair(tables, nb, rng, checks=budget, window=None)
+        cost = repeat_pairs(tables, nb)
     if m <= EXACT_PLAYERS and exhausted and cost > floor:
         # Small: bisect on the repeats allowed (an exhausted search proves
         # there is no seating with so few); the search at the fewest then
