@@ -328,8 +328,9 @@ def test_admin_authorization(world: World, url: str, persona: str, expect: Expec
 
 def test_the_running_games_have_dice_secrets_to_guard(world: World) -> None:
     # Without them, the check that no answer reveals one would pass vacuously.
-    # Two lobbies' secrets; two running games' secrets, dice keys and 3 seeds each.
-    assert len(world.running_secrets()) == 12
+    # Two lobbies' secrets; two running games' secrets, dice keys and 3 seeds each;
+    # the two tournaments' pairing seeds.
+    assert len(world.running_secrets()) == 12 + 2
 
 
 def test_the_running_games_have_terms_estimates_and_chat_to_guard(world: World) -> None:
