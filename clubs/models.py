@@ -28,12 +28,18 @@ class Club(models.Model):
     # The name folded for look-alike checks (the same folding as user names),
     # so that "C1ub" cannot pass for "Club".
     name_key = models.CharField(max_length=60, unique=True)
+    # Its shape, case kept, as user names have one too: "PIace" (a capital
+    # I) meets "Place" here though their folded keys differ (clubs.naming).
+    shape_key = models.CharField(max_length=60, unique=True, null=True, blank=True)
     description = models.TextField(max_length=2000, blank=True)
     policy = models.CharField(max_length=8, choices=Policy.choices, default=Policy.OPEN)
     created_by = models.ForeignKey(
         USER, null=True, on_delete=models.SET_NULL, related_name="clubs_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped with every change of the chat (a line posted, deleted, a member
+    # muted): the chat pane's ``data-version``.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
