@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.models import User
+from clubs.models import Club, Membership
 from games import engine, services
 from games.models import Game, PositionEstimate, Seat
 from live.chat import do_post_message
@@ -105,6 +106,7 @@ class World:
                 | Q(host__in=people)
                 | Q(seats__user__in=people)
             ).distinct().delete()
+            Club.objects.filter(slug=CLUB_SLUG).delete()
             User.objects.filter(pk__in=[u.pk for u in people]).delete()
 
 
@@ -131,6 +133,7 @@ def build_world() -> World:
         games[prefix + "lobby"] = _lobby(users, private)
         games[prefix + "running"] = running_game(users, private)
         games[prefix + "finished"] = _finished(users, private)
+    _club(users)
     return World(users, games, {p: session_cookie(user) for p, user in users.items()})
 
 
@@ -242,3 +245,18 @@ def site_routes() -> dict[str, Route]:
 
     walk(get_resolver(), "", "")
     return out
+
+
+# --- the club (clubs/): the host leads it, the mover and the waiting player are members -----
+
+CLUB_SLUG = "authz-club"
+
+
+def _club(users: dict[str, User]) -> Club:
+    club = Club.objects.create(
+        slug=CLUB_SLUG, name="Authz Club", name_key="authz club", created_by=users["host"]
+    )
+    Membership.objects.create(club=club, user=users["host"], status="member", role="leader")
+    for persona in ("mover", "waiting"):
+        Membership.objects.create(club=club, user=users[persona], status="member")
+    return club
