@@ -256,13 +256,18 @@ def do_answer_request(*, club: Club, leader: Any, target: Any, accept: bool) -> 
             row.delete()
 
 
-def do_cancel_invitation(*, club: Club, leader: Any, target: Any) -> None:
+def _drop(club: Club, leader: Any, target: Any, status: str, refusal: str) -> None:
+    """Delete ``target``'s row of ``status``; ``refusal`` (with ``name``) if they have none."""
     with transaction.atomic():
         club = _locked(club)
         row = _target_row(club, leader, target)
-        if row is None or row.status != Status.INVITED:
-            raise MembershipRefused(_("%(name)s is not invited.") % {"name": target.public_name})
+        if row is None or row.status != status:
+            raise MembershipRefused(refusal % {"name": target.public_name})
         row.delete()
+
+
+def do_cancel_invitation(*, club: Club, leader: Any, target: Any) -> None:
+    _drop(club, leader, target, Status.INVITED, _("%(name)s is not invited."))
 
 
 def _member_row(club: Club, leader: Any, target: Any) -> Membership:
@@ -295,12 +300,7 @@ def do_ban(*, club: Club, leader: Any, target: Any) -> Membership:
 
 
 def do_unban(*, club: Club, leader: Any, target: Any) -> None:
-    with transaction.atomic():
-        club = _locked(club)
-        row = _target_row(club, leader, target)
-        if row is None or row.status != Status.BANNED:
-            raise MembershipRefused(_("%(name)s is not banned.") % {"name": target.public_name})
-        row.delete()
+    _drop(club, leader, target, Status.BANNED, _("%(name)s is not banned."))
 
 
 def do_set_leader(*, club: Club, leader: Any, target: Any, make_leader: bool) -> Membership:

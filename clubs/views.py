@@ -168,59 +168,48 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     return _done(request, club, _("%(name)s is invited.") % {"name": target.public_name})
 
 
-def _minutes(request: HttpRequest) -> int:
+def _minutes(request: HttpRequest) -> dict[str, int]:
     try:
-        return int(request.POST.get("minutes", ""))
+        return {"minutes": int(request.POST.get("minutes", ""))}
     except ValueError:
         raise ClubError(_("Choose how long the mute lasts.")) from None
 
 
-# What a leader may do to one person, and what it says once done (``name``).
-ACTIONS: dict[str, tuple[Callable[[Club, Any, Any, HttpRequest], Any], str]] = {
+Do = Callable[..., Any]
+# What a leader may do to one person: the service, its further arguments
+# (from the request), and what it says once done (``name``: the person).
+ACTIONS: dict[str, tuple[Do, Callable[[HttpRequest], dict[str, Any]], str]] = {
     "accept": (
-        lambda c, me, them, r: services.do_answer_request(
-            club=c, leader=me, target=them, accept=True
-        ),
+        services.do_answer_request,
+        lambda r: {"accept": True},
         gettext_noop("%(name)s is a member now."),
     ),
     "decline": (
-        lambda c, me, them, r: services.do_answer_request(
-            club=c, leader=me, target=them, accept=False
-        ),
+        services.do_answer_request,
+        lambda r: {"accept": False},
         gettext_noop("You declined %(name)s's request."),
     ),
     "cancel": (
-        lambda c, me, them, r: services.do_cancel_invitation(club=c, leader=me, target=them),
+        services.do_cancel_invitation,
+        lambda r: {},
         gettext_noop("%(name)s's invitation is withdrawn."),
     ),
-    "remove": (
-        lambda c, me, them, r: services.do_remove(club=c, leader=me, target=them),
-        gettext_noop("%(name)s is no longer a member."),
-    ),
-    "ban": (
-        lambda c, me, them, r: services.do_ban(club=c, leader=me, target=them),
-        gettext_noop("%(name)s is banned from the club."),
-    ),
-    "unban": (
-        lambda c, me, them, r: services.do_unban(club=c, leader=me, target=them),
-        gettext_noop("%(name)s's ban is lifted."),
-    ),
+    "remove": (services.do_remove, lambda r: {}, gettext_noop("%(name)s is no longer a member.")),
+    "ban": (services.do_ban, lambda r: {}, gettext_noop("%(name)s is banned from the club.")),
+    "unban": (services.do_unban, lambda r: {}, gettext_noop("%(name)s's ban is lifted.")),
     "promote": (
-        lambda c, me, them, r: services.do_set_leader(
-            club=c, leader=me, target=them, make_leader=True
-        ),
+        services.do_set_leader,
+        lambda r: {"make_leader": True},
         gettext_noop("%(name)s is a leader now."),
     ),
     "demote": (
-        lambda c, me, them, r: services.do_set_leader(
-            club=c, leader=me, target=them, make_leader=False
-        ),
+        services.do_set_leader,
+        lambda r: {"make_leader": False},
         gettext_noop("%(name)s is no longer a leader."),
     ),
     "mute": (
-        lambda c, me, them, r: chat.do_mute_member(
-            club=c, leader=me, target=them, minutes=_minutes(r)
-        ),
+        chat.do_mute_member,
+        _minutes,
         gettext_noop("%(name)s's mute in the club's chat is set."),
     ),
 }
@@ -233,12 +222,12 @@ def member_action(request: HttpRequest, slug: str, username: str, action: str) -
     club = club_or_404(slug)
     if action not in ACTIONS:
         raise Http404(_("No such action."))
-    do, said = ACTIONS[action]
+    do, arguments, said = ACTIONS[action]
     target = _person(username)
     try:
         if target is None:
             raise ClubError(_("There is no player of that name."))
-        do(club, request.user, target, request)
+        do(club=club, leader=request.user, target=target, **arguments(request))
     except ClubError as exc:
         return _refused(request, club, exc)
     return _done(request, club, _(said) % {"name": target.public_name})

@@ -8,9 +8,9 @@ from django.test import Client
 from accounts.models import User
 from clubs import services
 from clubs.models import Club, Membership
-from tests.people.conftest import PASSWORD, make_user
+from tests.people.conftest import PASSWORD, alice, bob, make_user
 
-__all__ = ["PASSWORD", "client_for", "make_user", "member"]
+__all__ = ["PASSWORD", "alice", "bob", "client_for", "make_user", "member"]
 
 
 @pytest.fixture(autouse=True)
@@ -23,16 +23,6 @@ def nobody_is_new(settings: Any) -> None:
 @pytest.fixture
 def leader(db: None) -> User:
     return make_user("lena")
-
-
-@pytest.fixture
-def alice(db: None) -> User:
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return make_user("bob")
 
 
 @pytest.fixture

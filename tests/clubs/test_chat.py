@@ -176,7 +176,7 @@ def test_members_cannot_mute_and_leaders_cannot_be_muted(
     club: Club, leader: User, alice: User, bob: User
 ) -> None:
     member(club, alice)
-    member(club, bob).role = Membership.Role.LEADER
+    member(club, bob)
     Membership.objects.filter(user=bob).update(role=Membership.Role.LEADER)
     with pytest.raises(NotLeader):
         chat.do_mute_member(club=club, leader=alice, target=leader, minutes=60)
