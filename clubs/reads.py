@@ -64,7 +64,7 @@ def live_games(club: Club) -> list[Game]:
 def events(club: Club) -> list[Any]:
     """The club's tournaments (``tournaments`` declares the relation), the
     next or latest first."""
-    return list(club.tournaments.order_by("-starts_at", "-pk")[:EVENTS])  # type: ignore[attr-defined]
+    return list(club.tournaments.order_by("-starts_at", "-pk")[:EVENTS])
 
 
 def leaderboard(club: Club) -> list[PlayerRating]:
