@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs import access, chat, chatpane, reads, services
 from clubs.errors import ClubError, ClubNotFound
 from clubs.models import Club, Membership
+from common import ratelimit
 
 
 def club_or_404(slug: str) -> Club:
@@ -160,9 +161,13 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_or_404(slug)
     target = _person(request.POST.get("username", "").strip())
     try:
+        # An invitation reaches another person, as a challenge does.
+        ratelimit.hit(request, "challenge")
         if target is None:
             raise ClubError(_("There is no player of that name."))
         services.do_invite(club=club, leader=request.user, target=target)
+    except ratelimit.RateLimited as exc:
+        return _refused(request, club, ClubError(exc.message))
     except ClubError as exc:
         return _refused(request, club, exc)
     return _done(request, club, _("%(name)s is invited.") % {"name": target.public_name})
