@@ -122,6 +122,10 @@ def test_club_pages_pass_axe_fit_the_screen_and_chat_live(
     page.locator(".chat-form button[type=submit]").click()
     page.wait_for_selector("#club-chat-log li:has-text('Game at eight')")
     other.wait_for_selector("#club-chat-log li:has-text('Game at eight')")
+    # A refused line says why under the form.
+    other.fill("#club-chat-text", "   ")
+    other.locator(".chat-form button[type=submit]").click()
+    other.wait_for_selector(".chat-error:has-text('Write something first')")
     member.close()
     led.close()
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
