@@ -19,7 +19,7 @@ from clubs.models import ChatLine, Club, Membership
 from people import services as people
 from people.models import Case, Report
 from tests.clubs.conftest import client_for, make_user, member
-from tests.live.conftest import collect, communicator, run
+from tests.live.conftest import communicator, run
 from tests.social.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db
@@ -251,6 +251,14 @@ def path(club: Club) -> str:
     return f"/ws/clubs/{club.slug}/chat"
 
 
+async def until(comm: Any, text: str) -> str:
+    """The frames up to and including the first that holds ``text``."""
+    seen = []
+    while not seen or text not in seen[-1]:
+        seen.append(await comm.receive_from(timeout=10))
+    return "".join(seen)
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("transactional_db")
 def test_the_socket_is_for_members_and_sends_them_the_pane(club: Club, alice: User) -> None:
@@ -265,7 +273,7 @@ def test_the_socket_is_for_members_and_sends_them_the_pane(club: Club, alice: Us
         reader = communicator(path(club), alice)
         assert (await reader.connect())[0]
         try:
-            [pane] = await collect(reader)
+            pane = await reader.receive_from(timeout=10)  # the pane, on connect
             assert pane.startswith("<!--live-->") and "first line" in pane
         finally:
             await reader.disconnect()
@@ -287,15 +295,16 @@ def test_a_pushed_line_never_reaches_who_blocked_its_author(
         try:
             for comm in sockets.values():
                 assert (await comm.connect())[0]
-                await collect(comm)
+                await comm.receive_from(timeout=10)  # the pane, on connect
             await database_sync_to_async(chat.do_post_line)(club=club, user=bob, text="from bob")
             await database_sync_to_async(chat.do_post_line)(club=club, user=alice, text="from al")
-            to_alice = "".join(await collect(sockets["alice"]))
+            # Her own line came after his: had his come to her, it would be here.
+            to_alice = await until(sockets["alice"], "from al")
             assert "from al" in to_alice and "from bob" not in to_alice
-            to_bob = "".join(await collect(sockets["bob"]))
+            to_bob = await until(sockets["bob"], "from al")
             assert "from bob" in to_bob and "from al" in to_bob
             assert "/report" in to_bob and "/delete" not in to_bob  # a member's controls
-            to_leader = "".join(await collect(sockets["lena"]))
+            to_leader = await until(sockets["lena"], "from al")
             assert "/delete" in to_leader  # a leader's
         finally:
             for comm in sockets.values():
@@ -319,13 +328,13 @@ def test_a_deletion_redraws_the_pane_and_a_removed_member_is_shut_out(
         try:
             for comm in (reader, removed):
                 assert (await comm.connect())[0]
-                await collect(comm)
+                await comm.receive_from(timeout=10)  # the pane, on connect
             await database_sync_to_async(chat.do_delete_line)(
                 club=club, leader=leader, line_id=line.pk
             )
-            [pane] = await collect(reader)
-            assert 'id="club-chat"' in pane and "soon gone" not in pane
-            await collect(removed)
+            pane = await until(reader, 'id="club-chat"')
+            assert "soon gone" not in pane
+            await until(removed, 'id="club-chat"')
             from clubs import services
 
             await database_sync_to_async(services.do_remove)(club=club, leader=leader, target=bob)
@@ -334,5 +343,29 @@ def test_a_deletion_redraws_the_pane_and_a_removed_member_is_shut_out(
         finally:
             for comm in (reader, removed):
                 await comm.disconnect()
+
+    run(scenario)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("transactional_db")
+def test_blocking_someone_redraws_the_open_pane_without_their_lines(
+    club: Club, alice: User, bob: User
+) -> None:
+    member(club, alice)
+    member(club, bob)
+    say(club, bob, "old line of bob")
+
+    async def scenario() -> None:
+        reader = communicator(path(club), alice)
+        try:
+            assert (await reader.connect())[0]
+            first = await reader.receive_from(timeout=10)
+            assert "old line of bob" in first
+            await database_sync_to_async(people.do_block)(alice, bob)
+            pane = await until(reader, 'id="club-chat"')
+            assert "old line of bob" not in pane
+        finally:
+            await reader.disconnect()
 
     run(scenario)
