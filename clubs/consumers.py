@@ -13,6 +13,7 @@ account's sockets (``live.socket_cap``); ends with its session
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -36,10 +37,13 @@ from live.consumers import (
 from live.socket_cap import CappedSocket
 
 LIVE = "<!--live-->"
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,40}")
 
 
 def _member_of(slug: str, user: Any) -> tuple[int, bool] | None:
     """The club's pk and whether ``user`` leads it; None unless a member."""
+    if not SLUG.fullmatch(slug):
+        return None  # the route takes any text; a slug is letters, digits, - and _
     club = Club.objects.filter(slug=slug).only("pk").first()
     row = chatpane.membership(club.pk, user) if club is not None else None
     if club is None or row is None:
