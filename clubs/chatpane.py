@@ -10,7 +10,6 @@ from typing import Any
 
 from django.db.models import Q
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from clubs.models import ChatLine, Club, Membership
 from games.web.regions import NO_CSRF
@@ -33,8 +32,7 @@ def membership(club_pk: int, user: Any) -> Membership | None:
 
 
 def muted_until(row: Membership | None) -> dt.datetime | None:
-    until = row.chat_muted_until if row is not None else None
-    return until if until is not None and until > timezone.now() else None
+    return row.chat_muted_until if row is not None and row.chat_muted else None
 
 
 def history(club: Club, view: ChatView) -> list[ChatLine]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 USER = settings.AUTH_USER_MODEL
@@ -85,6 +86,12 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.club_id}: {self.status}"
+
+    @property
+    def chat_muted(self) -> bool:
+        """A leader's mute of this member runs now."""
+        until = self.chat_muted_until
+        return until is not None and until > timezone.now()
 
 
 class ChatLine(models.Model):

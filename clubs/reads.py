@@ -41,7 +41,7 @@ def people(club: Club) -> dict[str, list[Membership]]:
     """The members (leaders first), requests, invitations and bans."""
     rows = Membership.objects.filter(club=club).select_related("user", "invited_by")
     out: dict[str, list[Membership]] = {s: [] for s in Status.values}
-    for row in rows.order_by("-role", "user__username"):
+    for row in rows.order_by("role", "user__username"):  # "leader" before "member"
         out[row.status].append(row)
     return out
 

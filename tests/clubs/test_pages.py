@@ -75,13 +75,15 @@ def test_a_refused_name_comes_back_with_why(club: Club, alice: User) -> None:
 # --- the club page --------------------------------------------------------------------------
 
 
-def test_anyone_sees_the_members_with_the_leaders_marked(
+def test_anyone_sees_the_members_with_the_leaders_marked_and_first(
     club: Club, leader: User, alice: User
 ) -> None:
     member(club, alice)
     html = page(Client(), club)
     assert "lena" in html and "alice" in html
     assert html.count('class="club-badge"') == 1
+    members = html[html.index('id="members-heading"') :]
+    assert members.index("lena") < members.index("alice")  # leaders first
     assert "Only the club's members read and write its chat." not in html  # no pane at all
 
 
