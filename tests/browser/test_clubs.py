@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -19,19 +18,15 @@ from clubs import chat, services
 from clubs.models import Club, Membership
 from games import services as games
 from ratings.models import PlayerRating, Pool
-from tests.browser.test_accessibility import SCREENS, context, serious_violations
+from tests.browser.test_accessibility import context, site
 from tests.browser.test_csp import people
-from tests.live.servers import daphnes
+from tests.browser.test_social_pages import _check as check_page
+
+__all__ = ["site"]
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 # Set to a folder to keep the screenshots (to look at them).
 SHOTS = os.environ.get("CLUB_SCREENSHOTS", "")
-
-
-@pytest.fixture
-def site(transactional_db: None) -> Iterator[str]:
-    with daphnes(1) as [port]:
-        yield f"http://127.0.0.1:{port}"
 
 
 def _world() -> tuple[Club, User, User]:
@@ -66,13 +61,7 @@ def _world() -> tuple[Club, User, User]:
 
 
 def _check(page: Any, screen: str, where: str, found: dict[str, list[str]]) -> None:
-    page.wait_for_load_state("networkidle")
-    problems = serious_violations(page)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    if width > SCREENS[screen]["width"]:
-        problems.append(f"scrolls sideways: {width} px wide")
-    if problems:
-        found[f"{where} on {screen}"] = problems
+    check_page(page, screen, where, found)
     if SHOTS:
         name = where.strip("/").replace("/", "_").replace(" ", "_") or "root"
         page.screenshot(path=os.path.join(SHOTS, f"{screen}-{name}.png"), full_page=True)
