@@ -1,4 +1,4 @@
-"""The club pages and the members' and leaders' POSTs (docs: issue #33).
+"""The club pages and the members' and leaders' POSTs (README, "Clubs").
 
 Thin: ``clubs.services`` and ``clubs.chat`` write and raise
 ``clubs.errors``; a refusal comes back to the club page with its message
