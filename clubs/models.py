@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 USER = settings.AUTH_USER_MODEL
@@ -28,12 +29,18 @@ class Club(models.Model):
     # The name folded for look-alike checks (the same folding as user names),
     # so that "C1ub" cannot pass for "Club".
     name_key = models.CharField(max_length=60, unique=True)
+    # Its shape, case kept, as user names have one too: "PIace" (a capital
+    # I) meets "Place" here though their folded keys differ (clubs.naming).
+    shape_key = models.CharField(max_length=60, unique=True, null=True, blank=True)
     description = models.TextField(max_length=2000, blank=True)
     policy = models.CharField(max_length=8, choices=Policy.choices, default=Policy.OPEN)
     created_by = models.ForeignKey(
         USER, null=True, on_delete=models.SET_NULL, related_name="clubs_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped with every change of the chat (a line posted, deleted, a member
+    # muted): the chat pane's ``data-version``.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
@@ -79,6 +86,12 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.club_id}: {self.status}"
+
+    @property
+    def chat_muted(self) -> bool:
+        """A leader's mute of this member runs now."""
+        until = self.chat_muted_until
+        return until is not None and until > timezone.now()
 
 
 class ChatLine(models.Model):

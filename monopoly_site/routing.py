@@ -6,12 +6,13 @@ from typing import Any, cast
 
 from django.urls import re_path
 
+from clubs.routing import websocket_urlpatterns as club_routes
 from live.routing import websocket_urlpatterns as game_routes
 from monopoly_site.badinput import refuse_socket
 from social.routing import websocket_urlpatterns as inbox_routes
 from tournaments.routing import websocket_urlpatterns as tournament_routes
 
-websocket_urlpatterns: list[Any] = [*game_routes, *inbox_routes, *tournament_routes]
+websocket_urlpatterns: list[Any] = [*game_routes, *inbox_routes, *tournament_routes, *club_routes]
 
 # Last in the server's router (monopoly_site/asgi.py): an address no route
 # matches has its handshake refused. Channels' router raises instead, which

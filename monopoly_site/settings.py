@@ -403,6 +403,8 @@ API_BOT_MAX_GAMES = max(1, env_int("API_BOT_MAX_GAMES", 10))
 # WebSockets one account may have open at once (live/socket_cap.py).
 API_TOKENS_PER_ACCOUNT = max(1, env_int("API_TOKENS_PER_ACCOUNT", 20))
 SOCKETS_PER_ACCOUNT = max(1, env_int("SOCKETS_PER_ACCOUNT", 30))
+# Clubs (clubs/services.py): how many clubs one account may create.
+CLUBS_PER_ACCOUNT = max(0, env_int("CLUBS_PER_ACCOUNT", 3))
 # A game with no person seated (site bots and bot accounts only) ends by net
 # worth at the end of the round that reaches this many turns; 0: never.
 # Games of the site's heuristic bots end by themselves well before (the

@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("live.urls")),
     path("", include("social.urls")),
+    path("", include("clubs.urls")),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("leaderboard/ratings/", rating_views.ratings_explained, name="ratings_explained"),
     path("tournaments/", include("tournaments.urls")),

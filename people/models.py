@@ -131,6 +131,7 @@ class Report(models.Model):
         TRADE = "trade", _("Trade")
         FILTER = "filter", _("Chat filter")
         COLLUSION_CHECK = "collusion_check", _("Collusion check")
+        CLUB_CHAT = "club_chat", _("Club chat line")
 
     class Outcome(models.TextChoices):
         PENDING = "pending", _("Pending")

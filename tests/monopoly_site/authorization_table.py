@@ -141,6 +141,13 @@ TO_CLUB_EVENT = Expect(
     "302 to the event's page, no error", 302, to="/tournaments/880002/", flash="none"
 )
 
+# The club of the world (authorization_world._club) and its answers.
+C = "clubs/<slug:slug>/"
+CLUB = {"slug": "authz-club"}
+CLUB_PERSON = "people/<str:username>/<str:action>"
+IN_CLUB = Expect("302 to the club page, no error", 302, to="/clubs/authz-club/", flash="none")
+NOT_CLUB = Expect("302 to the club page with an error", 302, to="/clubs/authz-club/", flash="error")
+
 # fmt: off
 ROUTES: list[Row] = [
     # --- site pages ----------------------------------------------------------------
@@ -412,6 +419,39 @@ ROUTES: list[Row] = [
     Row(T + "withdraw", POST, signed_in(EVENT_REFUSED), kwargs={"tournament_id": "880001"}),
     Row(T + "withdraw", POST, (LOGIN,) + (MISSING,) * 4 + (EVENT_REFUSED_HOST, EVENT_REFUSED_STAFF),
         kwargs={"tournament_id": "880002"}),
+    # --- clubs (clubs/) ----------------------------------------------------------------
+    # The world's club is open; the host leads it, the mover and the waiting
+    # player are members. A refusal comes back to the club page with why.
+    #                        anonymous  stranger  spectator  waiting   mover     host      staff
+    Row("clubs/", GET, everyone(OK)),
+    Row("clubs/new", POST, signed_in(redirect("/clubs/*")), data={"name": "Authz New Club"}),
+    Row(C, GET, everyone(OK), kwargs=CLUB),
+    Row(C + "join", POST,      (LOGIN,    IN_CLUB,  IN_CLUB,   NOT_CLUB, NOT_CLUB, NOT_CLUB, IN_CLUB),
+        kwargs=CLUB),
+    # The host is the only leader: they cannot leave.
+    Row(C + "leave", POST,     (LOGIN,    NOT_CLUB, NOT_CLUB,  IN_CLUB,  IN_CLUB,  NOT_CLUB, NOT_CLUB),
+        kwargs=CLUB),
+    Row(C + "invitation", POST, signed_in(NOT_CLUB), kwargs=CLUB, data={"accept": "1"}),
+    Row(C + "edit", POST,      (LOGIN,    NOT_CLUB, NOT_CLUB,  NOT_CLUB, NOT_CLUB, IN_CLUB,  NOT_CLUB),
+        kwargs=CLUB, data={"description": "authz", "policy": "open"}),
+    Row(C + "invite", POST,    (LOGIN,    NOT_CLUB, NOT_CLUB,  NOT_CLUB, NOT_CLUB, IN_CLUB,  NOT_CLUB),
+        kwargs=CLUB, data={"username": "authz-stranger"}),
+    Row(C + CLUB_PERSON, POST, (LOGIN,    NOT_CLUB, NOT_CLUB,  NOT_CLUB, NOT_CLUB, IN_CLUB,  NOT_CLUB),
+        kwargs={**CLUB, "username": "authz-mover", "action": "promote"}),
+    Row(C + CLUB_PERSON, POST, (LOGIN,    NOT_CLUB, NOT_CLUB,  NOT_CLUB, NOT_CLUB, IN_CLUB,  NOT_CLUB),
+        kwargs={**CLUB, "username": "authz-waiting", "action": "ban"}),
+    Row(C + CLUB_PERSON, POST, (LOGIN,    NOT_CLUB, NOT_CLUB,  NOT_CLUB, NOT_CLUB, IN_CLUB,  NOT_CLUB),
+        kwargs={**CLUB, "username": "authz-waiting", "action": "mute"}, data={"minutes": "60"}),
+    Row(C + CLUB_PERSON, POST, signed_in(MISSING),
+        kwargs={**CLUB, "username": "authz-waiting", "action": "no-such-action"}),
+    # Members write in the club's chat; a line that does not exist is neither
+    # deleted (leaders) nor reported (members), and to others it is not theirs to.
+    Row(C + "chat", POST,      (LOGIN,    NOT_CLUB, NOT_CLUB,  IN_CLUB,  IN_CLUB,  IN_CLUB,  NOT_CLUB),
+        kwargs=CLUB, data={"text": "hello"}),
+    Row(C + "chat/<int:line_id>/delete", POST, signed_in(NOT_CLUB),
+        kwargs={**CLUB, "line_id": "999999"}),
+    Row(C + "chat/<int:line_id>/report", POST, signed_in(NOT_CLUB),
+        kwargs={**CLUB, "line_id": "999999"}, data={"reason": "abuse"}),
 ]
 # fmt: on
 
@@ -504,6 +544,8 @@ SOCKETS: list[Socket] = [
     Socket(WS_TOURNAMENT, (CLOSED,) * 5 + (STANDINGS, STANDINGS),
            kwargs={"tournament_id": "880002"}),
     Socket(WS_TOURNAMENT, everyone(CLOSED), kwargs={"tournament_id": "999999"}),
+    # A club's chat: its members only (the world's club: host, mover, waiting).
+    Socket("ws/clubs/<str:slug>/chat", members_only(LISTENS, CLOSED), kwargs=CLUB),
 ]
 # fmt: on
 

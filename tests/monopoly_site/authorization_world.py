@@ -113,6 +113,7 @@ class World:
             ).distinct().delete()
             Tournament.objects.filter(pk__in=TOURNAMENTS.values()).delete()
             Club.objects.filter(pk=CLUB_PK).delete()
+            Club.objects.filter(slug=CLUB_SLUG).delete()
             User.objects.filter(pk__in=[u.pk for u in people]).delete()
 
 
@@ -140,6 +141,7 @@ def build_world() -> World:
         games[prefix + "running"] = running_game(users, private)
         games[prefix + "finished"] = _finished(users, private)
     _tournaments(users)
+    _club(users)
     return World(users, games, {p: session_cookie(user) for p, user in users.items()})
 
 
@@ -232,7 +234,7 @@ def _tournaments(users: dict[str, User]) -> None:
     """A public event open for registration, and a club's members-only one
     whose club has the host as its only member."""
     club = Club.objects.create(
-        pk=CLUB_PK, slug="authz-club", name="Authz club", name_key="authz club"
+        pk=CLUB_PK, slug="authz-events", name="Authz events", name_key="authz events"
     )
     Membership.objects.create(club=club, user=users["host"], status=Membership.Status.MEMBER)
     for name, pk in TOURNAMENTS.items():
@@ -274,3 +276,18 @@ def site_routes() -> dict[str, Route]:
 
     walk(get_resolver(), "", "")
     return out
+
+
+# --- the club (clubs/): the host leads it, the mover and the waiting player are members -----
+
+CLUB_SLUG = "authz-club"
+
+
+def _club(users: dict[str, User]) -> Club:
+    club = Club.objects.create(
+        slug=CLUB_SLUG, name="Authz Club", name_key="authz club", created_by=users["host"]
+    )
+    Membership.objects.create(club=club, user=users["host"], status="member", role="leader")
+    for persona in ("mover", "waiting"):
+        Membership.objects.create(club=club, user=users[persona], status="member")
+    return club
