@@ -78,6 +78,11 @@ class Game(models.Model):
     # game, which is then rated in the people's pool; without it, people and
     # bot accounts are never seated together in a rated game (games.bot_accounts).
     allow_bot_accounts = models.BooleanField(default=False)
+    # False: never rated whoever sits in it (an unrated tournament's table).
+    rated = models.BooleanField(default=True)
+    # A seat whose first decision times out goes to a bot at once (a
+    # tournament table's no-show), whatever ``takeover_after`` says.
+    takeover_on_first_timeout = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(default=DEFAULT_TURN_SECONDS)
     bot_delay_ms = models.PositiveIntegerField(default=1000)
     # When a bot (or a seat a bot took over) is next due to act, written with

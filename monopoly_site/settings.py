@@ -411,6 +411,18 @@ SOCKETS_PER_ACCOUNT = max(1, env_int("SOCKETS_PER_ACCOUNT", 30))
 BOT_GAME_TURN_LIMIT = min(100_000, max(0, env_int("BOT_GAME_TURN_LIMIT", 500)))
 # How long an Idempotency-Key's first answer is kept for retries.
 API_IDEMPOTENCY_RETENTION_HOURS = max(1, env_int("API_IDEMPOTENCY_RETENTION_HOURS", 24))
+# Tournaments (tournaments/services): who may create a public event (staff
+# and club leaders always may), how long a no-show is barred, how often
+# beat's sweep looks for due rounds and series, and the site's own events.
+TOURNAMENT_CREATE_MIN_GAMES = max(0, env_int("TOURNAMENT_CREATE_MIN_GAMES", 5))
+TOURNAMENT_CREATE_MAX_TIMEOUT_RATIO = float(env_str("TOURNAMENT_CREATE_MAX_TIMEOUT_RATIO", "0.1"))
+TOURNAMENT_NO_SHOW_BAR_DAYS = max(0, env_int("TOURNAMENT_NO_SHOW_BAR_DAYS", 14))
+TOURNAMENT_SWEEP_SECONDS = max(1, env_int("TOURNAMENT_SWEEP_SECONDS", 10))
+TOURNAMENT_MAX_PLAYERS = max(2, env_int("TOURNAMENT_MAX_PLAYERS", 1000))
+TOURNAMENT_SITE_EVENTS = env_bool("TOURNAMENT_SITE_EVENTS", True)
+# The hour (UTC) the site's daily and weekly events are created; their
+# registration then stays open a day.
+TOURNAMENT_SITE_HOUR = min(23, max(0, env_int("TOURNAMENT_SITE_HOUR", 18)))
 # One beat runs the schedule however many are started (monopoly_site/beat.py).
 CELERY_BEAT_SCHEDULER = "monopoly_site.beat:SingleBeatScheduler"
 CELERY_BEAT_SCHEDULE = {
@@ -445,6 +457,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "api.tasks.sweep_idempotency_keys",
         "schedule": 600.0,
         "options": {"expires": 600.0},
+    },
+    # Tournaments' due rows (registration closing, round starts) and the
+    # series whose next event is due (tournaments/tasks.py).
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep_tournaments",
+        "schedule": float(TOURNAMENT_SWEEP_SECONDS),
+        "options": {"expires": float(TOURNAMENT_SWEEP_SECONDS)},
     },
 }
 

@@ -27,6 +27,8 @@ class Notification(models.Model):
         FOLLOWED_STARTED = "followed_started", _("A player you follow started a game")
         # A warning, or what came of a report (social.moderation).
         MODERATION = "moderation", _("Moderation")
+        # A tournament round starts: your table, or your bye (tournaments.notices).
+        TOURNAMENT = "tournament", _("Tournament round")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -43,6 +43,8 @@ BOT_STRENGTH = {"heuristic": (25.0, 1.0), "random": (12.0, 1.0)}
 def is_rated(game: Any, seats: list[Any]) -> bool:
     """Games with bots are unrated unless the host chose otherwise; a game
     needs two people either way."""
+    if not getattr(game, "rated", True):
+        return False
     humans = [seat for seat in seats if seat.user_id is not None]
     if len(humans) < 2 and not (game.rated_with_bots and humans):
         return False

@@ -234,6 +234,8 @@ def count_timeout(w: Write, player: int) -> bool:
     seat.timeouts_total += 1
     fields = ["timeouts_in_row", "timeouts_total"]
     takeover = bool(game.takeover_after) and seat.timeouts_in_row >= game.takeover_after
+    if game.takeover_on_first_timeout and seat.decisions_total == 0:
+        takeover = True  # a no-show: the player never made a decision here
     if takeover:
         seat.taken_over = True
         seat.takeovers_total += 1

@@ -488,3 +488,48 @@ def create_seated_game(
             _start(lock(game.pk))
             game.refresh_from_db()
     return game
+
+
+def create_table_game(
+    *,
+    humans: list[Any],
+    preset: str = "us-2003",
+    switches: dict[str, Any] | None = None,
+    turn_seconds: int = 24 * 3600,
+    rated: bool = True,
+    is_public: bool = True,
+    takeover_on_first_timeout: bool = True,
+) -> Game:
+    """A tournament table's game: ``humans`` seated in this order and the
+    game started at once, in the caller's transaction. Nobody hosts it.
+    ``rated=False`` keeps it unrated whoever sits in it;
+    ``takeover_on_first_timeout`` hands a seat whose first decision times
+    out to a bot (a no-show). People and bot accounts may share the table
+    (they chose the event), rated then in the people's pool."""
+    switches = dict(switches or {})
+    rules = check_ruleset(preset, switches)
+    if not max(2, rules.min_players) <= len(humans) <= rules.max_players:
+        raise InvalidRequest(
+            f"This ruleset seats {rules.min_players} to {rules.max_players} players."
+        )
+    if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise InvalidRequest("The turn timer must be between 1 minute and 3 days.")
+    bot_accounts = sum(1 for user in humans if is_bot_account(user))
+    with transaction.atomic():
+        game = Game.objects.create(
+            host=None,
+            preset=preset,
+            switches=switches,
+            max_seats=len(humans),
+            turn_seconds=turn_seconds,
+            is_public=is_public,
+            rated=rated,
+            takeover_on_first_timeout=takeover_on_first_timeout,
+            allow_bot_accounts=0 < bot_accounts < len(humans),
+        )
+        Seat.objects.bulk_create(
+            [Seat(game=game, number=number, user=user) for number, user in enumerate(humans)]
+        )
+        _start(lock(game.pk))
+        game.refresh_from_db()
+    return game

@@ -58,6 +58,8 @@ def check_blocked_seated(user: Any, seated: list[Any], *, confirmed: bool) -> No
 def may_be_rated(game: Game, seats: list[Seat]) -> bool:
     """Whether the game can still end rated (``ratings.services.is_rated``):
     it is unless a site bot sits in it and the host did not rate bots."""
+    if not game.rated:
+        return False
     return game.rated_with_bots or not any(seat.user_id is None for seat in seats)
 
 

@@ -135,13 +135,13 @@ def _notify_timeout(w: Write, d: Deadline, takeover: bool) -> None:
             )
         )  # fmt: skip
     elif takeover:
-        w.notices.append(
-            Notice(
-                seat.user_id, "takeover",
-                f"After {game.takeover_after} timeouts in a row a bot is playing your seat. "
-                "Reclaim it from the game page.",
-            )
-        )  # fmt: skip
+        text = (
+            f"After {game.takeover_after} timeouts in a row a bot is playing your seat. "
+            "Reclaim it from the game page."
+        )
+        if game.takeover_on_first_timeout and seat.decisions_total == 0:
+            text = "Your first move timed out, so a bot is playing your seat."
+        w.notices.append(Notice(seat.user_id, "takeover", text))
 
 
 @transaction.atomic
