@@ -23,7 +23,7 @@ from api.models import SCOPE_PLAY, SCOPE_READ
 from api.problems import ERRORS, Problem, ProblemOut
 from api.tournament_reads import entry_view, listed, row, tournament_view
 from clubs.models import Club
-from tournaments import errors
+from tournaments import errors, services
 from tournaments.models import Entry, Format, Result, Round, Tournament
 
 router = Router(tags=["tournaments"])
@@ -277,15 +277,8 @@ def tournament(request: HttpRequest, tournament_id: int = TournamentId) -> dict[
     and your entry and next game."""
     user = need(request, SCOPE_READ)
     found = _get(tournament_id)
-    game = _services().your_next_game(found, user)
+    game = services.your_next_game(found, user)
     return tournament_view(found, user, game.public_id if game is not None else None)
-
-
-def _services() -> Any:
-    # TEMPORARY until the services branch is merged: then imported at the top.
-    from tournaments import services
-
-    return services
 
 
 def _entry(entry: Entry) -> dict[str, Any]:
@@ -306,7 +299,7 @@ def join(request: HttpRequest, tournament_id: int = TournamentId) -> dict[str, A
     user = need(request, SCOPE_PLAY)
     limits.count_person(request, "join")  # with the pages' joins
     try:
-        entry = _services().join_tournament(tournament_id=tournament_id, user=user)
+        entry = services.join_tournament(tournament_id=tournament_id, user=user)
     except errors.TournamentError as exc:
         raise tournament_problem(exc) from None
     return _entry(Entry.objects.select_related("user").get(pk=entry.pk))
@@ -322,7 +315,7 @@ def withdraw(request: HttpRequest, tournament_id: int = TournamentId) -> dict[st
     409 `not-entered` without an active entry."""
     user = need(request, SCOPE_PLAY)
     try:
-        entry = _services().withdraw_from_tournament(tournament_id=tournament_id, user=user)
+        entry = services.withdraw_from_tournament(tournament_id=tournament_id, user=user)
     except errors.TournamentError as exc:
         raise tournament_problem(exc) from None
     return _entry(Entry.objects.select_related("user").get(pk=entry.pk))
