@@ -11,20 +11,19 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
 from accounts.bot import set_bot_account
 from accounts.models import User
-from api import tokens
+from api import listeners, tokens
 from api.tournaments import tournament_problem
 from api.v1 import api as ninja_api
 from clubs.models import Club, Membership
 from common.env import env_rates
 from games import services as games
 from tests.api.conftest import Api, api_for
-from tests.api.streams import Stream, site, stream_server
-from tournaments import errors
+from tests.api.streams import Stream, site, stream_server, wait_for
+from tournaments import errors, services
 from tournaments.models import Entry, Format, Result, Round, Table, Tournament
 
 __all__ = ["site", "stream_server"]
@@ -354,24 +353,26 @@ def test_who_may_use_each_tournament_route(
 
 def test_a_tournament_game_start_arrives_on_the_bots_events_stream(site: str, alice: User) -> None:
     robot = bot_account("roundbot")
-    running = event(name="Bots welcome", status=Tournament.Status.RUNNING, current_round=2)
-    round_two = Round.objects.create(
-        tournament=running, number=2, status=Round.Status.RUNNING, starts_at=timezone.now()
-    )
-    table = Table.objects.create(round=round_two, number=3)
+    starting = event(name="Bots welcome", table_size=2, table_min=2, table_max=2, rated=False)
+    for player in (robot, alice):
+        Entry.objects.create(tournament=starting, user=player)
     stream = Stream(f"{site}/api/v1/stream/events", api_for(robot, "bot").token)
-    stream.until(lambda line: line["type"] == "ping")  # open, and nothing waits on it yet
-    # As a round starts a table: its game made and started, linked to the table, in one commit.
-    with transaction.atomic():
-        game = games.create_seated_game(humans=[robot, alice], bots=[], start=True)
-        Table.objects.filter(pk=table.pk).update(game=game)
+    # Subscribed (its group has a reader) before the round starts.
+    wait_for(lambda: listeners.readers(listeners.user_group(robot.pk)))
+    services.start_round(tournament_id=starting.pk, number=1)
+    [table] = Table.objects.filter(round__tournament=starting).select_related("game")
+    assert table.game is not None
     started = stream.until(lambda line: line["type"] == "game_start")
     assert started == {
         "type": "game_start",
-        "game": game.public_id,
-        "version": 1,
-        "tournament": {"id": running.pk, "name": "Bots welcome", "round": 2, "table": 3},
+        "game": table.game.public_id,
+        "version": table.game.version,
+        "tournament": {"id": starting.pk, "name": "Bots welcome", "round": 1, "table": 1},
     }
-    # The bot sits first: its move is announced with the start.
-    move = stream.until(lambda line: line["type"] == "your_move")
-    assert move["game"] == game.public_id
+    # Then it plays the game as any other: its stream, with the bot token.
+    game_stream = Stream(
+        f"{site}/api/v1/games/{table.game.public_id}/stream?follow=false",
+        api_for(robot, "bot").token,
+    )
+    state = game_stream.until(lambda line: line["type"] == "state")
+    assert state["your_seat"] is not None
