@@ -259,7 +259,8 @@ def tournaments(request: HttpRequest, filters: Query[FiltersIn]) -> dict[str, An
             raise Problem(404, "There is no such club.")
         rows = rows.filter(club=found)
     if filters.entered is not None:
-        rows = rows.filter(yours__isnull=not filters.entered)
+        mine = Entry.objects.filter(user=user).values("tournament_id")
+        rows = rows.filter(pk__in=mine) if filters.entered else rows.exclude(pk__in=mine)
     shown = Paginator(rows, PAGE_SIZE).get_page(filters.page)
     return {
         "page": shown.number,
