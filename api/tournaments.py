@@ -203,7 +203,7 @@ class YourEntryOut(EntryOut):
 def _slug(exc: errors.TournamentError) -> str | None:
     """``RegistrationClosed`` -> ``registration-closed``; a not-found is the
     API's usual ``not-found``."""
-    if isinstance(exc, errors.TournamentNotFound) or type(exc) is errors.TournamentError:
+    if isinstance(exc, errors.TournamentNotFound):
         return None
     return re.sub(r"(?<!^)(?=[A-Z])", "-", type(exc).__name__).lower()
 

@@ -263,6 +263,14 @@ def test_joining_an_unknown_tournament_is_a_404_problem(alice: User) -> None:
     problem_of(api_for(alice).post("/tournaments/987654321/withdraw"), 404)
 
 
+def test_rejects_withdrawing_from_an_event_that_is_over(alice: User) -> None:
+    over = event(status=Tournament.Status.FINISHED)
+    Entry.objects.create(tournament=over, user=alice)
+    body = problem_of(api_for(alice).post(f"/tournaments/{over.pk}/withdraw"), 400)
+    assert body["type"].endswith("/tournament-error") and "over" in body["detail"]
+    assert Entry.objects.get(tournament=over).status == Entry.Status.ACTIVE
+
+
 def test_every_tournament_error_is_a_problem_with_its_status_and_kind() -> None:
     kinds = {
         errors.NotEligible: (403, "not-eligible"),
@@ -280,7 +288,7 @@ def test_every_tournament_error_is_a_problem_with_its_status_and_kind() -> None:
     missing = tournament_problem(errors.TournamentNotFound())
     assert (missing.status, missing.extra) == (404, {})
     told = tournament_problem(errors.TournamentError("Not now."))
-    assert (told.status, told.detail, told.extra) == (400, "Not now.", {})
+    assert (told.status, told.detail, told.extra) == (400, "Not now.", {"slug": "tournament-error"})
 
 
 def test_joins_count_with_the_pages_joins(alice: User, settings: Any) -> None:
