@@ -377,6 +377,9 @@ def test_a_tournament_game_start_arrives_on_the_bots_events_stream(site: str, al
         "version": table.game.version,
         "tournament": {"id": starting.pk, "name": "Bots welcome", "round": 1, "table": 1},
     }
+    # The round's notice too ("Round 1 of Bots welcome starts: your table."), with its game.
+    told = stream.until(lambda line: line["type"] == "notice" and line["kind"] == "tournament")
+    assert told["game"] == table.game.public_id and "Round 1" in told["text"]
     # Then it plays the game as any other: its stream, with the bot token.
     game_stream = Stream(
         f"{site}/api/v1/games/{table.game.public_id}/stream?follow=false",
