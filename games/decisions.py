@@ -24,6 +24,10 @@ from games.standing_orders import auction_action, clean, jail_action
 from games.wording import AUCTION_ITEMS, fine_or_chance_amount, money, square_name
 
 TIME_LIMIT = "time_limit"  # not a player's decision: the game's own end
+# Nor this: a game's length cap in days (``Ruleset.cap_days``) runs out.
+LENGTH_CAP = engine.END_LENGTH_CAP
+# The deadlines of the game's own end, due for everyone (``engine.SYSTEM``).
+GAME_END_KINDS = frozenset({TIME_LIMIT, LENGTH_CAP})
 
 # Pending text: "Alice must roll the dice." (state, the decision).
 Describe = Callable[[engine.State, engine.Pending], str]
@@ -158,6 +162,10 @@ def _time_limit(s: engine.State, d: engine.Pending) -> str:
     return "The game ends when its time limit is reached."
 
 
+def _length_cap(s: engine.State, d: engine.Pending) -> str:
+    return f"The game ends by net worth when its {s.rules.cap_days} days are up."
+
+
 # --- what the server does when the deadline passes -------------------------------
 
 
@@ -175,6 +183,10 @@ def _expire_claim(s: engine.State, player: int, ref: str) -> engine.Action:
 
 def _end_now(s: engine.State, player: int, ref: str) -> engine.Action:
     return engine.Action(engine.END_NOW, engine.SYSTEM)
+
+
+def _end_cap(s: engine.State, player: int, ref: str) -> engine.Action:
+    return engine.Action(engine.END_CAP, engine.SYSTEM)
 
 
 # --- the standing orders that answer it ------------------------------------------
@@ -294,6 +306,10 @@ _ENTRIES = (
     DecisionKind(
         TIME_LIMIT, "the game ends (time limit)", "see the game end (time limit)", _time_limit,
         window=True, blocking=False, timeout=_end_now,
+    ),
+    DecisionKind(
+        LENGTH_CAP, "the game ends (length cap)", "see the game end (length cap)", _length_cap,
+        window=True, blocking=False, timeout=_end_cap,
     ),
 )  # fmt: skip
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, NamedTuple
 
+from django.utils.translation import gettext, gettext_noop
+
 from common.numbers import MAX_DIGITS, whole_number
 from games import engine
 
@@ -100,7 +102,19 @@ SWITCHES: dict[str, SwitchInfo] = {
             ("time", "When time is called"),
         ),
     ),
+    # The length cap (issue #33): what tournaments use, offered as a house rule.
+    "cap_turns": SwitchInfo(
+        gettext_noop("Length cap in turns"),
+        gettext_noop("The game ends once each player has had this many turns; the highest net worth wins. 0: no cap."),
+    ),
+    "cap_days": SwitchInfo(
+        gettext_noop("Length cap in days"),
+        gettext_noop("The game ends this many days after it starts, even mid-move; the highest net worth wins. 0: no cap."),
+    ),
 }  # fmt: skip
+
+# The most each length cap allows (the engine's own ranges: a test keeps them so).
+CAP_MAX: dict[str, int] = {"cap_turns": 1000, "cap_days": 366}
 
 PRESET_LABELS: dict[str, str] = {
     "us-2003": "US rules, 2003 booklet (default)",
@@ -142,8 +156,9 @@ def switch_rows(
             why = SEALED_WHY if long_turns else ""
         kind = "choice" if info.choices else type(value).__name__
         rows.append(
-            {"name": field.name, "label": info.label, "help": info.help, "kind": kind,
-             "value": value, "choices": info.choices, "why": why}
+            {"name": field.name, "label": gettext(info.label), "help": gettext(info.help),
+             "kind": kind, "value": value, "choices": info.choices, "why": why,
+             "max": CAP_MAX.get(field.name)}
         )  # fmt: skip
     return rows
 
@@ -169,6 +184,11 @@ def parse_switches(preset: str, data: Any) -> dict[str, Any]:
             value = whole_number(raw if isinstance(raw, str) else _text(raw), signed=True)
             if value is None:
                 raise ValueError(f"{SWITCHES[name].label} must be a whole number.")
+            if name in CAP_MAX and not 0 <= value <= CAP_MAX[name]:
+                raise ValueError(
+                    gettext("%(switch)s must be from 0 (no cap) to %(most)s.")
+                    % {"switch": gettext(SWITCHES[name].label), "most": CAP_MAX[name]}
+                )
         else:
             value = str(data.get(key))
         if value != default:

@@ -44,6 +44,7 @@ END_REASONS = {
     "second_bankruptcy": gettext_lazy("the second bankruptcy"),
     "time": gettext_lazy("time ran out"),
     "turn_limit": gettext_lazy("the turn limit was reached"),
+    "length_cap": gettext_lazy("the length cap was reached"),
 }
 
 
@@ -54,6 +55,19 @@ def end_reason(reason: str) -> str:
     if known is not None:
         return str(known)
     return reason.replace("_", " ").strip() or gettext("the game ended")
+
+
+def length_cap(rules: engine.Ruleset) -> str:
+    """The game's length cap in a few words ("Length cap: 30 turns, 14 days"),
+    or "" for a game without one."""
+    parts = []
+    if rules.cap_turns:
+        parts.append(gettext("%(turns)s turns each") % {"turns": rules.cap_turns})
+    if rules.cap_days:
+        parts.append(gettext("%(days)s days") % {"days": rules.cap_days})
+    if not parts:
+        return ""
+    return gettext("Length cap: %(cap)s") % {"cap": ", ".join(parts)}
 
 
 def game_over(reason: str, winner: str | None) -> str:

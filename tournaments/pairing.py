@@ -34,6 +34,10 @@ POINTS: dict[int, tuple[float, ...]] = {
 #: on the machine's speed).
 SEARCH_BUDGET = 60_000
 
+#: How far (in tables) the Swiss repair search moves a player in one swap:
+#: the standings blocks stay close to what they were.
+SWISS_WINDOW = 8
+
 #: Up to this many players at tables, a seating that still has repeat
 #: meetings is proved minimal by an exhaustive (budgeted) search.
 EXACT_PLAYERS = 12
@@ -267,54 +271,94 @@ def _greedy(m: int, sizes: Sequence[int], nb: Sequence[set[int]]) -> list[list[i
 
 
 def _repair(
-    tables: list[list[int]], nb: Sequence[set[int]], rng: random.Random, rounds: int = 20
+    tables: list[list[int]],
+    nb: Sequence[set[int]],
+    rng: random.Random,
+    *,
+    checks: int,
+    window: int | None = None,
 ) -> None:
-    """Swap players between tables while that removes repeat meetings,
-    preferring the nearest table and the nearest place in the standings."""
-    where = {p: ti for ti, t in enumerate(tables) for p in t}
+    """Tabu search over swaps between tables, in place: take a player with
+    a repeat meeting at random, make the swap (with a player at a table at
+    most ``window`` away; any table if None) that lowers the repeat pairs
+    most, preferring the nearest table, even when none lowers them; the
+    players just swapped stay put for a few steps. Ends with the best
+    seating seen, after ``checks`` swap evaluations or none left."""
     n_tables = len(tables)
+    if n_tables < 2:
+        return
+    where = {p: ti for ti, t in enumerate(tables) for p in t}
 
-    def clash(p: int, table: list[int], without: int = -1) -> int:
+    def clash(p: int, table: Sequence[int], without: int = -1) -> int:
         np_ = nb[p]
-        return sum(1 for x in table if x != p and x != without and x in np_)
+        c = 0
+        for x in table:
+            if x != without and x in np_:
+                c += 1
+        return c
 
-    for _ in range(rounds):
-        improved = False
-        bad = [p for ti, t in enumerate(tables) for p in t if clash(p, t) > 0]
-        if not bad:
-            return
-        rng.shuffle(bad)
-        for x in bad:
-            a = where[x]
-            ta = tables[a]
-            cx = clash(x, ta)
-            if cx == 0:
-                continue
-            best: tuple[tuple[int, int, int, float], int, int] | None = None
-            for dist in range(1, n_tables):
-                for b in (a - dist, a + dist):
-                    if not 0 <= b < n_tables:
-                        continue
-                    tb = tables[b]
-                    for y in tb:
-                        before = cx + clash(y, tb)
-                        after = clash(x, tb, without=y) + clash(y, ta, without=x)
-                        delta = after - before
-                        if delta < 0:
-                            key = (delta, dist, abs(x - y), rng.random())
-                            if best is None or key < best[0]:
-                                best = (key, b, y)
-                if best is not None:
-                    break  # the nearest tables with an improving swap
-            if best is not None:
-                _, b, y = best
+    c = {p: clash(p, t) for t in tables for p in t}
+    bad = {p for p, k in c.items() if k}
+    total = sum(c.values()) // 2
+    best_total, best = total, [list(t) for t in tables]
+    floor = _round_floor(tables, nb)
+    tabu: dict[int, int] = {}
+    step = last_best = 0
+    patience = 100 + 4 * len(where)
+    span = n_tables - 1 if window is None else min(window, n_tables - 1)
+    while best_total > floor and checks > 0 and step - last_best < patience:
+        step += 1
+        free = sorted(p for p in bad if tabu.get(p, 0) <= step) or sorted(bad)
+        x = free[rng.randrange(len(free))]
+        a = where[x]
+        ta = tables[a]
+        cx = c[x]
+        move: tuple[tuple[int, int, float], int, int] | None = None
+        for dist in range(1, span + 1):
+            for b in (a - dist, a + dist):
+                if not 0 <= b < n_tables:
+                    continue
                 tb = tables[b]
-                ta[ta.index(x)] = y
-                tb[tb.index(y)] = x
-                where[x], where[y] = b, a
-                improved = True
-        if not improved:
-            return
+                for y in tb:
+                    if tabu.get(y, 0) > step:
+                        continue
+                    checks -= 1
+                    delta = clash(x, tb, y) + clash(y, ta, x) - cx - c[y]
+                    key = (delta, dist, rng.random())
+                    if move is None or key < move[0]:
+                        move = (key, b, y)
+        if move is None:
+            tabu.clear()
+            continue
+        (delta, _, _), b, y = move
+        tb = tables[b]
+        ta[ta.index(x)] = y
+        tb[tb.index(y)] = x
+        where[x], where[y] = b, a
+        tenure = 2 + rng.randrange(4)
+        tabu[x] = tabu[y] = step + tenure
+        total += delta
+        for t in (ta, tb):
+            for p in t:
+                c[p] = clash(p, t)
+                if c[p]:
+                    bad.add(p)
+                else:
+                    bad.discard(p)
+        if total < best_total:
+            best_total, best = total, [list(t) for t in tables]
+            last_best = step
+    tables[:] = best
+
+
+def _round_floor(tables: Sequence[Sequence[int]], nb: Sequence[set[int]]) -> int:
+    """Repeat pairs no seating of these players at these sizes avoids: one
+    who has met ``d`` of the other ``m - 1`` and sits with at least
+    ``s - 1`` of them meets ``(s - 1) - (m - 1 - d)`` again, at least."""
+    m = sum(len(t) for t in tables)
+    s = min(len(t) for t in tables)
+    forced = sum(max(0, (s - 1) - (m - 1 - len(nb[p]))) for t in tables for p in t)
+    return (forced + 1) // 2
 
 
 def _cost(tables: Sequence[Sequence[int]], nb: Sequence[set[int]]) -> int:
@@ -322,7 +366,13 @@ def _cost(tables: Sequence[Sequence[int]], nb: Sequence[set[int]]) -> int:
 
 
 def _seat(
-    m: int, sizes: Sequence[int], nb: Sequence[set[int]], rng: random.Random, budget: int
+    m: int,
+    sizes: Sequence[int],
+    nb: Sequence[set[int]],
+    rng: random.Random,
+    budget: int,
+    *,
+    window: int | None,
 ) -> list[list[int]]:
     """Tables of indices 0..m-1 (0 best): the first seating in standings
     order without repeat meetings when the search finds one, else the
@@ -332,17 +382,16 @@ def _seat(
     found, exhausted = _search(m, sizes, nb, 0, _Budget(budget))
     if found is not None:
         return found
-    tables = _greedy(m, sizes, nb)
-    _repair(tables, nb, rng)
-    best = _cost(tables, nb)
-    if m <= EXACT_PLAYERS:
+    if m <= EXACT_PLAYERS and exhausted:
         # Small: the first seating with 1, 2, ... repeats is the fewest.
-        for allowed in range(1, best):
+        for allowed in range(1, m * m):
             found, exhausted = _search(m, sizes, nb, allowed, _Budget(budget))
             if found is not None:
                 return found
             if not exhausted:
                 break
+    tables = _greedy(m, sizes, nb)
+    _repair(tables, nb, rng, checks=budget, window=window)
     tables.sort(key=min)
     for t in tables:
         t.sort()
@@ -384,7 +433,7 @@ def seat_swiss(
     rest = [p for p in players if p not in out]
     rng = _rng(seed, "swiss", round_no)
     nb = _neighbours(rest, met)
-    tables = _seat(len(rest), sizes, nb, rng, budget)
+    tables = _seat(len(rest), sizes, nb, rng, budget, window=SWISS_WINDOW)
     seated = [[rest[i] for i in t] for t in tables]
     return Seating(tables=_seat_order(seated, rng), byes=bye_list)
 
@@ -603,8 +652,17 @@ def roundrobin_schedule(
     mapped = list(group)
     rng.shuffle(mapped)
     sizes, n_byes = table_sizes(n, size, lo, hi)
-    known = perfect_rounds(n, size) if n_byes == 0 and sizes == [size] * len(sizes) else None
-    start: list[list[list[int]]] = (known or [])[:rounds]
+    start: list[list[list[int]]] = []
+    start_byes: list[list[int]] = []
+    if n_byes == 0 and sizes == [size] * len(sizes):
+        start = (perfect_rounds(n, size) or [])[:rounds]
+        start_byes = [[] for _ in start]
+    elif size == hi == 2 and n % 2 == 1:
+        # Pairs for an odd number: the circle method with a ghost, whose
+        # partner has the round off (each player once in n rounds).
+        for r in _circle(n + 1)[:rounds]:
+            start.append([t for t in r if n not in t])
+            start_byes.append([a + b - n for a, b in r if n in (a, b)])
     best: list[list[list[int]]] | None = None
     best_cost = -1
     for attempt in range(max(1, attempts)):
@@ -614,8 +672,11 @@ def roundrobin_schedule(
         for r in sched:
             _record(r, met)
         bye_count = [0] * n
+        for b in start_byes:
+            for i in b:
+                bye_count[i] += 1
         cost = 0
-        byes_by_round: list[list[int]] = [[] for _ in sched]
+        byes_by_round = [list(b) for b in start_byes]
         for _ in range(len(sched), rounds):
             order = list(range(n))
             arng.shuffle(order)
@@ -625,14 +686,21 @@ def roundrobin_schedule(
                 bye_count[i] += 1
             rest = [i for i in order if i not in set(out)]
             nb = _neighbours(rest, {i: met[i] for i in rest})
-            tables = [[rest[k] for k in t] for t in _seat(len(rest), sizes, nb, arng, budget)]
+            tables = [
+                [rest[k] for k in t] for t in _seat(len(rest), sizes, nb, arng, budget, window=None)
+            ]
             cost += _cost_ix(tables, met)
             _record(tables, met)
             sched.append(tables)
             byes_by_round.append(sorted(out))
         if best is None or cost < best_cost:
             best, best_cost, best_byes = sched, cost, byes_by_round
-        if cost == 0 or len(sched) == len(start):
+        seen: Counter[int] = Counter()
+        for r in sched:
+            for t in r:
+                for i in t:
+                    seen[i] += len(t) - 1
+        if cost <= lower_bound_repeats(seen, n) or len(sched) == len(start):
             break
     assert best is not None
     return [

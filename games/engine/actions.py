@@ -52,6 +52,9 @@ AUTO_SETTLE: Final = "auto_settle"  # liquidate automatically, then pay or go ba
 RESIGN: Final = "resign"
 # Time-limit games.
 END_NOW: Final = "end_now"  # system: end the game now and value everyone
+# The length cap in days (``Ruleset.cap_days``): the server's clock says the
+# days are up; the game ends at once, mid-move or not, by net worth.
+END_CAP: Final = "end_cap"  # system
 
 ALL_KINDS: Final[frozenset[str]] = frozenset(
     v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)

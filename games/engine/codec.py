@@ -76,6 +76,9 @@ def to_dict(s: State) -> dict[str, Any]:
     if s.bids:
         d["bids"] = _copy(s.bids)
     d["wish"] = _copy(s.wish)
+    # Only in games with a length cap in turns, as ``bids``.
+    if s.played:
+        d["played"] = _copy(s.played)
     return d
 
 
@@ -100,6 +103,8 @@ def from_dict(d: dict[str, Any]) -> State:
         s.trades = [(int(t[0]), int(t[1]), int(t[2]), terms_from_dict(t[3])) for t in d["trades"]]
         # States stored before building shortage windows have none open.
         s.wish = _copy(d.get("wish"))
+        played = d.get("played") or ([0] * s.n if s.rules.cap_turns else [])
+        s.played = [int(x) for x in played]
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise CodecError(f"Unreadable game state: {exc}") from exc
     return s

@@ -28,6 +28,7 @@ from .events import EventLog
 from .rules import (
     CLAIM_SECOND_FOLLOWING_THROW,
     CLAIM_SECOND_FOLLOWING_TURN,
+    END_LENGTH_CAP,
     END_TIME,
     END_TURN_LIMIT,
 )
@@ -168,8 +169,26 @@ def valuation(s: State, p: int) -> int:
     return s.cash[p] + props + building_value(s, p)
 
 
-def finish(s: State, reason: str, ev: EventLog) -> None:
+def finish(s: State, reason: str, ev: EventLog, *, settle: bool = False) -> None:
+    """End the game: each player still in is valued (``valuation``), the
+    best wins (a tie goes to the earlier seat), the rest get -1.
+
+    With ``settle`` (a game cut short mid-move: the length cap in days) what
+    was left open counts first: the price paid for a building still to be
+    placed is refunded, as if forfeited, and each open debt is taken off the
+    debtor's value (as far as it goes: never below 0) and added to a
+    creditor still in."""
     s.values = [valuation(s, p) if s.alive[p] else -1 for p in range(s.n)]
+    if settle:
+        pl = s.placement
+        if pl is not None:
+            transfer(s, BANK, pl[0], pl[2])
+            s.values[pl[0]] += pl[2]
+        for d in s.debts:
+            taken = min(d[2], s.values[d[0]])
+            s.values[d[0]] -= taken
+            if d[1] >= 0 and s.alive[d[1]]:
+                s.values[d[1]] += taken
     best = -1
     for p in range(s.n):
         if s.alive[p] and (best < 0 or s.values[p] > s.values[best]):
@@ -207,6 +226,8 @@ def advance_turn(s: State, ev: EventLog) -> None:
             break
     s.turn = q
     s.turn_no += 1
+    if s.played and _capped(s, p, ev):
+        return
     limit = s.rules.turn_limit
     people = s.rules.turn_limit_people
     # At a round's end (a turn count that is a multiple of the players
@@ -227,6 +248,30 @@ def advance_turn(s: State, ev: EventLog) -> None:
     s.pending_sq = -1
     if s.claims and s.rules.claim_deadline == CLAIM_SECOND_FOLLOWING_TURN:
         expire_claims(s, ev, on_throw=False)
+
+
+def _capped(s: State, p: int, ev: EventLog) -> bool:
+    """Count the turn ``p`` has just ended; end the game if it completed the
+    round in which each player still in reaches ``cap_turns`` turns.
+
+    The players still in take their turns in seat order, so their counts
+    differ by at most one, and are all equal exactly at a round's end:
+    whoever left meanwhile, everyone left has then had as many turns."""
+    played = s.played
+    played[p] += 1
+    cap = s.rules.cap_turns
+    rounds = -1
+    for q in range(s.n):
+        if s.alive[q]:
+            if rounds < 0:
+                rounds = played[q]
+            elif played[q] != rounds:
+                return False
+    if rounds < cap:
+        return False
+    ev.append(("length_cap", SYSTEM, (rounds, 0)))
+    finish(s, END_LENGTH_CAP, ev)
+    return True
 
 
 def expire_claims(s: State, ev: EventLog, on_throw: bool) -> None:

@@ -71,6 +71,7 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "turn_end": ("square",),
     "end_requested": (),
     "turn_limit": ("turns",),
+    "length_cap": ("rounds", "days"),
     "game_over": ("reason",),
 }
 
@@ -248,6 +249,13 @@ def render_event(ev: Event, rules: Ruleset, names: list[str] | None = None) -> s
         return f"{p} ends the turn."
     if k == "turn_limit":
         return f"The turn limit is reached after {a[0]} turns: the highest net worth wins."
+    if k == "length_cap":
+        if a[1]:
+            return f"The game's length cap of {a[1]} days is reached: the highest net worth wins."
+        return (
+            f"The game's length cap is reached: each player has had {a[0]} turns; "
+            "the highest net worth wins."
+        )
     if k == "end_requested":
         return "Time is up: the game ends when the current move is complete."
     if k == "game_over":

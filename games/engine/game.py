@@ -38,7 +38,7 @@ from .errors import (
 )
 from .events import Event, EventLog, as_events
 from .rng import GEN_KEYED, draw_below, secret_key, seed_state, shuffle_state
-from .rules import END_TIME, Ruleset, ruleset_from_dict
+from .rules import END_LENGTH_CAP, END_TIME, Ruleset, ruleset_from_dict
 from .state import (
     A_HOUSE,
     A_PROPERTY,
@@ -384,6 +384,13 @@ def _c_end_now(s: State, a: A.Action) -> None:
         raise WrongPhase("The game is already ending.")
 
 
+def _c_end_cap(s: State, a: A.Action) -> None:
+    if a.player != SYSTEM:
+        raise NotYourTurn("Only the server's clock can end the game.")
+    if not s.rules.cap_days:
+        raise RuleViolation("This game has no length cap in days.")
+
+
 # --- effects ----------------------------------------------------------------
 
 
@@ -561,6 +568,13 @@ def _d_end_now(s: State, a: A.Action, ev: EventLog) -> None:
         ev.append(("end_requested", SYSTEM, ()))
 
 
+def _d_end_cap(s: State, a: A.Action, ev: EventLog) -> None:
+    # At once, unlike the time limit: the cap is a deadline the players knew
+    # from the start, and a tournament's next round waits for this game.
+    ev.append(("length_cap", SYSTEM, (0, s.rules.cap_days)))
+    finish(s, END_LENGTH_CAP, ev, settle=True)
+
+
 _Check = Callable[[State, A.Action], None]
 _Do = Callable[[State, A.Action, EventLog], None]
 
@@ -597,6 +611,7 @@ _PAIRS: Final[dict[str, tuple[_Check, _Do]]] = {
     A.DECLARE_BANKRUPTCY: (_c_debt, _d_debt),
     A.AUTO_SETTLE: (_c_debt, _d_debt),
     A.END_NOW: (_c_end_now, _d_end_now),
+    A.END_CAP: (_c_end_cap, _d_end_cap),
     A.RESIGN: (_c_resign, _d_resign),
 }
 
@@ -700,7 +715,7 @@ _FUSED: Final[dict[str, _Do]] = {
     A.CLAIM_RENT: run_claim_rent,
 }
 
-_SYSTEM_KINDS: Final = frozenset({A.END_NOW, A.EXPIRE_CLAIM})
+_SYSTEM_KINDS: Final = frozenset({A.END_NOW, A.END_CAP, A.EXPIRE_CLAIM})
 # kind -> one function that checks the seat (system actions skip it),
 # validates and applies: one call per action from ``step`` (the simulator
 # calls these directly).

@@ -124,7 +124,7 @@ def turn_decision(s: State) -> Pending | None:
 def _candidates(s: State, p: int) -> list[A.Action]:
     act = A.Action
     if p == SYSTEM:
-        out = [act(A.END_NOW, SYSTEM)]
+        out = [act(A.END_NOW, SYSTEM), act(A.END_CAP, SYSTEM)]
         out += [act(A.EXPIRE_CLAIM, SYSTEM, target=c[0]) for c in s.claims]
         return out
     out = [

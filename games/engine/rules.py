@@ -25,6 +25,8 @@ END_SECOND_BANKRUPTCY: Final = "second_bankruptcy"
 END_TIME: Final = "time"
 #: Not a condition a host chooses: the end reason of ``turn_limit``.
 END_TURN_LIMIT: Final = "turn_limit"
+#: Not a condition either: the end reason of ``cap_turns`` and ``cap_days``.
+END_LENGTH_CAP: Final = "length_cap"
 
 # How auctions run (issue #17): the books' open ascending auction, or one
 # hidden bid per player (for asynchronous games with long turn times).
@@ -81,6 +83,15 @@ class Ruleset:
     # resignation in another.
     turn_limit: int = 0
     turn_limit_people: int = 0
+    # The length cap (tournament games, or a house rule): 0 for none. With
+    # ``cap_turns`` the game ends by net worth (``valuation``) once each
+    # player still in has had that many turns of their own (rounds, not
+    # the turns of all players together), at the end of that round,
+    # whoever is seated. ``cap_days`` is for the server, which has the
+    # clock: when the days are up it applies the system action
+    # ``end_cap``, which ends the game at once, by net worth too.
+    cap_turns: int = 0
+    cap_days: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         base = PRESETS.get(self.preset, DEFAULT)
@@ -131,6 +142,8 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "deal_deeds": (0, 14),
     "turn_limit": (0, 100_000),
     "turn_limit_people": (0, 255),
+    "cap_turns": (0, 1_000),
+    "cap_days": (0, 366),
 }
 
 

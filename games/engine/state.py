@@ -19,7 +19,7 @@ SCHEMA_VERSION: Final = 2
 
 BANK: Final = -1
 POT: Final = -2
-SYSTEM: Final = -1  # the "player" of system actions (expire_claim, end_now)
+SYSTEM: Final = -1  # the "player" of system actions (expire_claim, end_now, end_cap)
 
 # Phases of the turn player.
 P_ROLL: Final = 0  # must roll (start of turn, in jail, or after doubles)
@@ -75,6 +75,7 @@ _FIELDS: Final = (
     "pending_sq",
     "phase",
     "placement",
+    "played",
     "pos",
     "pot",
     "rng",
@@ -153,6 +154,10 @@ class State:
     winner: int
     values: list[int]
     seq: int
+    # Per player, the turns they have ended: kept only with a length cap in
+    # turns (``rules.cap_turns``), else empty (and not serialised, so that
+    # other states and their digests are as before the field).
+    played: list[int]
 
     def copy(self) -> State:
         c = State.__new__(State)
@@ -204,6 +209,7 @@ class State:
         c.winner = self.winner
         c.values = self.values[:]
         c.seq = self.seq
+        c.played = self.played[:]
         return c
 
     def __eq__(self, other: object) -> bool:
@@ -269,4 +275,5 @@ def blank_state(rules: Ruleset, names: list[str], seed: int) -> State:
     s.winner = -1
     s.values = []
     s.seq = 0
+    s.played = [0] * n if rules.cap_turns else []
     return s

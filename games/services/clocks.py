@@ -36,9 +36,9 @@ def sync_deadlines(
     optional moves of a turn never extend it; only a decision arising anew
     (its player answered it and it came again, the next turn) or a bid (the
     auction's new question) starts one. The claim, trade and time-limit
-    windows keep theirs until they close. An interrupt (a debt, an auction,
-    a shortage's wish window) holds the turn player's decision up: its
-    clock stops (``Game.held_clock``) and resumes with the time it had left
+    windows, and the length cap's days, keep theirs until they close. An
+    interrupt (a debt, an auction, a shortage's wish window) holds the turn
+    player's decision up: its clock stops (``Game.held_clock``) and resumes with the time it had left
     when the decision comes back, so no interrupt gives a fresh one.
     Called inside the write's transaction with the game row locked; the
     write's other statements go out first, in the same round trip."""
@@ -59,6 +59,9 @@ def sync_deadlines(
     # Only time-limit rules can end a game early (``end_now``).
     if game.time_limit_seconds and game.started_at and state.rules.end_condition == "time":
         wanted[(engine.SYSTEM, decisions.TIME_LIMIT, "")] = engine.SYSTEM
+    # A length cap in days ends it at once when they are up (``end_cap``).
+    if state.rules.cap_days and game.started_at:
+        wanted[(engine.SYSTEM, decisions.LENGTH_CAP, "")] = engine.SYSTEM
     turn = engine.turn_decision(state)
     turn_key = (turn.player, turn.kind, str(turn.ref)) if turn is not None else None
     held = game.held_clock
@@ -89,7 +92,11 @@ def sync_deadlines(
             held = None
         else:
             assert timer is not None
-            created.append(_new_deadline(game, timer, w.seat(player), player, kind, ref, now))
+            created.append(
+                _new_deadline(
+                    game, timer, w.seat(player), player, kind, ref, now, state.rules.cap_days
+                )
+            )
     for d in created:
         if d.notice_at is not None and d.player == w.mover:
             # A person who has just moved is most likely still at the game:
@@ -173,10 +180,14 @@ def _new_deadline(
     kind: str,
     ref: str,
     now: datetime,
+    cap_days: int = 0,
 ) -> Deadline:
-    if kind == decisions.TIME_LIMIT:
+    if kind in decisions.GAME_END_KINDS:
         start = game.started_at or now
-        due = dl.due_at(start, game.time_limit_seconds)
+        if kind == decisions.TIME_LIMIT:
+            due = dl.due_at(start, game.time_limit_seconds)
+        else:
+            due = start + timedelta(days=cap_days)
         return Deadline(
             game=game, player=player, kind=kind, ref=ref, version=game.version,
             started_at=start, due_at=due, remind_at=None, reminded=True,

@@ -115,6 +115,8 @@ def expire_one(game_id: int, expected_version: int) -> bool:
 def _timeout_note(state: engine.State, d: Deadline, action: engine.Action) -> str:
     if d.kind == decisions.TIME_LIMIT:
         return "The time limit was reached (timer)."
+    if d.kind == decisions.LENGTH_CAP:
+        return "The length cap was reached: the game ends by net worth (timer)."
     name = state.names[d.player] if 0 <= d.player < state.n else "The system"
     if d.kind == "claim_rent":
         return f"{name}'s rent claim window closed; the rent is forfeited (timer)."
@@ -266,7 +268,7 @@ def look_again_for(game_id: int, user_id: int, at: datetime) -> int:
     seats = Seat.objects.filter(game_id=game_id, user_id=user_id).values("number")
     rows = (
         Deadline.objects.filter(game_id=game_id, player__in=seats)
-        .exclude(kind=decisions.TIME_LIMIT)
+        .exclude(kind__in=decisions.GAME_END_KINDS)
         .filter(Q(notice_at__isnull=True) | Q(notice_at__gt=at))
     )
     return rows.update(notice_at=at)
@@ -299,7 +301,7 @@ def _user_deadlines(user: Any) -> Any:
     match = Q(pk__in=[])
     for game_id, number in seats:
         match |= Q(game_id=game_id, player=number)
-    return Deadline.objects.filter(match).exclude(kind__in=(decisions.TIME_LIMIT,))
+    return Deadline.objects.filter(match).exclude(kind__in=decisions.GAME_END_KINDS)
 
 
 @transaction.atomic

@@ -52,7 +52,7 @@ TERMS_KINDS = frozenset({engine.PROPOSE_TRADE, engine.COUNTER_TRADE})
 # Resigning has its own view (services.resign also marks the seat).
 RESIGN = engine.RESIGN
 # Server-only actions never come from a form.
-PLAYER_KINDS = engine.ACTION_KINDS - {engine.END_NOW, RESIGN}
+PLAYER_KINDS = engine.ACTION_KINDS - {engine.END_NOW, engine.END_CAP, RESIGN}
 
 MANAGE_KINDS = frozenset({engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE})
 TRADE_ANSWER_KINDS = frozenset({engine.ACCEPT_TRADE, engine.REJECT_TRADE, engine.WITHDRAW_TRADE})

@@ -236,6 +236,8 @@ def end_line(s: engine.State) -> str:
         ) % {"turns": s.turn_no}
     if s.end_reason == engine.END_TIME:
         return gettext("Time ran out: the highest net worth wins.")
+    if s.end_reason == engine.END_LENGTH_CAP:
+        return _length_cap_line(s)
     if s.end_reason == engine.END_FIRST_BANKRUPTCY:
         return gettext("The game ended at the first bankruptcy: the highest net worth wins.")
     if s.end_reason == engine.END_SECOND_BANKRUPTCY:
@@ -243,6 +245,18 @@ def end_line(s: engine.State) -> str:
     if s.end_reason == engine.END_LAST_PLAYER:
         return gettext("Everyone else went bankrupt or resigned.")
     return ""
+
+
+def _length_cap_line(s: engine.State) -> str:
+    rounds = max((s.played[p] for p in range(s.n) if s.alive[p]), default=0) if s.played else 0
+    if s.rules.cap_turns and rounds >= s.rules.cap_turns:
+        return gettext(
+            "The game reached its length cap: each player had %(turns)s turns. "
+            "The highest net worth wins."
+        ) % {"turns": rounds}
+    return gettext(
+        "The game reached its length cap of %(days)s days. The highest net worth wins."
+    ) % {"days": s.rules.cap_days}
 
 
 # --- pending decisions --------------------------------------------------------

@@ -29,6 +29,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
+from games import wording
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
 from games.web import presenters, timer_presenters, win_bar
@@ -105,6 +106,7 @@ def shared_context(snap: Snapshot) -> dict[str, Any]:
         "end_line": presenters.end_line(state) if state.finished else "",
         "turn_line": presenters.turn_line(state),
         "preset_label": PRESET_LABELS.get(game.preset, game.preset),
+        "length_cap": wording.length_cap(state.rules),
         "ranking": ranking,
         # The final banner then says in one line why the changes are uneven.
         "rated": any(row["rating"] for row in ranking),

@@ -158,8 +158,12 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
             "rounds": estimates.delay_rounds() if estimates.has_person(game, seats) else 0,
             "delay": game.analysis_delay_moves,
         },
-        "switches": [row for row in switch_rows(game.preset) if row["name"] in game.switches],
-        "switch_values": game.switches,
+        # Each house rule with the value this game plays (an int as itself).
+        "switches": [
+            row
+            for row in switch_rows(game.preset, current=game.switches)
+            if row["name"] in game.switches
+        ],
         "can_start": is_host and len(seats) >= 2,
         # A days-long game: the standing orders that remove most waiting.
         "suggested": (

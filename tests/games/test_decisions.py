@@ -19,15 +19,15 @@ from tests.conftest import setup_writes
 
 def test_every_engine_decision_kind_has_an_entry() -> None:
     assert decisions.missing_kinds() == []
-    assert set(engine.DECISION_KINDS) | {decisions.TIME_LIMIT} == set(decisions.KINDS)
+    assert set(engine.DECISION_KINDS) | decisions.GAME_END_KINDS == set(decisions.KINDS)
 
 
 # Actions that answer no decision: managing property, trading, resigning
-# and the server's own end of a timed game.
+# and the server's own end of a timed or capped game.
 NOT_ANSWERS = {
     engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE,
     engine.SELL_GROUP_BUILDINGS, engine.PROPOSE_TRADE, engine.COUNTER_TRADE,
-    engine.WITHDRAW_TRADE, engine.RESIGN, engine.END_NOW,
+    engine.WITHDRAW_TRADE, engine.RESIGN, engine.END_NOW, engine.END_CAP,
 }  # fmt: skip
 
 
@@ -68,7 +68,7 @@ def test_each_entry_words_its_decisions_and_defaults_to_a_legal_action() -> None
 
 
 def test_windows_are_exactly_the_kinds_that_do_not_hold_up_the_game() -> None:
-    assert {"claim_rent", "trade_response", "time_limit"} == decisions.WINDOW_KINDS
+    assert {"claim_rent", "trade_response", "time_limit", "length_cap"} == decisions.WINDOW_KINDS
     assert decisions.NON_BLOCKING_KINDS == decisions.WINDOW_KINDS
 
 

@@ -23,7 +23,9 @@ from games.web.snapshot import Snapshot
 
 pytestmark = pytest.mark.usefixtures("no_bot_tasks")
 
-ENGINE_REASONS = ("last_player", "first_bankruptcy", "second_bankruptcy", "time", "turn_limit")
+ENGINE_REASONS = (
+    "last_player", "first_bankruptcy", "second_bankruptcy", "time", "turn_limit", "length_cap",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("reason", ENGINE_REASONS)

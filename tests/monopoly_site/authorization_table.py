@@ -524,6 +524,8 @@ ACTIONS: dict[str, tuple[Expect, ...]] = {
     # Server-only: resigning has its own URL, ending a timed game is the timer's.
     engine.RESIGN:                (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
     engine.END_NOW:               (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
+    # Server-only: the end of a game's length cap in days (issue #33).
+    engine.END_CAP:               (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
 }
 # fmt: on
 
