@@ -47,6 +47,9 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
         takeovers=Coalesce(Sum("takeovers_total"), 0),
         decisions=Coalesce(Sum("decisions_total"), 0),
     )
+    # Tournament no-shows (a first decision left to the timer), read through
+    # the relation ``tournaments`` declares: accounts sits below it.
+    counts["no_shows"] = player.tournament_entries.aggregate(n=Coalesce(Sum("no_shows"), 0))["n"]
     answered = counts["decisions"] + counts["timeouts"]
     counts["on_time"] = round(100 * counts["decisions"] / answered) if answered else None
     ratings = {r.pool: r for r in PlayerRating.objects.filter(user=player)}
@@ -78,6 +81,7 @@ def profile_context(player: Any, viewer: Any = None) -> dict[str, Any]:
         if series
         else "",
         "current_games": _current_games(player, listed),
+        "tournaments": tournament_results(player, viewer),
         "comebacks": best_comebacks(seats.filter(listed)),
         "recent_games": [
             {
@@ -163,3 +167,47 @@ def follow_counts(player: Any) -> dict[str, int]:
         followers=Count("pk", filter=Q(followed_id=player.pk)),
         following=Count("pk", filter=Q(follower_id=player.pk)),
     )
+
+
+def _events_listed(viewer: Any) -> Q:
+    """The events a profile may name to ``viewer``: not a club's members-only
+    ones, unless the viewer is a member (to anyone else they do not exist)."""
+    listed = Q(tournament__members_only=False) | Q(tournament__club__isnull=True)
+    if getattr(viewer, "is_staff", False):
+        return Q()
+    if getattr(viewer, "is_authenticated", False):
+        listed |= Q(
+            tournament__club__memberships__user=viewer,
+            tournament__club__memberships__status="member",
+        )
+    return listed
+
+
+def tournament_results(player: Any, viewer: Any = None) -> dict[str, Any]:
+    """Events played and the best finishes, from the player's entries
+    (``user.tournament_entries``); the events' links by id."""
+    entries = player.tournament_entries.filter(_events_listed(viewer)).distinct()
+    played = entries.exclude(tournament__status="cancelled")
+    finished = played.filter(tournament__status="finished", final_rank__isnull=False)
+    return {
+        "played": played.count(),
+        "won": finished.filter(final_rank=1).count(),
+        "best": [
+            {
+                "id": e.tournament_id,
+                "name": e.tournament.name,
+                "rank": e.final_rank,
+                "players": e.players,
+                "finished_at": e.tournament.finished_at,
+            }
+            for e in finished.select_related("tournament")
+            .annotate(players=Count("tournament__entries", distinct=True))
+            .order_by("final_rank", "-tournament__finished_at")[:5]
+        ],
+        "current": [
+            {"id": e.tournament_id, "name": e.tournament.name, "status": e.tournament.status}
+            for e in played.filter(tournament__status__in=["registering", "running"])
+            .select_related("tournament")
+            .order_by("tournament__starts_at")[:10]
+        ],
+    }

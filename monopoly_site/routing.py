@@ -9,8 +9,9 @@ from django.urls import re_path
 from live.routing import websocket_urlpatterns as game_routes
 from monopoly_site.badinput import refuse_socket
 from social.routing import websocket_urlpatterns as inbox_routes
+from tournaments.routing import websocket_urlpatterns as tournament_routes
 
-websocket_urlpatterns: list[Any] = [*game_routes, *inbox_routes]
+websocket_urlpatterns: list[Any] = [*game_routes, *inbox_routes, *tournament_routes]
 
 # Last in the server's router (monopoly_site/asgi.py): an address no route
 # matches has its handshake refused. Channels' router raises instead, which

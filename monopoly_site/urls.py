@@ -33,4 +33,5 @@ urlpatterns = [
     path("", include("social.urls")),
     path("leaderboard/", rating_views.leaderboard, name="leaderboard"),
     path("leaderboard/ratings/", rating_views.ratings_explained, name="ratings_explained"),
+    path("tournaments/", include("tournaments.urls")),
 ]

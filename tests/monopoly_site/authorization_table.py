@@ -127,6 +127,19 @@ class Row:
 
 GET, POST = "GET", "POST"
 G = "games/<str:public_id>/"
+T = "tournaments/<int:tournament_id>/"
+UNPROCESSABLE = Expect("422: the form is shown again, nothing created", 422)
+TO_EVENT = Expect("302 to the event's page, no error", 302, to="/tournaments/880001/", flash="none")
+EVENT_REFUSED = Expect(
+    "302 to the event's page with an error", 302, to="/tournaments/880001/", flash="error"
+)
+EVENT_REFUSED_HOST = Expect(
+    "302 to the event's page with an error", 302, to="/tournaments/880002/", flash="error"
+)
+EVENT_REFUSED_STAFF = EVENT_REFUSED_HOST
+TO_CLUB_EVENT = Expect(
+    "302 to the event's page, no error", 302, to="/tournaments/880002/", flash="none"
+)
 
 # fmt: off
 ROUTES: list[Row] = [
@@ -382,6 +395,23 @@ ROUTES: list[Row] = [
     Row("accounts/^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$", GET,
         everyone(OK), kwargs={"uidb36": "0", "key": "no-such-key"}, wrong_method=OK),
     Row("accounts/password/reset/done/", GET, everyone(OK)),
+
+    # --- tournaments (issue #33; the events are authorization_world.TOURNAMENTS) ----------
+    # A club's members-only event (the host is its club's only member) does not
+    # exist to anyone else but staff. Joining the open event works for anyone
+    # signed in; withdrawing from one not joined is refused, nothing changed.
+    Row("tournaments/", GET, everyone(OK), wrong_method=BAD_METHOD),
+    Row("tournaments/new", GET, signed_in(OK), wrong_method=UNPROCESSABLE),
+    Row("tournaments/new", POST, signed_in(UNPROCESSABLE), data={"name": ""}),
+    Row(T, GET, everyone(OK), kwargs={"tournament_id": "880001"}),
+    Row(T, GET, (MISSING,) * 5 + (OK, OK), kwargs={"tournament_id": "880002"}),
+    Row(T, GET, everyone(MISSING), kwargs={"tournament_id": "999999"}),
+    Row(T + "join", POST, signed_in(TO_EVENT), kwargs={"tournament_id": "880001"}),
+    Row(T + "join", POST, (LOGIN,) + (MISSING,) * 4 + (TO_CLUB_EVENT, EVENT_REFUSED_STAFF),
+        kwargs={"tournament_id": "880002"}),
+    Row(T + "withdraw", POST, signed_in(EVENT_REFUSED), kwargs={"tournament_id": "880001"}),
+    Row(T + "withdraw", POST, (LOGIN,) + (MISSING,) * 4 + (EVENT_REFUSED_HOST, EVENT_REFUSED_STAFF),
+        kwargs={"tournament_id": "880002"}),
 ]
 # fmt: on
 
@@ -447,6 +477,8 @@ WS_WAITING = "ws/games/<str:public_id>/waiting/"
 WS_ROOMS = "^ws/(?P<room>lobby|watch)/$"
 WS_INBOX = "ws/inbox/"
 WS_CONVERSATION = "ws/inbox/<str:username>/"
+WS_TOURNAMENT = "ws/tournaments/<int:tournament_id>/"
+STANDINGS = Expect("accepted, with the standings snapshot")
 
 # fmt: off
 SOCKETS: list[Socket] = [
@@ -467,6 +499,11 @@ SOCKETS: list[Socket] = [
     Socket(WS_INBOX, (CLOSED,) + (LISTENS,) * 6),
     Socket(WS_CONVERSATION, (CLOSED, LISTENS, LISTENS, LISTENS, LISTENS, CLOSED, LISTENS),
            kwargs={"username": "authz-host"}),
+    # An event's standings: as its page, a club's members-only one to its members (and staff).
+    Socket(WS_TOURNAMENT, everyone(STANDINGS), kwargs={"tournament_id": "880001"}),
+    Socket(WS_TOURNAMENT, (CLOSED,) * 5 + (STANDINGS, STANDINGS),
+           kwargs={"tournament_id": "880002"}),
+    Socket(WS_TOURNAMENT, everyone(CLOSED), kwargs={"tournament_id": "999999"}),
 ]
 # fmt: on
 

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from accounts.models import User
+from clubs.models import Club, Membership
 from games import engine, services
 from games.models import Game, PositionEstimate, Seat
 from live.chat import do_post_message
@@ -24,6 +27,7 @@ from live.models import ChatMessage
 from tests.conftest import setup_writes
 from tests.live.servers import session_cookie
 from tests.monopoly_site.authorization_table import PERSONAS, SEATED
+from tournaments.models import Tournament
 
 # Seat numbers in every game of the world.
 HOST_SEAT, MOVER_SEAT, WAITING_SEAT, BOT_SEAT = 0, 1, 2, 3
@@ -82,7 +86,9 @@ class World:
         keys = [g.dice_key for g in live if g.dice_key != g.secret]
         # A running game's seeds (a lobby shows each player their own).
         seeds = [seed for g in live for seed in g.seeds or [] if seed]
-        return [g.secret for g in live] + keys + seeds
+        # A tournament's pairing seed, until it is over.
+        events = Tournament.objects.filter(pk__in=TOURNAMENTS.values()).exclude(status="finished")
+        return [g.secret for g in live] + keys + seeds + [str(t.seed) for t in events]
 
     def fingerprint(self) -> tuple[Any, ...]:
         """What a refused request must leave as it was."""
@@ -105,6 +111,8 @@ class World:
                 | Q(host__in=people)
                 | Q(seats__user__in=people)
             ).distinct().delete()
+            Tournament.objects.filter(pk__in=TOURNAMENTS.values()).delete()
+            Club.objects.filter(pk=CLUB_PK).delete()
             User.objects.filter(pk__in=[u.pk for u in people]).delete()
 
 
@@ -131,6 +139,7 @@ def build_world() -> World:
         games[prefix + "lobby"] = _lobby(users, private)
         games[prefix + "running"] = running_game(users, private)
         games[prefix + "finished"] = _finished(users, private)
+    _tournaments(users)
     return World(users, games, {p: session_cookie(user) for p, user in users.items()})
 
 
@@ -212,6 +221,29 @@ def _finished(users: dict[str, User], private: bool) -> Game:
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
+
+
+# --- tournaments (the rows name them by these fixed ids) -----------------------------
+TOURNAMENTS = {"open": 880001, "members only": 880002}
+CLUB_PK = 880001
+
+
+def _tournaments(users: dict[str, User]) -> None:
+    """A public event open for registration, and a club's members-only one
+    whose club has the host as its only member."""
+    club = Club.objects.create(
+        pk=CLUB_PK, slug="authz-club", name="Authz club", name_key="authz club"
+    )
+    Membership.objects.create(club=club, user=users["host"], status=Membership.Status.MEMBER)
+    for name, pk in TOURNAMENTS.items():
+        Tournament.objects.create(
+            pk=pk,
+            name=f"Authz {name}",
+            starts_at=timezone.now() + timedelta(days=1),
+            seed=pk * 1_000_003,
+            club=club if name == "members only" else None,
+            members_only=name == "members only",
+        )
 
 
 # --- the resolver's routes ------------------------------------------------------------

@@ -31,6 +31,7 @@ from tests.monopoly_site.authorization_table import (
     SOCKETS,
     WATCHES,
     WS_GAME,
+    WS_TOURNAMENT,
     Expect,
     Socket,
 )
@@ -73,7 +74,7 @@ def _path(socket: Socket, world: World) -> str:
     kwargs = dict(socket.kwargs)
     if socket.game:
         kwargs["public_id"] = world.games[socket.game].public_id
-    path = re.sub(r"<str:(\w+)>", lambda m: kwargs[m.group(1)], socket.pattern)
+    path = re.sub(r"<(?:str|int):(\w+)>", lambda m: kwargs[m.group(1)], socket.pattern)
     path = "/" + re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: kwargs[m.group(1)], path).strip("^$")
     return f"{path}?{socket.query}" if socket.query else path
 
@@ -123,7 +124,7 @@ def test_socket_authorization(
             return []
         assert expect is not CLOSED, f"{path} as {persona}: expected {expect}, got accepted"
         try:
-            if socket.pattern == WS_GAME:
+            if socket.pattern in (WS_GAME, WS_TOURNAMENT):
                 return await _until(ws, "<!--snapshot")
             if expect is LISTENS and socket.kwargs:
                 return await _until(ws, "<!--live-->")
