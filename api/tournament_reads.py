@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, When
 
 from tournaments.models import Entry, Result, Round, Table, Tournament
+from tournaments.pages import visible
 from tournaments.reads import standings
 
 Status = Tournament.Status
@@ -39,11 +40,13 @@ SETTINGS = (
 
 
 def listed(user: Any) -> QuerySet[Tournament]:
-    """Every event, with its players counted and the user's entry: open
-    registrations first (soonest first), then those running, then the
-    ended (latest first)."""
+    """The events the user may see (``tournaments.pages.visible``: a club's
+    members-only events are its members'), with their players counted and
+    the user's entry: open registrations first (soonest first), then those
+    running, then the ended (latest first)."""
     return (
-        Tournament.objects.select_related("club")
+        visible(user)
+        .select_related("club")
         .annotate(
             players=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN)),
             yours=Subquery(

@@ -25,6 +25,7 @@ from api.tournament_reads import entry_view, listed, row, tournament_view
 from clubs.models import Club
 from tournaments import errors, services
 from tournaments.models import Entry, Format, Result, Round, Tournament
+from tournaments.pages import visible
 
 router = Router(tags=["tournaments"])
 
@@ -214,9 +215,12 @@ def tournament_problem(exc: errors.TournamentError) -> Problem:
     return Problem(status, str(exc), **({"slug": slug} if slug else {}))
 
 
-def _get(tournament_id: int) -> Tournament:
+def _get(tournament_id: int, user: Any) -> Tournament:
+    """The event, if ``user`` may see it (``tournaments.pages.visible``, as
+    its page): to anyone else a club's members-only event does not exist."""
     found = (
-        Tournament.objects.select_related("club", "created_by", "winner")
+        visible(user)
+        .select_related("club", "created_by", "winner")
         .filter(pk=tournament_id)
         .first()
     )
@@ -245,8 +249,8 @@ class FiltersIn(Schema):
 
 @router.get("/tournaments", response={200: TournamentsOut, **ERRORS}, summary="Tournaments")
 def tournaments(request: HttpRequest, filters: Query[FiltersIn]) -> dict[str, Any]:
-    """The site's tournaments and the clubs' (club-only ones too: anyone
-    may see them, their members may join)."""
+    """The site's tournaments and the clubs' (a club's members-only events
+    only to its members, as on the site)."""
     user = need(request, SCOPE_READ)
     rows = listed(user)
     if filters.status is not None:
@@ -277,7 +281,7 @@ def tournament(request: HttpRequest, tournament_id: int = TournamentId) -> dict[
     ``tournaments.reads.standings``), each round's tables with their games,
     and your entry and next game."""
     user = need(request, SCOPE_READ)
-    found = _get(tournament_id)
+    found = _get(tournament_id, user)
     game = services.your_next_game(found, user)
     return tournament_view(found, user, game.public_id if game is not None else None)
 
@@ -295,10 +299,12 @@ def join(request: HttpRequest, tournament_id: int = TournamentId) -> dict[str, A
     """Enter the event while it registers, or late until half its rounds
     have started (a half-bye for each round missed); rejoin after a
     withdrawal or a no-show before the next round. Refused: 403 `barred`
-    (a recent no-show), `members-only`, `not-eligible`; 409
-    `registration-closed`, `already-entered`, `tournament-full`."""
+    (a recent no-show), `not-eligible`; 409 `registration-closed`,
+    `already-entered`, `tournament-full`; 404 for an event you may not see
+    (a club's members-only event, to others)."""
     user = need(request, SCOPE_PLAY)
-    limits.count_person(request, "join")  # with the pages' joins
+    _get(tournament_id, user)
+    limits.count_person(request, "join")  # with the pages' joins and withdrawals
     try:
         entry = services.join_tournament(tournament_id=tournament_id, user=user)
     except errors.TournamentError as exc:
@@ -315,6 +321,8 @@ def withdraw(request: HttpRequest, tournament_id: int = TournamentId) -> dict[st
     """Leave the event, at any time: you are seated in no later round.
     409 `not-entered` without an active entry."""
     user = need(request, SCOPE_PLAY)
+    _get(tournament_id, user)
+    limits.count_person(request, "join")  # as the page counts it
     try:
         entry = services.withdraw_from_tournament(tournament_id=tournament_id, user=user)
     except errors.TournamentError as exc:

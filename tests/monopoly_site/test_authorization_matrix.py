@@ -458,3 +458,24 @@ def test_no_api_tournament_read_shows_the_seed_of_a_running_event(
         assert not leaks(persona, text), f"{where} reveals {leaks(persona, text)}"
     shown = Client().get(f"/{API_PREFIX}tournaments/{running_event.pk}", headers=headers).json()
     assert shown["rounds"][0]["tables"][0]["game"] == world.game("running").public_id
+
+
+# The API's answers for the world's events match their pages' rows: the
+# members-only event exists to its club's member (the host) and staff alone.
+EVENT_READS = {"open": (200,) * 6, "members only": (404, 404, 404, 404, 200, 200)}
+
+
+@pytest.mark.parametrize("name", EVENT_READS)
+def test_the_api_shows_each_event_to_whom_its_page_does(world: World, name: str) -> None:
+    from api import tokens
+    from tests.monopoly_site.authorization_world import TOURNAMENTS
+
+    for persona, status in zip(API_PERSONAS, EVENT_READS[name], strict=True):
+        user = world.user(persona)
+        assert user is not None
+        _, token = tokens.issue(user, scopes=["read"])
+        api = Client(headers={"Authorization": f"Bearer {token}"})
+        shown = api.get(f"/{API_PREFIX}tournaments/{TOURNAMENTS[name]}")
+        assert shown.status_code == status, f"{name} as {persona}: {shown.status_code}"
+        listed = [row["id"] for row in api.get(f"/{API_PREFIX}tournaments").json()["tournaments"]]
+        assert (TOURNAMENTS[name] in listed) == (status == 200), f"{name} listed to {persona}"
