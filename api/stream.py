@@ -36,7 +36,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.http.request import split_domain_port, validate_host
 
-from api import limits, listeners, stream_lines, user_events
+from api import auth, limits, listeners, stream_lines, user_events
 from api.models import SCOPE_READ
 from api.problems import Problem, problem
 from common.headers import header_problem
@@ -102,7 +102,9 @@ def user_for(authorization: str | None, client: HttpRequest) -> Any:
             "Send a valid, unrevoked token as 'Authorization: Bearer <token>'.",
             headers={"WWW-Authenticate": 'Bearer realm="api"'},
         )
-    if SCOPE_READ not in row.scopes:
+    # As the API's other reads decide (``api.auth``): a bot account's
+    # ``bot`` token reads too, so a bot hears of its games' starts.
+    if SCOPE_READ not in auth.granted(row.scopes, row.user):
         raise Refused(403, f"This token lacks the '{SCOPE_READ}' scope.", slug="scope")
     return row.user
 

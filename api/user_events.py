@@ -3,7 +3,8 @@ read from the database (synchronous).
 
 - ``{"type": "your_move", "game": id, "version": N, "deadline": iso|null,
   "decisions": [...]}``: a decision of yours holds the game up at version N;
-- ``{"type": "game_start", "game": id, "version": N}`` and
+- ``{"type": "game_start", "game": id, "version": N}`` (with
+  ``"tournament": {"id", "name", "round", "table"}`` for a tournament's game) and
   ``{"type": "game_end", "game": id, "version": N, "status": ...}``;
 - ``{"type": "challenge", "id": ..., "game": id, "challenger": ..., ...}``:
   someone challenges you to their game (``api.challenges``); accept or
@@ -31,6 +32,7 @@ from games.models import Challenge, Deadline, Game, Seat
 from games.web.lobby_rows import your_game_rows
 from notifications.models import Notification
 from social.models import Message
+from tournaments.models import Table
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
 # "Your move" has its own lines; the notice of it would say it twice.
@@ -76,7 +78,7 @@ class Follower:
         status, before = str(game.status), self.statuses.get(game_pk)
         self.statuses[game_pk] = status
         if status == Game.Status.ACTIVE and before != Game.Status.ACTIVE:
-            lines.append({"type": "game_start", "game": game.public_id, "version": game.version})
+            lines.append(game_start_line(game))
         if status in ENDED and before not in ENDED:
             lines.append(
                 {"type": "game_end", "game": game.public_id, "version": game.version,
@@ -150,6 +152,23 @@ class Follower:
             }
             for m in rows
         ]
+
+
+def game_start_line(game: Game) -> dict[str, Any]:
+    """A game of yours started; a tournament's game says which event,
+    round and table it is (its table links it in the transaction that
+    starts it, so it is there when the start's commit is read)."""
+    line: dict[str, Any] = {"type": "game_start", "game": game.public_id, "version": game.version}
+    table = Table.objects.filter(game=game).select_related("round__tournament").first()
+    if table is not None:
+        event = table.round.tournament
+        line["tournament"] = {
+            "id": event.pk,
+            "name": event.name,
+            "round": table.round.number,
+            "table": table.number,
+        }
+    return line
 
 
 def _received(user: Any) -> QuerySet[Message]:

@@ -19,7 +19,20 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.responses import Status
 from ninja.security import HttpBearer
 
-from api import auth, board, challenges, chat, limits, me, messages, orders, people, reads, records
+from api import (
+    auth,
+    board,
+    challenges,
+    chat,
+    limits,
+    me,
+    messages,
+    orders,
+    people,
+    reads,
+    records,
+    tournaments,
+)
 from api.action_schema import ActionBody
 from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
@@ -66,6 +79,7 @@ api.add_router("", challenges.router)
 api.add_router("", board.router)
 api.add_router("", messages.router)
 api.add_router("", chat.router)
+api.add_router("", tournaments.router)
 
 
 # --- errors -------------------------------------------------------------------------

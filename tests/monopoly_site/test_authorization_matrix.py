@@ -383,3 +383,100 @@ def test_no_api_read_shows_what_the_persona_may_not_see(
         where = f"GET {url} as {persona}"
         assert not [s for s in world.running_secrets() if s in text], f"{where}: a dice secret"
         assert not leaks(persona, text), f"{where} reveals {leaks(persona, text)}"
+
+
+# --- the API's tournament reads --------------------------------------------------------
+# The API's routes answer tokens, not sessions: who may call them is walked in
+# tests/api/test_tournaments.py (no token, read, play, bot). Here every API read
+# of an event, as each persona, of an event running on the world's running game:
+# no pairing seed (it would tell the seatings ahead), and nothing of the game.
+
+EVENT_SEED = 6_021_774_318_905_551_239
+API_TOURNAMENT_READS = [
+    pattern.removeprefix(API_PREFIX)
+    for pattern in site_routes()
+    if pattern.startswith(f"{API_PREFIX}tournaments")
+    and not re.search(r"<(?!tournament_id>|username>)", pattern)
+]
+
+
+@pytest.fixture(scope="module")
+def running_event(world: World, django_db_blocker: Any) -> Iterator[Any]:
+    """Round 1 of a Swiss under way: the host, mover and waiting player at
+    the world's running game, the spectator with a bye."""
+    from django.utils import timezone
+
+    from tournaments.models import Entry, Result, Round, Table, Tournament
+
+    with django_db_blocker.unblock():
+        now = timezone.now()
+        event = Tournament.objects.create(
+            name="authz event",
+            starts_at=now,
+            started_at=now,
+            seed=EVENT_SEED,
+            status=Tournament.Status.RUNNING,
+            current_round=1,
+        )
+        first = Round.objects.create(
+            tournament=event, number=1, status=Round.Status.RUNNING, starts_at=now, started_at=now
+        )
+        table = Table.objects.create(round=first, number=1, game=world.game("running"))
+        seats = {"host": HOST_SEAT, "mover": MOVER_SEAT, "waiting": WAITING_SEAT}
+        for persona in ("host", "mover", "waiting", "spectator"):
+            entry = Entry.objects.create(tournament=event, user=world.user(persona))
+            if persona in seats:
+                Result.objects.create(
+                    round=first, entry=entry, table=table, seat_number=seats[persona]
+                )
+            else:
+                Result.objects.create(round=first, entry=entry, kind=Result.Kind.BYE, points=1)
+    yield event
+    with django_db_blocker.unblock():
+        event.delete()
+
+
+@pytest.mark.parametrize("persona", API_PERSONAS)
+def test_no_api_tournament_read_shows_the_seed_of_a_running_event(
+    world: World, running_event: Any, persona: str
+) -> None:
+    from api import tokens
+
+    assert len(API_TOURNAMENT_READS) >= 2  # the list and the event, at least
+    user = world.user(persona)
+    assert user is not None
+    _, token = tokens.issue(user, scopes=["read"])
+    headers = {"Authorization": f"Bearer {token}"}
+    for pattern in API_TOURNAMENT_READS:
+        path = pattern.replace("<tournament_id>", str(running_event.pk))
+        url = f"/{API_PREFIX}{path.replace('<username>', user.username)}"
+        response = Client().get(url, headers=headers)
+        assert response.status_code < 500, f"GET {url} as {persona}: {response.status_code}"
+        text = response.content.decode(errors="replace")
+        where = f"GET {url} as {persona}"
+        assert str(EVENT_SEED) not in text, f"{where}: the running event's seed"
+        assert not [s for s in world.running_secrets() if s in text], f"{where}: a dice secret"
+        assert not leaks(persona, text), f"{where} reveals {leaks(persona, text)}"
+    shown = Client().get(f"/{API_PREFIX}tournaments/{running_event.pk}", headers=headers).json()
+    assert shown["rounds"][0]["tables"][0]["game"] == world.game("running").public_id
+
+
+# The API's answers for the world's events match their pages' rows: the
+# members-only event exists to its club's member (the host) and staff alone.
+EVENT_READS = {"open": (200,) * 6, "members only": (404, 404, 404, 404, 200, 200)}
+
+
+@pytest.mark.parametrize("name", EVENT_READS)
+def test_the_api_shows_each_event_to_whom_its_page_does(world: World, name: str) -> None:
+    from api import tokens
+    from tests.monopoly_site.authorization_world import TOURNAMENTS
+
+    for persona, status in zip(API_PERSONAS, EVENT_READS[name], strict=True):
+        user = world.user(persona)
+        assert user is not None
+        _, token = tokens.issue(user, scopes=["read"])
+        api = Client(headers={"Authorization": f"Bearer {token}"})
+        shown = api.get(f"/{API_PREFIX}tournaments/{TOURNAMENTS[name]}")
+        assert shown.status_code == status, f"{name} as {persona}: {shown.status_code}"
+        listed = [row["id"] for row in api.get(f"/{API_PREFIX}tournaments").json()["tournaments"]]
+        assert (TOURNAMENTS[name] in listed) == (status == 200), f"{name} listed to {persona}"
