@@ -20,7 +20,7 @@ from clubs.models import Membership
 from tournaments import errors, pairing, services
 from tournaments.models import Entry, Format, Tournament
 from tournaments.regions import number
-from tournaments.services.entries import check_bar
+from tournaments.services import check_bar
 
 OPEN_ENTRY = (Entry.Status.ACTIVE,)
 

@@ -5,6 +5,7 @@ pushed after the commit."""
 
 from tournaments.services.create import check_may_create, create_tournament
 from tournaments.services.entries import (
+    check_bar,
     join_tournament,
     late_join_open,
     withdraw_from_tournament,
@@ -13,6 +14,7 @@ from tournaments.services.entries import (
 from tournaments.services.rounds import close_registration, start_round
 
 __all__ = [
+    "check_bar",
     "check_may_create",
     "close_registration",
     "create_tournament",
