@@ -18,6 +18,7 @@ from django.db import connections
 from django.test import override_settings
 
 from games.writeguard import writes_allowed
+from tests import flushing
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -50,46 +51,11 @@ def flush_retries_a_deadlock() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def flush_deletes_rows() -> Iterator[None]:
-    """A transactional test's ``flush`` empties the tables with DELETE, not
-    TRUNCATE: the same empty tables, but TRUNCATE gives each of the some
-    fifty tables (and its indexes) new files, which took 0.3 s a test on an
-    idle machine and 1.5 to 2.5 s on a busy one, against some 20 ms for
-    deleting the few rows a test leaves. Every foreign key is deferrable
-    (Django's own), so the order of the deletes does not matter within the
-    flush's transaction. With ``reset_sequences`` it is TRUNCATE as before.
-    Outside the site's code: only the tests' teardown flushes."""
-    from django.db.backends.postgresql.operations import DatabaseOperations
-
-    original = DatabaseOperations.sql_flush
-
-    def sql_flush(
-        self: Any,
-        style: Any,
-        tables: Any,
-        *,
-        reset_sequences: bool = False,
-        allow_cascade: bool = False,
-    ) -> list[str]:
-        if reset_sequences or not tables:
-            return original(
-                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
-            )
-        names = [self.quote_name(table) for table in tables]
-        return [
-            # The locks TRUNCATE takes, so that a worker still writing waits
-            # for the flush (or deadlocks with it, retried above) as before,
-            # rather than adding a row between two of the deletes.
-            f"LOCK TABLE {', '.join(names)} IN ACCESS EXCLUSIVE MODE",
-            "SET CONSTRAINTS ALL DEFERRED",
-            *(f"DELETE FROM {name}" for name in names),
-        ]
-
-    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
-    try:
+def flush_is_cheap(flush_retries_a_deadlock: None) -> Iterator[None]:
+    """Deletes instead of TRUNCATE, and keeps the content types
+    (``tests/flushing.py``): most of a transactional test's teardown."""
+    with flushing.installed():
         yield
-    finally:
-        DatabaseOperations.sql_flush = original  # type: ignore[method-assign]
 
 
 BASE_DIR = Path(__file__).resolve().parent.parent
