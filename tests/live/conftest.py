@@ -87,7 +87,9 @@ def communicator(path: str, user: Any = None) -> Socket:
     return comm
 
 
-async def collect(comm: Socket) -> list[str]:
+async def collect(
+    comm: WebsocketCommunicator, *, via: list[str] | None = None, quiet: float = 0.4
+) -> list[str]:
     """Every message the socket has been sent so far, returned as soon as
     that is known rather than after a quiet spell.
 
@@ -100,11 +102,30 @@ async def collect(comm: Socket) -> list[str]:
     everything sent to it by then. Game pushes come through ``live.fanout``,
     in order of publication: a mark published after the first mark is back
     shows every push published before (a push's on-commit publishes before
-    the write that made it returns)."""
-    layer_groups, audiences = await _paths(comm)
+    the write that made it returns).
+
+    ``via``: the channel-layer groups of a socket at a path not known here
+    (its consumer must forward a ``live.push``). A socket made otherwise than
+    by ``communicator``, or at a path not known here and without ``via``, is
+    read until it has been quiet for ``quiet`` seconds, as it was before."""
+    known = await _paths(comm) if isinstance(comm, Socket) else None
+    if via is not None and isinstance(comm, Socket):
+        known = (via, known[1] if known else [])
+    if known is None:
+        return await _until_quiet(comm, quiet)
+    layer_groups, audiences = known
     out: list[str] = []
     await _mark(comm, layer_groups, [], out)
     await _mark(comm, layer_groups, audiences, out)
+    return out
+
+
+async def _until_quiet(comm: WebsocketCommunicator, quiet: float) -> list[str]:
+    # ``receive_nothing`` does not cancel the consumer the way a timed-out
+    # ``receive_from`` does.
+    out = []
+    while not await comm.receive_nothing(timeout=quiet):
+        out.append(await comm.receive_from())
     return out
 
 
@@ -163,9 +184,9 @@ def _next_mark(comm: Socket) -> str:
     return f"<!--live--><!--mark {comm.mark_name} {next(_marks)}-->"
 
 
-async def _paths(comm: Socket) -> tuple[list[str], list[str]]:
+async def _paths(comm: Socket) -> tuple[list[str], list[str]] | None:
     """The channel-layer groups and the fan-out audiences by which a
-    message reaches the socket at ``comm``'s path."""
+    message reaches the socket at ``comm``'s path (None: not known here)."""
     from live import groups
 
     path = comm.scope["path"].strip("/").split("/")
@@ -182,7 +203,7 @@ async def _paths(comm: Socket) -> tuple[list[str], list[str]]:
         return [groups.WATCH_GROUP], []
     if path[:2] == ["ws", "inbox"]:
         return [groups.person_group(comm.scope["user"].pk)], []
-    raise AssertionError(f"collect does not know the socket at {comm.scope['path']}")
+    return None
 
 
 def frames(messages: list[str], kind: str) -> list[tuple[int, str]]:
