@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
@@ -258,6 +258,17 @@ def roll(game: Game) -> int:
     )
     game.refresh_from_db()
     return game.version
+
+
+@pytest.fixture(scope="session")
+def shared_daphne(django_db_setup: None, django_db_blocker: Any) -> Iterator[int]:
+    """One Daphne on the test database for the socket tests that need only
+    a server (a start costs seconds); its port. A test that stops, restarts
+    or configures its server starts one of its own."""
+    from tests.live.servers import daphnes
+
+    with django_db_blocker.unblock(), daphnes(1) as [port]:
+        yield port
 
 
 @pytest.fixture
