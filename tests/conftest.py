@@ -18,11 +18,12 @@ from django.db import connections
 from django.test import override_settings
 
 from games.writeguard import writes_allowed
+from tests import flushing
 
 
 @pytest.fixture(scope="session", autouse=True)
 def flush_retries_a_deadlock() -> Iterator[None]:
-    """A transactional test ends with ``flush`` (one TRUNCATE of every table),
+    """A transactional test ends with ``flush`` (emptying every table),
     while the real worker and beat of the timer and socket tests may still be
     finishing a task on those rows: PostgreSQL then picks one side of the
     deadlock to fail, sometimes the flush. The worker retries its task; so
@@ -47,6 +48,14 @@ def flush_retries_a_deadlock() -> Iterator[None]:
         yield
     finally:
         flush.Command.handle = original  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_is_cheap(flush_retries_a_deadlock: None) -> Iterator[None]:
+    """Deletes instead of TRUNCATE, and keeps the content types
+    (``tests/flushing.py``): most of a transactional test's teardown."""
+    with flushing.installed():
+        yield
 
 
 BASE_DIR = Path(__file__).resolve().parent.parent

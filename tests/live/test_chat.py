@@ -203,11 +203,11 @@ def test_messages_reach_only_their_room_and_are_escaped(
         assert 'id="chat-players-log" hx-swap-oob="beforeend"' in to_player
         assert "&lt;script&gt;x()&lt;/script&gt;gl" in to_player
         assert "<script>" not in to_player
-        assert not chat_frames(await collect(spectator, quiet=0.3))
+        assert not chat_frames(await collect(spectator))
         await database_sync_to_async(post)(charlie, duel, "spectators", "who wins?")
         [to_spectator] = chat_frames(await collect(spectator))
         assert "who wins?" in to_spectator
-        assert not chat_frames(await collect(player, quiet=0.3))
+        assert not chat_frames(await collect(player))
         for comm in (player, spectator):
             await comm.disconnect()
 

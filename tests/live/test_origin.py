@@ -4,20 +4,17 @@ same scheme, host and port as the page's address."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 import websockets
 
 from games.models import Game
 from tests.live.conftest import run
-from tests.live.servers import daphnes
 
 
 @pytest.fixture
-def port(transactional_db: None) -> Iterator[int]:
-    with daphnes(1) as [port]:
-        yield port
+def port(shared_daphne: int, transactional_db: None) -> int:
+    return shared_daphne
 
 
 def handshake_status(url: str, origin: str | None) -> int:

@@ -5,7 +5,6 @@ change go through the site's own views (in this process, on the same Redis)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,16 +18,14 @@ from games import access, services
 from games.models import Game
 from live.sessions import CLOSE_SESSION_ENDED, session_group
 from tests.live.conftest import collect, communicator, roll, run
-from tests.live.servers import daphnes
 
 NEW_PASSWORD = "a-fresh-passphrase-872"
 PANEL = 'id="actions"'  # the seat's private action panel
 
 
 @pytest.fixture
-def daphne_port(transactional_db: None) -> Iterator[int]:
-    with daphnes(1) as [port]:
-        yield port
+def daphne_port(shared_daphne: int, transactional_db: None) -> int:
+    return shared_daphne
 
 
 def signed_in(user: User) -> tuple[Client, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -42,8 +43,15 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@functools.cache
+def deploy_check() -> subprocess.CompletedProcess[str]:
+    """``check --deploy`` in production mode: run once, read by two tests
+    (a Django start-up in a process of its own is seconds on a busy machine)."""
+    return run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+
+
 def test_production_mode_passes_check_deploy_without_warnings() -> None:
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    result = deploy_check()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -68,7 +76,7 @@ def test_csrf_trusted_origins_need_a_scheme() -> None:
 
 
 def test_check_deploy_prints_no_warning_at_all() -> None:
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    result = deploy_check()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "WARNING" not in result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
