@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from clubs import access, live
+from clubs import access, live, notices
 from clubs.errors import (
     BadName,
     ClubError,
@@ -143,7 +143,10 @@ def do_join(*, club: Club, user: Any) -> Membership:
         if club.policy == Club.Policy.INVITE:
             raise MembershipRefused(_("This club takes new members by invitation only."))
         status = Status.MEMBER if club.policy == Club.Policy.OPEN else Status.REQUESTED
-        return Membership.objects.create(club=club, user=user, status=status)
+        row = Membership.objects.create(club=club, user=user, status=status)
+        if status == Status.REQUESTED:
+            notices.requested(club, user)
+        return row
 
 
 def _join_again(row: Membership) -> Membership:
@@ -224,6 +227,7 @@ def do_invite(*, club: Club, leader: Any, target: Any) -> Membership:
         if row is not None and row.status == Status.REQUESTED:
             row.status = Status.MEMBER
             row.save(update_fields=["status", "updated_at"])
+            notices.accepted(club, target)
             return row
         if row is not None:
             raise MembershipRefused(
@@ -236,9 +240,11 @@ def do_invite(*, club: Club, leader: Any, target: Any) -> Membership:
             raise MembershipRefused(
                 _("%(name)s is not accepting invitations from you.") % {"name": target.public_name}
             )
-        return Membership.objects.create(
+        row = Membership.objects.create(
             club=club, user=target, status=Status.INVITED, invited_by=leader
         )
+        notices.invited(club, leader, target)
+        return row
 
 
 def do_answer_request(*, club: Club, leader: Any, target: Any, accept: bool) -> None:
@@ -252,6 +258,7 @@ def do_answer_request(*, club: Club, leader: Any, target: Any, accept: bool) -> 
         if accept:
             row.status = Status.MEMBER
             row.save(update_fields=["status", "updated_at"])
+            notices.accepted(club, target)
         else:
             row.delete()
 

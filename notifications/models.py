@@ -29,6 +29,8 @@ class Notification(models.Model):
         MODERATION = "moderation", _("Moderation")
         # A tournament round starts: your table, or your bye (tournaments.notices).
         TOURNAMENT = "tournament", _("Tournament round")
+        # A club's invitation, a request to join for its leaders, an acceptance (clubs.notices).
+        CLUB = "club", _("Club")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

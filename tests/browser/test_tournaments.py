@@ -58,10 +58,14 @@ def test_joining_through_the_page(browser: Any, site: str) -> None:
     page.get_by_role("button", name="Join", exact=True).click()
     page.get_by_text("You are in. Good luck!").wait_for()
     page.locator('#standings[data-version="1"]').get_by_role("link", name="ada").wait_for()
-    page.get_by_role("button", name="Withdraw").wait_for()
     page.locator("#standings li.is-you").get_by_role("link", name="ada").wait_for()  # their own
     assert page.url.endswith(f"/tournaments/{t.pk}/")  # swapped in place
     assert off_loop(lambda: list(t.entries.values_list("user__username", flat=True))) == ["ada"]
+    # Withdrawing takes a second, deliberate step.
+    page.get_by_text("Withdraw…").click()
+    page.get_by_role("button", name="Yes, withdraw").click()
+    page.get_by_text("You have withdrawn from this tournament.").first.wait_for()
+    assert off_loop(lambda: t.entries.get().status) == "withdrawn"
     ctx.close()
 
 

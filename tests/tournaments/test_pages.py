@@ -241,7 +241,7 @@ def test_joining_through_the_page_enters_the_player_and_bumps_the_version() -> N
     assert t.version == 1
     html = page(client, t)
     assert "You are in. Good luck!" in html
-    assert "Withdraw</button>" in html and ">keen</a>" in html.split('id="standings"')[1]
+    assert "Yes, withdraw</button>" in html and ">keen</a>" in html.split('id="standings"')[1]
 
 
 def test_an_htmx_join_answers_the_entry_box_and_the_live_regions() -> None:

@@ -103,6 +103,8 @@ def test_a_club_event_is_for_its_leaders_only(settings: Any) -> None:
         ({"points": [3, 2]}, "largest table"),
         ({"members_only": True}, "club"),
         ({"name": "x"}, "name"),
+        ({"name": "The Re7ard Cup"}, "name contains words this site does not allow"),
+        ({"description": "for every retard"}, "description contains words"),
         ({"format": "ladder"}, "format"),
         ({"colour": "red"}, "Unknown tournament setting"),
         ({"starts_at": timezone.now() - timedelta(hours=1)}, "future"),

@@ -26,6 +26,7 @@ from games import engine
 from games.models import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Game, Seat
 from games.services.errors import GameError
 from games.services.lobby import check_ruleset
+from people import wordfilter
 from tournaments.errors import NotEligible, TournamentError
 from tournaments.models import Format, Series, Tournament
 from tournaments.scheduling import schedule_start
@@ -125,10 +126,15 @@ def check_settings(raw: dict[str, Any], *, club: Club | None) -> dict[str, Any]:
     name = str(fields["name"] or "").strip()
     if not 3 <= len(name) <= 80:
         raise TournamentError(_("The name must be 3 to 80 characters long."))
+    # An event's name and description reach everyone who browses the list.
+    if wordfilter.screen(name).matched:
+        raise TournamentError(_("The name contains words this site does not allow."))
     out["name"] = name
     description = str(fields["description"] or "").strip()
     if len(description) > 2000:
         raise TournamentError(_("The description can be at most 2,000 characters long."))
+    if description and wordfilter.screen(description).matched:
+        raise TournamentError(_("The description contains words this site does not allow."))
     out["description"] = description
     if fields["format"] not in Format.values:
         raise TournamentError(_("Choose a format: table Swiss, elimination or round-robin."))
