@@ -4,15 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('notifications', '0008_tournament_notices'),
+        ("notifications", "0008_tournament_notices"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'Your move'), ('reminder', 'Reminder'), ('timeout', 'Timed out'), ('takeover', 'Seat taken over'), ('claim_expired', 'Rent claim expired'), ('digest', 'Digest'), ('challenge', 'Challenge'), ('challenge_answered', 'Challenge answered'), ('followed_started', 'A player you follow started a game'), ('moderation', 'Moderation'), ('tournament', 'Tournament round'), ('club', 'Club')], max_length=24),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "Your move"),
+                    ("reminder", "Reminder"),
+                    ("timeout", "Timed out"),
+                    ("takeover", "Seat taken over"),
+                    ("claim_expired", "Rent claim expired"),
+                    ("digest", "Digest"),
+                    ("challenge", "Challenge"),
+                    ("challenge_answered", "Challenge answered"),
+                    ("followed_started", "A player you follow started a game"),
+                    ("moderation", "Moderation"),
+                    ("tournament", "Tournament round"),
+                    ("club", "Club"),
+                ],
+                max_length=24,
+            ),
         ),
     ]
