@@ -122,7 +122,7 @@ def test_the_round_and_the_standings_update_live(browser: Any, site: str) -> Non
     game = off_loop(_start)
     spectator.locator("#rounds").get_by_role("link", name="Watch").wait_for()
     assert _version(spectator) > shown
-    go = player.get_by_role("link", name=f"Go to game {game.public_id}")
+    go = player.get_by_role("link", name="Round 1, table 1")
     go.wait_for()
     assert go.get_attribute("href") == game.get_absolute_url()
     # The table's game ends: the standings and the table's link change.
