@@ -46,8 +46,9 @@ def seat_swiss(
 
 
 def seat_elimination(
-    order: Sequence[int], *, size: int, lo: int, hi: int, seed: int, round_no: int
-) -> Seating:
+    order: Sequence[int], *, size: int, lo: int, hi: int, seed: int, round_no: int,
+    met: Mapping[int, set[int]] | None = None,
+) -> Seating:  # fmt: skip
     if len(order) <= hi:
         return Seating(tables=[list(order)])
     return _chunk(order, size, lo)

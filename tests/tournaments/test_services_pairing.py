@@ -80,3 +80,15 @@ def test_people_who_blocked_each_other_are_kept_apart_where_they_can_be(
     for table in rnd.tables.all():
         seated = set(table.results.values_list("entry__user_id", flat=True))
         assert {a.pk, b.pk} - seated
+
+
+def test_an_elimination_keeps_people_who_blocked_each_other_apart_within_its_seeding(
+    staff: User,  # noqa: F811
+) -> None:
+    t = event(staff, format="elimination", advance=1, table_size=2, table_min=2, table_max=2)
+    entered(t, players(4, "e"))
+    first, second = plan_round(t, 1).tables[0][0]
+    a, b = Entry.objects.get(pk=first).user, Entry.objects.get(pk=second).user
+    Block.objects.create(blocker=b, blocked=a)
+    for table, _group in plan_round(t, 1).tables:
+        assert {first, second} != set(table)

@@ -201,7 +201,9 @@ def plan_round(t: Tournament, number: int) -> Plan:
         )  # fmt: skip
         return Plan([(table, None) for table in s.tables], list(s.byes))
     if t.format == Format.ELIMINATION:
-        s = pairing.seat_elimination(order, size=size, lo=lo, hi=hi, seed=t.seed, round_no=number)
+        s = pairing.seat_elimination(
+            order, size=size, lo=lo, hi=hi, seed=t.seed, round_no=number, met=met(t, active)
+        )
         final = len(s.tables) == 1 and not s.byes
         return Plan([(table, None) for table in s.tables], list(s.byes), final)
     if number <= t.rounds:
@@ -274,6 +276,6 @@ def _final(t: Tournament, order: list[int]) -> Plan:
         return Plan([(finalists, None)], [], True)
     s = pairing.seat_elimination(
         finalists, size=t.table_size, lo=t.table_min, hi=t.table_max, seed=t.seed,
-        round_no=t.rounds + 1,
+        round_no=t.rounds + 1, met=met(t),
     )  # fmt: skip
     return Plan([(table, None) for table in s.tables], list(s.byes), True)
