@@ -14,16 +14,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.models import Game, Seat
 from tournaments.errors import TournamentError
-from tournaments.models import Due, Format, Result, Series, Tournament
+from tournaments.models import Due, Format, Result, Round, Series, Table, Tournament
 from tournaments.scheduling import schedule_start
 from tournaments.services.create import FIELDS, period
 from tournaments.services.noshows import record_no_shows
-from tournaments.services.results import record_game
+from tournaments.services.results import record_game, void_table
 from tournaments.services.rounds import close_registration, start_round
 
 logger = logging.getLogger(__name__)
@@ -87,7 +87,8 @@ def perform(due: Due) -> None:
 def repair(limit: int = 200) -> int:
     """What the games' subscriber missed (it failed, and was logged): a
     no-show seat not yet recorded, a finished table game whose results are
-    not. Each is recorded once, under the event's lock."""
+    not, a table whose game was deleted or abandoned (void: no points).
+    Each is recorded once, under the event's lock."""
     done = 0
     unrecorded = Result.objects.filter(
         table__game_id=OuterRef("game_id"),
@@ -115,6 +116,12 @@ def repair(limit: int = 200) -> int:
     for game in ended:
         with transaction.atomic():
             done += record_game(game)
+    lost = Table.objects.filter(finished=False, round__status=Round.Status.RUNNING).filter(
+        Q(game__isnull=True) | Q(game__status=Game.Status.ABANDONED)
+    )
+    for table_id in lost.order_by("pk").values_list("pk", flat=True)[:limit]:
+        with transaction.atomic():
+            done += void_table(table_id)
     return done
 
 

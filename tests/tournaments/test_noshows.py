@@ -164,3 +164,23 @@ def test_a_no_show_cannot_take_the_seat_back_from_the_bot(staff: User) -> None: 
     with pytest.raises(games.NotAllowed, match="bot plays this seat"):
         games.reclaim_seat(public_id=game.public_id, user=seat.user)
     assert Seat.objects.get(pk=seat.pk).taken_over
+
+
+def test_a_table_whose_game_an_admin_deleted_is_void_and_its_round_ends(
+    staff: User,  # noqa: F811
+) -> None:
+    t = event(staff, rounds=2, table_size=3, table_min=3, table_max=3)
+    entered(t, players(6))
+    rnd = services.start_round(tournament_id=t.pk, number=1)
+    assert rnd is not None
+    first, second = rnd.tables.order_by("number")
+    assert first.game is not None and second.game is not None
+    play_out(second.game, [s.user for s in second.game.seats.order_by("number")])
+    games.delete_game(game_pk=first.game.pk)
+    assert Round.objects.get(pk=rnd.pk).status == Round.Status.RUNNING
+    assert sweep.repair() == 1
+    assert sweep.repair() == 0
+    assert Round.objects.get(pk=rnd.pk).status == Round.Status.FINISHED
+    void = Result.objects.filter(table=first)
+    assert void.count() == 3 and set(void.values_list("points", flat=True)) == {Decimal(0)}
+    assert services.start_round(tournament_id=t.pk, number=2) is not None

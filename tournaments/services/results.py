@@ -61,6 +61,25 @@ def record_game(game: Game, seats: list[Seat] | None = None) -> bool:
     return True
 
 
+def void_table(table_id: int) -> bool:
+    """A table whose game is gone (deleted by an admin) or abandoned: it
+    counts as played with no result for anyone, so that its round ends."""
+    found = Table.objects.filter(pk=table_id).values_list("round__tournament_id", flat=True).first()
+    if found is None:
+        return False
+    t = lock_tournament(found)
+    table = Table.objects.select_related("round").get(pk=table_id)
+    if table.finished or table.round.status != Round.Status.RUNNING:
+        return False
+    table.results.update(points=0)
+    table.finished = True
+    table.save(update_fields=["finished"])
+    if not table.round.tables.filter(finished=False).exists():
+        finish_round(t, table.round)
+    changed(t)
+    return True
+
+
 def finish_round(t: Tournament, rnd: Round) -> None:
     """Every table of ``rnd`` is done: schedule the next round or end."""
     rnd.status = Round.Status.FINISHED
