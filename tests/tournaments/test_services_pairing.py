@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from accounts.models import User
@@ -10,7 +12,7 @@ from people.models import Block
 from tests.tournaments.services_support import entered, event, play_round, players, staff  # noqa: F401
 from tournaments import services
 from tournaments.models import Entry, Result, Tournament
-from tournaments.services.rounds import plan_round
+from tournaments.services.rounds import assign_groups, plan_round
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +94,21 @@ def test_an_elimination_keeps_people_who_blocked_each_other_apart_within_its_see
     Block.objects.create(blocker=b, blocked=a)
     for table, _group in plan_round(t, 1).tables:
         assert {first, second} != set(table)
+
+
+def test_round_robin_groups_put_people_who_blocked_each_other_apart(
+    staff: User,  # noqa: F811
+) -> None:
+    t = event(
+        staff, format="roundrobin", rounds=3, group_size=4,
+        table_size=4, table_min=4, table_max=4,
+    )  # fmt: skip
+    entered(t, players(8, "r"))
+    pks = sorted(Entry.objects.filter(tournament=t).values_list("pk", flat=True))
+    plain = assign_groups(t, pks)
+    a, b = [p for p in pks if plain[p] == plain[pks[0]]][:2]
+    Block.objects.create(blocker=Entry.objects.get(pk=a).user, blocked=Entry.objects.get(pk=b).user)
+    services.close_registration(tournament_id=t.pk)
+    groups = dict(Entry.objects.filter(tournament=t).values_list("pk", "group"))
+    assert groups[a] != groups[b]
+    assert sorted(Counter(groups.values()).values()) == [4, 4]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +137,7 @@ def close_locked(t: Tournament) -> None:
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
     if t.format == Format.ROUNDROBIN:
-        groups = assign_groups(t, [e.pk for e in active])
+        groups = assign_groups(t, [e.pk for e in active], met(t, {e.pk: e for e in active}))
         for e in active:
             e.group = groups[e.pk]
         Entry.objects.bulk_update(active, ["group"])
@@ -164,13 +164,36 @@ def close_registration(*, tournament_id: int) -> Tournament:
     return t
 
 
-def assign_groups(t: Tournament, players: Sequence[int]) -> dict[int, int]:
+def assign_groups(
+    t: Tournament, players: Sequence[int], apart: Mapping[int, set[int]] | None = None
+) -> dict[int, int]:
     """Players dealt into groups of about ``group_size`` (one group if 0),
-    in an order drawn from the event's seed."""
+    in an order drawn from the event's seed. Everyone in a group meets
+    everyone else in it, so two people in ``apart`` (one blocked the other)
+    are then put in different groups where a swap with another group's
+    player allows it."""
     count = 1 if not t.group_size else max(1, round(len(players) / t.group_size))
     order = sorted(players)
     random.Random(t.seed).shuffle(order)
-    return {p: i % count for i, p in enumerate(order)}
+    group = {p: i % count for i, p in enumerate(order)}
+    if count > 1 and apart:
+        _separate(group, order, apart)
+    return group
+
+
+def _separate(group: dict[int, int], order: list[int], apart: Mapping[int, set[int]]) -> None:
+    def clashes(p: int, g: int, ignoring: int) -> bool:
+        return any(group.get(q) == g and q not in (p, ignoring) for q in apart.get(p, ()))
+
+    for a in order:
+        for b in sorted(apart.get(a, ())):
+            if b not in group or group[a] != group[b]:
+                continue
+            for q in order:
+                gq, gb = group[q], group[b]
+                if gq != gb and not clashes(b, gq, q) and not clashes(q, gb, b):
+                    group[b], group[q] = gq, gb
+                    break
 
 
 def elimination_rounds(n: int, size: int, hi: int, advance: int) -> int:
