@@ -1,5 +1,5 @@
 """What a moderator sees of a case: its reports with their evidence, the
-person's recent chat in every game, the games and trades between each
+person's recent chat in every game and club, the games and trades between each
 reporter and the person, and the person's moderation history."""
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ def case_file(case: Case) -> dict[str, Any]:
         "person": case.user,
         "reports": reports,
         "recent_chat": recent_chat(case.user_id),
+        "recent_club_chat": recent_club_chat(case.user),
         "shared": [shared_with(reporter, case.user) for reporter in reporters.values()],
         "history": history(case.user_id),
         "collusion": [r for r in reports if r.source == Report.Source.COLLUSION_CHECK],
@@ -47,6 +48,13 @@ def recent_chat(user_id: int) -> list[ChatMessage]:
         .select_related("game")
         .order_by("-created_at", "-pk")[:RECENT_CHAT]
     )
+
+
+def recent_club_chat(person: Any) -> list[Any]:
+    """Their lines in clubs' chats, deleted ones too, through the relation
+    ``clubs`` declares (``clubs`` sits above this layer)."""
+    lines = person.club_chat_lines.select_related("club", "deleted_by")
+    return list(lines.order_by("-created_at", "-pk")[:RECENT_CHAT])
 
 
 def history(user_id: int) -> list[ModAction]:

@@ -216,6 +216,23 @@ def test_a_reported_line_lands_in_the_moderators_queue_with_its_context(
     assert "the reported line" in shown and "Park Place Society" in shown
 
 
+def test_the_case_page_lists_the_persons_club_lines_deleted_ones_marked(
+    club: Club, leader: User, alice: User, bob: User
+) -> None:
+    member(club, alice)
+    member(club, bob)
+    say(club, bob, "an earlier club line")
+    gone = say(club, bob, "a line the leader deleted")
+    chat.do_delete_line(club=club, leader=leader, line_id=gone.pk)
+    line = say(club, bob, "the reported one")
+    chat.do_report_line(club=club, reporter=alice, line_id=line.pk, reason="abuse")
+    case = Case.objects.get(user=bob)
+    shown = client_for(make_moderator("mod")).get(f"/mod/cases/{case.pk}/").content.decode()
+    club_part = shown.split("In clubs")[1]
+    assert "an earlier club line" in club_part
+    assert "a line the leader deleted" in club_part and "deleted by lena" in club_part
+
+
 def test_a_deleted_line_stays_in_a_report_filed_before(
     club: Club, leader: User, alice: User, bob: User
 ) -> None:
