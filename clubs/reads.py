@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Q, QuerySet
 
 from clubs.models import Club, Membership
@@ -16,6 +17,7 @@ LIST_SIZE = 50
 LIVE_GAMES = 20
 EVENTS = 20
 BOARD = 50
+MEMBERS_PAGE = 100
 
 
 def clubs_list(query: str = "") -> QuerySet[Club]:
@@ -37,12 +39,18 @@ def mine(user: Any) -> list[Membership]:
     return list(rows.select_related("club").order_by("status", "club__name"))
 
 
-def people(club: Club) -> dict[str, list[Membership]]:
-    """The members (leaders first), requests, invitations and bans."""
+def people(club: Club, page: Any = 1) -> dict[str, Any]:
+    """A page of the members (leaders first), and the requests, invitations
+    and bans; ``member_count`` and ``member_page`` for the pager."""
     rows = Membership.objects.filter(club=club).select_related("user", "invited_by")
-    out: dict[str, list[Membership]] = {s: [] for s in Status.values}
-    for row in rows.order_by("role", "user__username"):  # "leader" before "member"
+    ordered = rows.order_by("role", "user__username", "pk")  # "leader" before "member"
+    members = Paginator(ordered.filter(status=Status.MEMBER), MEMBERS_PAGE).get_page(page)
+    out: dict[str, Any] = {s: [] for s in Status.values if s != Status.MEMBER}
+    for row in ordered.exclude(status=Status.MEMBER):
         out[row.status].append(row)
+    out[Status.MEMBER] = list(members)
+    out["member_count"] = members.paginator.count
+    out["member_page"] = members
     return out
 
 

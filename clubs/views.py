@@ -84,7 +84,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "mine": row,
         "leader": leader,
-        "people": reads.people(club),
+        "people": reads.people(club, request.GET.get("members", 1)),
         "games": reads.live_games(club),
         "events": reads.events(club),
         "board": reads.leaderboard(club),

@@ -230,3 +230,20 @@ def test_a_stranger_sees_how_to_join_by_the_policy(club: Club, leader: User) -> 
     assert "Join the club" in page(client_for(stranger), club)
     services.do_edit_club(club=club, leader=leader, description="", policy="request")
     assert "Ask to join" in page(client_for(stranger), club)
+
+
+def test_a_big_clubs_members_come_a_page_at_a_time(
+    club: Club, leader: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("clubs.reads.MEMBERS_PAGE", 2)
+    for name in ("ann", "ben", "cat", "dan"):
+        member(club, make_user(name))
+    first = Client().get(f"/clubs/{club.slug}/").content.decode()
+    assert "5 members" in first and "Page 1 of 3" in first
+    assert ">lena</a>" in first and ">ann</a>" in first and ">ben</a>" not in first
+    assert "?members=2" in first
+    last = Client().get(f"/clubs/{club.slug}/?members=3").content.decode()
+    assert ">dan</a>" in last and ">ann</a>" not in last and "Page 3 of 3" in last
+    # A page out of range or not a number shows the nearest one, never an error.
+    assert "Page 3 of 3" in Client().get(f"/clubs/{club.slug}/?members=99").content.decode()
+    assert "Page 1 of 3" in Client().get(f"/clubs/{club.slug}/?members=x").content.decode()
