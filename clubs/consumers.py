@@ -28,11 +28,11 @@ from live.consumers import (
     CLOSE_BAD_FRAME,
     CLOSE_REFUSED,
     ForwardingMixin,
-    _discard_all,
-    _parse_frame,
-    _person_closed,
-    _person_groups,
-    _try_again_later,
+    discard_all,
+    parse_frame,
+    person_closed,
+    person_groups,
+    try_again_later,
 )
 from live.socket_cap import CappedSocket
 
@@ -80,29 +80,29 @@ class ClubChatConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  
         wanted = [live.chat_group(self.club_pk), *sessions.groups_for(self.scope)]
         try:
             with redis_health.guarded():
-                wanted += await _person_groups(user)
+                wanted += await person_groups(user)
                 self.groups = wanted
                 for group in wanted:
                     await self.channel_layer.group_add(group, self.channel_name)
         except redis_health.ERRORS:
             await self._leave()
-            await _try_again_later(self)
+            await try_again_later(self)
             return
         await self.accept()
         await self.send_pane()
 
     async def _leave(self) -> None:
         joined, self.groups = self.groups, []
-        await _discard_all(self, joined)
+        await discard_all(self, joined)
         if joined:
-            await _person_closed(self.scope.get("user"))
+            await person_closed(self.scope.get("user"))
 
     async def disconnect(self, code: int) -> None:
         await self.free_place()
         await self._leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        kind = _parse_frame(text_data, bytes_data)
+        kind = parse_frame(text_data, bytes_data)
         if kind is None:
             await self.close(code=CLOSE_BAD_FRAME)
         elif kind == "resync" and not self.ended:

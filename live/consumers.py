@@ -83,7 +83,7 @@ class ForwardingMixin:
         game's socket shows chat."""
 
 
-async def _try_again_later(consumer: Any) -> None:
+async def try_again_later(consumer: Any) -> None:
     """Accept the socket and close it at once with ``CLOSE_TRY_AGAIN_LATER``:
     a handshake refused outright reaches the page as a bare network error."""
     logger.warning("A socket is closed with try-again-later: Redis does not answer")
@@ -92,7 +92,7 @@ async def _try_again_later(consumer: Any) -> None:
     await consumer.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
 
 
-async def _discard_all(consumer: Any, groups: list[str]) -> None:
+async def discard_all(consumer: Any, groups: list[str]) -> None:
     """Leave the channel-layer groups, as far as Redis lets us: a group
     whose member is gone expires on its own."""
     for group in groups:
@@ -131,13 +131,13 @@ def _session_groups(scope: dict[str, Any], invited_pk: int | None) -> list[str]:
     return names
 
 
-def _parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
+def parse_frame(text_data: str | None, bytes_data: bytes | None) -> str | None:
     """The frame's type if it is one we accept, else None."""
-    frame = _frame(text_data, bytes_data)
+    frame = accepted_frame(text_data, bytes_data)
     return None if frame is None else str(frame["type"])
 
 
-def _frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | None:
+def accepted_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | None:
     """The frame if it is one we accept, else None: a ``since`` must be a
     version (a non-negative integer), and only a resync has one."""
     if bytes_data is not None or text_data is None or len(text_data) > MAX_FRAME:
@@ -212,7 +212,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         except redis_health.ERRORS:
             await self.leave_live()
             self.listener = None  # nothing for disconnect to undo
-            await _try_again_later(self)
+            await try_again_later(self)
             return
         await self.accept()
         self.accepted = True
@@ -243,7 +243,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         self.groups = [groups.game_group(self.listener.game_pk)]
         invited = self.listener.game_pk if self.listener.invited else None
         self.groups += _session_groups(self.scope, invited)
-        self.groups += await _person_groups(user)
+        self.groups += await person_groups(user)
         await self.add_groups()
         self.versions: dict[str, int] = {}
         for audience in groups.audiences_for(
@@ -262,7 +262,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         for audience in self.audiences:
             await fanout.leave(audience, self)
         self.audiences = []
-        await _discard_all(self, getattr(self, "groups", []))
+        await discard_all(self, getattr(self, "groups", []))
         self.groups = []
 
     async def disconnect(self, code: int) -> None:
@@ -275,7 +275,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.leave_live()
-        await _person_closed(self.scope.get("user"))
+        await person_closed(self.scope.get("user"))
         if not self.presence_entry or redis_health.is_down():
             return
         with contextlib.suppress(Exception):
@@ -297,7 +297,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         await super().end(code)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        frame = _frame(text_data, bytes_data)
+        frame = accepted_frame(text_data, bytes_data)
         if frame is None:
             await self.close(code=CLOSE_BAD_FRAME)
         elif frame["type"] == "visibility":
@@ -494,7 +494,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
             logger.warning("presence announcement failed", exc_info=True)
 
 
-async def _person_groups(user: Any) -> list[str]:
+async def person_groups(user: Any) -> list[str]:
     """A signed-in person's sockets all carry what is addressed to them (their
     unread count): counted open (so that it is pushed), then listening on
     their group."""
@@ -504,7 +504,7 @@ async def _person_groups(user: Any) -> list[str]:
     return [groups.person_group(user.pk)]
 
 
-async def _person_closed(user: Any) -> None:
+async def person_closed(user: Any) -> None:
     if getattr(user, "is_authenticated", False):
         with contextlib.suppress(Exception):
             await database_sync_to_async(presence.person_disconnected)(user.pk)
@@ -545,13 +545,13 @@ class LobbyConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # t
             with redis_health.guarded():
                 if mine:
                     await presence.lobby_opened(user.pk)
-                self.groups += await _person_groups(user)
+                self.groups += await person_groups(user)
                 for group in self.groups:
                     await self.channel_layer.group_add(group, self.channel_name)
         except redis_health.ERRORS:
-            await _discard_all(self, self.groups)
+            await discard_all(self, self.groups)
             self.groups, self.user_pk = [], None
-            await _try_again_later(self)
+            await try_again_later(self)
             return
         await self.accept()
         # A reconnecting page may have missed pushes: send the lists afresh.
@@ -576,15 +576,15 @@ class LobbyConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # t
     async def disconnect(self, code: int) -> None:
         await self.free_place()
         joined = getattr(self, "groups", [])
-        await _discard_all(self, joined)
+        await discard_all(self, joined)
         if joined:
-            await _person_closed(self.scope.get("user"))
+            await person_closed(self.scope.get("user"))
         if self.user_pk is not None:
             with contextlib.suppress(Exception):
                 await presence.lobby_closed(self.user_pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if _parse_frame(text_data, bytes_data) is None:
+        if parse_frame(text_data, bytes_data) is None:
             await self.close(code=CLOSE_BAD_FRAME)
 
 
@@ -612,9 +612,9 @@ class WaitingConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  #
                 for group in self.groups:
                     await self.channel_layer.group_add(group, self.channel_name)
         except redis_health.ERRORS:
-            await _discard_all(self, self.groups)
+            await discard_all(self, self.groups)
             self.groups = []
-            await _try_again_later(self)
+            await try_again_later(self)
             return
         await self.accept()
         if not still_waiting:  # it started while the page was on its way
@@ -622,8 +622,8 @@ class WaitingConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  #
 
     async def disconnect(self, code: int) -> None:
         await self.free_place()
-        await _discard_all(self, getattr(self, "groups", []))
+        await discard_all(self, getattr(self, "groups", []))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if _parse_frame(text_data, bytes_data) is None:
+        if parse_frame(text_data, bytes_data) is None:
             await self.close(code=CLOSE_BAD_FRAME)

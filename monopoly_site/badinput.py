@@ -23,7 +23,7 @@ service checking every string, each way in refuses them before any view runs:
 - WebSocket: ``RefuseControlCharactersSocket`` refuses the handshake for
   such an address or query string. Frames never reach the database: the
   consumers accept two JSON frames and close on anything else
-  (``live.consumers._parse_frame``).
+  (``live.consumers.parse_frame``).
 - Cookies: the session key is checked by the session store
   (``accounts.sessions``), the only cookie that reaches a query.
 

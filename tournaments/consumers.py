@@ -26,9 +26,9 @@ from live.consumers import (
     CLOSE_BAD_FRAME,
     CLOSE_REFUSED,
     ForwardingMixin,
-    _discard_all,
-    _frame,
-    _try_again_later,
+    accepted_frame,
+    discard_all,
+    try_again_later,
 )
 from live.socket_cap import CappedSocket
 from tournaments import errors, live, pages
@@ -69,9 +69,9 @@ class TournamentConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):
                     await self.channel_layer.group_add(name, self.channel_name)
                     self.groups.append(name)
         except redis_health.ERRORS:
-            await _discard_all(self, self.groups)
+            await discard_all(self, self.groups)
             self.groups = []
-            await _try_again_later(self)
+            await try_again_later(self)
             return
         if getattr(user, "is_authenticated", False):
             self.next_game = await database_sync_to_async(pages.next_game_pk)(
@@ -82,11 +82,11 @@ class TournamentConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.free_place()
-        await _discard_all(self, getattr(self, "groups", []))
+        await discard_all(self, getattr(self, "groups", []))
         self.groups = []
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        frame = _frame(text_data, bytes_data)
+        frame = accepted_frame(text_data, bytes_data)
         if frame is None:
             await self.close(code=CLOSE_BAD_FRAME)
             return

@@ -34,7 +34,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games import engine
-from live.consumers import CLOSE_BAD_FRAME, CLOSE_REFUSED, _parse_frame
+from live.consumers import CLOSE_BAD_FRAME, CLOSE_REFUSED, parse_frame
 from monopoly_site.routing import websocket_urlpatterns
 from tests.live.conftest import run
 from tests.monopoly_site.authorization_world import World, build_world, site_routes, username
@@ -408,7 +408,7 @@ def test_a_socket_closes_on_a_junk_frame_without_crashing(
         # Not ``send_to``, which refuses an empty frame.
         frame = {"bytes": raw} if text is None else {"text": text}
         await comm.send_input({"type": "websocket.receive", **frame})
-        if text is None or _parse_frame(text, None) is None:
+        if text is None or parse_frame(text, None) is None:
             while True:  # the snapshot and presence come first
                 output = await comm.receive_output(timeout=10)
                 if output["type"] == "websocket.close":
