@@ -319,7 +319,7 @@ def join(request: HttpRequest, tournament_id: int = TournamentId) -> dict[str, A
 )
 def withdraw(request: HttpRequest, tournament_id: int = TournamentId) -> dict[str, Any]:
     """Leave the event, at any time: you are seated in no later round.
-    409 `not-entered` without an active entry."""
+    409 `not-entered` without an active entry, `tournament-over` once it ended."""
     user = need(request, SCOPE_PLAY)
     _get(tournament_id, user)
     limits.count_person(request, "join")  # as the page counts it

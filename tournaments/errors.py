@@ -52,3 +52,8 @@ class TournamentFull(TournamentError):
 class MembersOnly(TournamentError):
     status = 403
     default = _("This tournament is for members of its club.")
+
+
+class TournamentOver(TournamentError):
+    status = 409
+    default = _("This tournament is over.")

@@ -269,8 +269,8 @@ def test_joining_an_unknown_tournament_is_a_404_problem(alice: User) -> None:
 def test_rejects_withdrawing_from_an_event_that_is_over(alice: User) -> None:
     over = event(status=Tournament.Status.FINISHED)
     Entry.objects.create(tournament=over, user=alice)
-    body = problem_of(api_for(alice).post(f"/tournaments/{over.pk}/withdraw"), 400)
-    assert body["type"].endswith("/tournament-error") and "over" in body["detail"]
+    body = problem_of(api_for(alice).post(f"/tournaments/{over.pk}/withdraw"), 409)
+    assert body["type"].endswith("/tournament-over") and "over" in body["detail"]
     assert Entry.objects.get(tournament=over).status == Entry.Status.ACTIVE
 
 
@@ -283,6 +283,7 @@ def test_every_tournament_error_is_a_problem_with_its_status_and_kind() -> None:
         errors.AlreadyEntered: (409, "already-entered"),
         errors.NotEntered: (409, "not-entered"),
         errors.TournamentFull: (409, "tournament-full"),
+        errors.TournamentOver: (409, "tournament-over"),
     }
     assert set(kinds) | {errors.TournamentNotFound} == set(errors.TournamentError.__subclasses__())
     for kind, (status, slug) in kinds.items():

@@ -21,8 +21,8 @@ from tournaments.errors import (
     NotEligible,
     NotEntered,
     RegistrationClosed,
-    TournamentError,
     TournamentFull,
+    TournamentOver,
 )
 from tournaments.models import Bar, Entry, Format, Result, Round, Tournament
 from tournaments.services.common import as_points, bye_value, changed, lock_tournament
@@ -114,7 +114,7 @@ def withdraw_from_tournament(*, tournament_id: int, user: Any) -> Entry:
     with transaction.atomic():
         t = lock_tournament(tournament_id)
         if t.status in OVER:
-            raise TournamentError(_("This tournament is over."))
+            raise TournamentOver()
         entry = Entry.objects.filter(tournament=t, user=user).first()
         if entry is None or entry.status != Entry.Status.ACTIVE:
             raise NotEntered()

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.services.lobby import create_table_game
 from people.models import Block
 from tournaments import pairing
-from tournaments.errors import TournamentError
+from tournaments.errors import TournamentError, TournamentOver
 from tournaments.models import Entry, Format, Result, Round, Table, Tournament
 from tournaments.notices import round_started
 from tournaments.reads import standings
@@ -48,7 +48,7 @@ def start_round(*, tournament_id: int, number: int) -> Round | None:
         if existing is not None:
             return existing
         if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentError(_("This tournament is over."))
+            raise TournamentOver()
         if number != t.current_round + 1:
             raise TournamentError(_("Round %(n)s cannot start now.") % {"n": number})
         if number > 1:
