@@ -10,6 +10,8 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils.translation import ngettext
 
+from games import engine
+from games.wording import money
 from tournaments import reads
 from tournaments.models import Entry, Result, Round, Table, Tournament
 
@@ -115,12 +117,21 @@ class Standing:
     points: str
     opponents_points: str
     places: str
-    net_worth: int
+    net_worth: str
     games: int
     byes: int
 
 
+def _rules(t: Tournament) -> engine.Ruleset:
+    """The event's games' rules, for their currency ($ or £)."""
+    try:
+        return engine.ruleset(t.preset, **(t.switches or {}))
+    except engine.RulesetError:  # checked at creation; a later change of the presets
+        return engine.ruleset()
+
+
 def standings(t: Tournament) -> list[Standing]:
+    rules = _rules(t)
     return [
         Standing(
             rank=row.rank,
@@ -131,7 +142,7 @@ def standings(t: Tournament) -> list[Standing]:
             points=number(row.points),
             opponents_points=number(row.opponents_points),
             places=" · ".join(str(n) for n in row.places) if row.places else "",
-            net_worth=row.net_worth,
+            net_worth=money(rules, row.net_worth),
             games=row.games,
             byes=row.byes,
         )

@@ -115,6 +115,7 @@ def test_the_page_shows_standings_with_tie_break_columns_and_each_tables_game() 
     # 3 points; then 1 each, the second place's opponents having more points than a bye's none.
     assert names[:3] == ["p1", "p2", "p7"]
     assert 'data-version="7"' in standings
+    assert "<td>$3,000</td>" in standings  # net worth as money
     rounds = html.split('id="rounds"')[1]
     assert world.finished_game.get_absolute_url() in rounds
     assert world.live_game.get_absolute_url() in rounds
@@ -396,3 +397,10 @@ def test_a_club_leader_may_create_an_event_for_their_club_only() -> None:
     t = Tournament.objects.get()
     assert response.status_code == 302
     assert (t.club, t.members_only) == (club, True)
+
+
+def test_a_uk_events_net_worth_is_in_pounds() -> None:
+    world = running()
+    Tournament.objects.filter(pk=world.tournament.pk).update(preset="uk")
+    standings = page(Client(), world.tournament).split('id="standings"')[1]
+    assert "<td>£3,000</td>" in standings.split("</section>")[0]
