@@ -20,7 +20,6 @@ from clubs.models import Membership
 from tournaments import errors, pairing, services
 from tournaments.models import Entry, Format, Tournament
 from tournaments.regions import number
-from tournaments.services import check_bar
 
 OPEN_ENTRY = (Entry.Status.ACTIVE,)
 
@@ -140,26 +139,12 @@ def entry_state(t: Tournament, user: Any) -> EntryState:
 
 
 def _may_join(t: Tournament, user: Any, entry: Entry | None) -> tuple[bool, bool, str]:
-    """The checks of ``services.join_tournament``, in its order, without
-    the lock: what a Join button would be told now."""
-    rejoin = entry is not None and entry.status == Entry.Status.NO_SHOW
-    if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-        return False, False, _("This tournament is over.")
-    if t.club_id is not None and t.members_only:
-        member = Membership.objects.filter(
-            club_id=t.club_id, user=user, status=Membership.Status.MEMBER
-        ).exists()
-        if not member:
-            return False, False, str(errors.MembersOnly.default)
+    """What a Join button would be told now (the service's own checks,
+    without the lock)."""
     try:
-        check_bar(user, t)
-    except errors.Barred as exc:
+        services.check_may_join(t, user, entry)
+    except errors.TournamentError as exc:
         return False, False, str(exc)
-    if t.status == Tournament.Status.RUNNING and not rejoin and not services.late_join_open(t):
-        return False, False, str(errors.RegistrationClosed.default)
-    active = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
-    if active >= t.max_players:
-        return False, False, str(errors.TournamentFull.default)
     return True, False, ""
 
 

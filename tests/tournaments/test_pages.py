@@ -162,6 +162,16 @@ def test_a_closed_event_says_why_one_cannot_join() -> None:
     assert "tournament_join" not in html and "Join</button>" not in html
 
 
+def test_a_player_suspended_from_rated_play_is_told_why_there_is_no_join_button() -> None:
+    t = event()  # rated
+    suspended = make_user("suspended")
+    suspended.rated_suspended = True
+    suspended.save(update_fields=["rated_suspended"])
+    html = page(signed_in(suspended), t)
+    assert "Your account is suspended from rated play" in html
+    assert "Join</button>" not in html
+
+
 def test_a_barred_player_is_told_until_when() -> None:
     t = event()
     barred = make_user("absent")

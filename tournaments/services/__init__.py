@@ -6,6 +6,7 @@ pushed after the commit."""
 from tournaments.services.create import check_may_create, create_tournament
 from tournaments.services.entries import (
     check_bar,
+    check_may_join,
     join_tournament,
     late_join_open,
     withdraw_from_tournament,
@@ -16,6 +17,7 @@ from tournaments.services.rounds import close_registration, start_round
 __all__ = [
     "check_bar",
     "check_may_create",
+    "check_may_join",
     "close_registration",
     "create_tournament",
     "join_tournament",

@@ -55,34 +55,42 @@ def check_bar(user: Any, t: Tournament) -> None:
         )
 
 
+def check_may_join(t: Tournament, user: Any, entry: Entry | None) -> None:
+    """Whether ``user`` (signed in; ``entry`` their row, if any) may join
+    ``t`` now, or rejoin it after a no-show. The service asks it under the
+    event's lock; the event's page asks it to say why there is no Join button."""
+    if t.status in OVER:
+        raise RegistrationClosed(_("This tournament is over."))
+    if entry is not None and entry.status == Entry.Status.ACTIVE:
+        raise AlreadyEntered()
+    if entry is not None and entry.status == Entry.Status.ELIMINATED:
+        raise RegistrationClosed(_("You are out of this tournament."))
+    if t.club is not None and t.members_only and not club_access.is_member(t.club, user):
+        raise MembersOnly()
+    check_bar(user, t)
+    if t.rated and getattr(user, "rated_suspended", False):
+        raise NotEligible(
+            _("Your account is suspended from rated play: it cannot join rated tournaments.")
+        )
+    rejoin = entry is not None and entry.status == Entry.Status.NO_SHOW
+    if t.status == Tournament.Status.RUNNING and not rejoin and not late_join_open(t):
+        raise RegistrationClosed()
+    if rejoin and t.format == Format.ELIMINATION:
+        raise RegistrationClosed(_("You are out of this tournament."))
+    active = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
+    if active >= t.max_players:
+        raise TournamentFull()
+
+
 def join_tournament(*, tournament_id: int, user: Any) -> Entry:
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotEligible(_("Log in to join a tournament."))
     with transaction.atomic():
         t = lock_tournament(tournament_id)
-        if t.status in OVER:
-            raise RegistrationClosed(_("This tournament is over."))
         entry = Entry.objects.filter(tournament=t, user=user).first()
-        if entry is not None and entry.status == Entry.Status.ACTIVE:
-            raise AlreadyEntered()
-        if entry is not None and entry.status == Entry.Status.ELIMINATED:
-            raise RegistrationClosed(_("You are out of this tournament."))
-        if t.club is not None and t.members_only and not club_access.is_member(t.club, user):
-            raise MembersOnly()
-        check_bar(user, t)
-        if t.rated and getattr(user, "rated_suspended", False):
-            raise NotEligible(
-                _("Your account is suspended from rated play: it cannot join rated tournaments.")
-            )
+        check_may_join(t, user, entry)
         rejoin = entry is not None and entry.status == Entry.Status.NO_SHOW
         late = t.status == Tournament.Status.RUNNING and not rejoin
-        if late and not late_join_open(t):
-            raise RegistrationClosed()
-        if rejoin and t.format == Format.ELIMINATION:
-            raise RegistrationClosed(_("You are out of this tournament."))
-        active = Entry.objects.filter(tournament=t, status=Entry.Status.ACTIVE).count()
-        if active >= t.max_players:
-            raise TournamentFull()
         joined = t.current_round + 1 if t.status == Tournament.Status.RUNNING else 1
         if entry is None:
             entry = Entry(tournament=t, user=user)
