@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from celery import current_app
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from common import redis_health
@@ -24,7 +25,7 @@ KIND = Notification.Kind.TOURNAMENT
 
 
 def tournament_url(tournament_id: int) -> str:
-    return f"/tournaments/{tournament_id}/"
+    return reverse("tournament", args=[tournament_id])
 
 
 def round_started(tournament_id: int, number: int) -> int:

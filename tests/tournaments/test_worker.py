@@ -13,7 +13,7 @@ from unittest import mock
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -22,6 +22,7 @@ from games.models import Game
 from games.services.errors import GameError
 from tests.people.conftest import make_user
 from tests.timers.conftest import due_soon, process_env, start_celery, stop, wait_for
+from tests.timers.test_worker_killed import waiting_for_a_lock
 from tournaments import services
 from tournaments.models import Bar, Due, Entry, Result, Round, Table, Tournament
 from tournaments.services.rounds import plan_round
@@ -146,16 +147,6 @@ def kill_env(django_db_blocker: Any) -> Iterator[dict[str, str]]:
     if keys:
         client.delete(*keys)
     client.close()
-
-
-def waiting_for_a_lock() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_stat_clear_snapshot()")
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        )
-        return int(cursor.fetchone()[0])
 
 
 @pytest.mark.skipif(
