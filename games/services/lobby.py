@@ -29,7 +29,7 @@ from games.services.locking import lock_game
 from games.services.play import set_auto_move
 from games.services.statements import insert_statement
 from games.services.subscribers import announce
-from games.services.write import Committed, Write, lock
+from games.services.write import Committed, Write, game_transaction, lock
 from games.standing_orders import with_suggested
 from games.switches import SITE_ONLY
 
@@ -136,7 +136,7 @@ def create_game(
         )
     if rated_with_bots and getattr(host, "rated_suspended", False):
         raise NotAllowed(seating.suspended_words())
-    with transaction.atomic():
+    with game_transaction():
         if capped and host is not None:
             lock_user(host)
             check_open_games(host)
@@ -228,7 +228,7 @@ def join_game(
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to join a game.")
     seed = check_seed(seed)
-    with transaction.atomic():
+    with game_transaction():
         lock_user(user)
         game = _lobby_game(public_id)
         if not game.is_public and not access.token_matches(invite_token, game):
@@ -245,7 +245,7 @@ def join_game(
         seating.check_rated_standing(user, game, seats)
         seating.check_blocked_seated(user, seated, confirmed=confirm_blocked)
         try:
-            with transaction.atomic():
+            with game_transaction():
                 seat = Seat.objects.create(
                     game=game, number=_next_number(game), user=user,
                     standing_orders=with_suggested({}) if suggested_orders else {},
@@ -260,7 +260,7 @@ def join_game(
 def use_suggested_orders(*, public_id: str, user: Any) -> Seat:
     """Before the start: the player's seat takes the suggested standing
     orders in one click (their other orders are kept)."""
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
@@ -274,7 +274,7 @@ def set_seed(*, public_id: str, user: Any, seed: str | None) -> Seat:
     """Before the start: the player's seat takes a new dice seed ("" or None
     removes it). From the start the seeds are fixed: they make the key."""
     seed = check_seed(seed)
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
@@ -285,7 +285,7 @@ def set_seed(*, public_id: str, user: Any, seed: str | None) -> Seat:
 
 
 def leave_game(*, public_id: str, user: Any) -> None:
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
@@ -321,7 +321,7 @@ def do_rotate_invite(*, public_id: str, user: Any) -> Game:
     for joining and for watching a private game; sockets it let in close.
     Only the host, while the game is waiting or in play (afterwards no one
     can join, and a finished private game stays with its players)."""
-    with transaction.atomic():
+    with game_transaction():
         game = lock_game(public_id=public_id)
         _require_host(game, user)
         if game.status not in (Game.Status.LOBBY, Game.Status.ACTIVE):
@@ -336,7 +336,7 @@ def do_rotate_invite(*, public_id: str, user: Any) -> Game:
 def add_bot(*, public_id: str, user: Any, kind: str = Seat.BotKind.HEURISTIC) -> Seat:
     if kind not in BOT_KINDS:
         raise InvalidRequest(f"Unknown bot kind {kind!r}.")
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         _require_host(game, user)
         seat = Seat.objects.create(game=game, number=_next_number(game), bot_kind=kind)
@@ -345,7 +345,7 @@ def add_bot(*, public_id: str, user: Any, kind: str = Seat.BotKind.HEURISTIC) ->
 
 
 def remove_bot(*, public_id: str, user: Any, seat_number: int) -> None:
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         _require_host(game, user)
         deleted, _ = game.seats.filter(number=seat_number, user__isnull=True).delete()
@@ -356,7 +356,7 @@ def remove_bot(*, public_id: str, user: Any, seat_number: int) -> None:
 
 
 def start_game(*, public_id: str, user: Any) -> Game:
-    with transaction.atomic():
+    with game_transaction():
         # The seats and deadline rows come with the lock, as for a move.
         w = lock(public_id=public_id)
         if w.game.status != Game.Status.LOBBY:
@@ -468,7 +468,7 @@ def create_seated_game(
     for kind in bots:
         if kind not in BOT_KINDS:
             raise InvalidRequest(f"Unknown bot kind {kind!r}.")
-    with transaction.atomic():
+    with game_transaction():
         game = create_game(
             host=humans[0] if humans else None,
             preset=preset,
@@ -515,7 +515,7 @@ def create_table_game(
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidRequest("The turn timer must be between 1 minute and 3 days.")
     bot_accounts = sum(1 for user in humans if is_bot_account(user))
-    with transaction.atomic():
+    with game_transaction():
         game = Game.objects.create(
             host=None,
             preset=preset,

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import decisions, engine
@@ -17,7 +16,7 @@ from games.services.errors import GameNotFound, IllegalMove, InvalidRequest, Not
 from games.services.locking import access_seat, check_version, check_version_or_meaning
 from games.services.statements import insert_statement
 from games.services.subscribers import announce
-from games.services.write import Write, lock
+from games.services.write import Write, game_transaction, lock
 from games.standing_orders import describe as describe_order
 
 
@@ -74,7 +73,7 @@ class Played:
 
 def play_action(*, public_id: str, user: Any, action: Any, expected_version: int | None) -> Played:
     """``submit_action``, returning the ``Played`` outcome."""
-    with transaction.atomic():
+    with game_transaction():
         w, seat = _lock_for_player(public_id, user)
         parsed = check_action(action, seat.number)
         # Posted against an older version, it may still mean the same now
@@ -88,7 +87,7 @@ def play_action(*, public_id: str, user: Any, action: Any, expected_version: int
 
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
-    with transaction.atomic():
+    with game_transaction():
         w, seat = _lock_for_player(public_id, user)
         check_version(w.game, expected_version)
         # Marked first, so that the move's announcement shows the seat as resigned.
@@ -344,7 +343,7 @@ def set_auto_move(w: Write, state: engine.State, now: datetime | None = None) ->
 def play_bot_move(game_id: int, expected_version: int) -> bool:
     """One bot decision, if the game is still where the task expected.
     Returns whether a move was made."""
-    with transaction.atomic():
+    with game_transaction():
         try:
             # The seats and deadline rows the move needs come with the lock.
             w = lock(game_id)

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from games.models import Game, Seat
 from games.services.errors import InvalidRequest, NotAllowed
 from games.services.locking import access_seat
 from games.services.play import fire_standing_orders
-from games.services.write import lock
+from games.services.write import game_transaction, lock
 from games.standing_orders import DEFAULTS, clean
 
 
 def set_standing_orders(*, public_id: str, user: Any, orders: dict[str, Any]) -> dict[str, Any]:
     """Save the orders; any that answer a decision open now fire at once."""
-    with transaction.atomic():
+    with game_transaction():
         w = lock(public_id=public_id)
         game, seat = w.game, access_seat(w.seats, user)
         if game.status != Game.Status.ACTIVE:

@@ -17,7 +17,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -30,7 +29,7 @@ from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
 from games.services.locking import access_seat
 from games.services.play import apply_system_action, load_state, play_bot, set_auto_move
 from games.services.subscribers import announce
-from games.services.write import Notice, Write, lock
+from games.services.write import Notice, Write, game_transaction, lock
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +53,7 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
     """Apply the default for the earliest overdue decision of the game, or
     play its overdue bot move, if the game is still at ``expected_version``.
     Returns whether anything changed."""
-    with transaction.atomic():
+    with game_transaction():
         try:
             w = lock(game_id)
         except GameNotFound:
@@ -146,7 +145,7 @@ def _notify_timeout(w: Write, d: Deadline, takeover: bool) -> None:
         w.notices.append(Notice(seat.user_id, "takeover", text))
 
 
-@transaction.atomic
+@game_transaction()
 def reclaim_seat(*, public_id: str, user: Any) -> Seat:
     """The player takes their seat back from the bot."""
     w = lock(public_id=public_id)
@@ -245,7 +244,7 @@ def claim_turn_notices(game_id: int, now: datetime | None = None) -> list[Deadli
     is now to look at: locked (rows another claimer holds are skipped) and
     cleared in one statement."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with game_transaction():
         rows = list(
             Deadline.objects.select_for_update(skip_locked=True)
             .filter(game_id=game_id, notice_at__lte=now)
@@ -307,7 +306,7 @@ def _user_deadlines(user: Any) -> Any:
     return Deadline.objects.filter(match).exclude(kind__in=decisions.GAME_END_KINDS)
 
 
-@transaction.atomic
+@game_transaction()
 def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> datetime:
     """Pause the user's deadlines in every game for ``days`` days. Only their
     own clocks move, so an opponent's time is never shortened."""
@@ -330,7 +329,7 @@ def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> date
     return until
 
 
-@transaction.atomic
+@game_transaction()
 def end_vacation(*, user: Any, now: datetime | None = None) -> None:
     """Come back early: the unused whole days are returned."""
     now = now or timezone.now()

@@ -13,7 +13,8 @@ owes, so that nobody reads any of it back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from django.db import transaction
 from django.db.models import Model
 
 from common.rows import reader
-from games import engine
+from games import engine, writeguard
 from games.models import Deadline, Game, GameEvent, Seat
 from games.services.errors import GameNotFound
 from games.services.statements import Statement, run_together, update_statement
@@ -155,6 +156,17 @@ class Committed:
         return self.game.pk
 
 
+@contextmanager
+def game_transaction() -> Iterator[None]:
+    """The services' transaction: every service that writes a game, seat,
+    event or deadline opens its block with this, which tells the write
+    guard (``games.writeguard``) that these writes are the ones meant. The
+    guard's mark is set around the transaction, so that the ``on_commit``
+    hooks it runs as it commits are inside it too."""
+    with writeguard.services_writing(), transaction.atomic():
+        yield
+
+
 def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
     """Lock the game (by ``pk`` or ``public_id``) and read its deadline rows
     and seats (with their users) with it, in one round trip on PostgreSQL.
@@ -163,7 +175,7 @@ def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
     its own)."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
-        raise RuntimeError("lock must be called inside transaction.atomic()")
+        raise RuntimeError("lock must be called inside game_transaction()")
     # SQLite has no row locks: its writers queue on the database (IMMEDIATE).
     rows = read_game(pk, public_id=public_id, for_update=connection.features.has_select_for_update)
     if rows is None:
