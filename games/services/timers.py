@@ -29,7 +29,7 @@ from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
 from games.services.locking import access_seat
 from games.services.play import apply_system_action, load_state, play_bot, set_auto_move
 from games.services.subscribers import announce
-from games.services.write import Notice, Write, game_transaction, lock
+from games.services.write import Notice, Write, game_transaction, lock, one_statement
 
 logger = logging.getLogger(__name__)
 
@@ -255,6 +255,7 @@ def claim_turn_notices(game_id: int, now: datetime | None = None) -> list[Deadli
     return rows
 
 
+@one_statement()
 def look_again(deadline_ids: list[int], at: datetime) -> int:
     """These decisions' players were at the game when looked at: look again
     at ``at`` (a decision answered meanwhile has no row left to mark)."""
@@ -263,6 +264,7 @@ def look_again(deadline_ids: list[int], at: datetime) -> int:
     return Deadline.objects.filter(pk__in=deadline_ids).update(notice_at=at)
 
 
+@one_statement()
 def look_again_for(game_id: int, user_id: int, at: datetime) -> int:
     """``user_id`` has opened the game, which clears their notice: each of
     their open decisions is looked at again by ``at``, so that leaving with
@@ -276,6 +278,7 @@ def look_again_for(game_id: int, user_id: int, at: datetime) -> int:
     return rows.update(notice_at=at)
 
 
+@one_statement()
 def claim_reminder(deadline_id: int) -> Deadline | None:
     """Compare-and-set: only the caller that flips ``reminded`` sends it."""
     if not Deadline.objects.filter(pk=deadline_id, reminded=False).update(reminded=True):

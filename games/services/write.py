@@ -167,6 +167,11 @@ def game_transaction() -> Iterator[None]:
         yield
 
 
+# A service write of one statement, which needs no transaction of its own
+# (autocommit): the guard's mark alone, as a decorator.
+one_statement = writeguard.services_writing
+
+
 def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
     """Lock the game (by ``pk`` or ``public_id``) and read its deadline rows
     and seats (with their users) with it, in one round trip on PostgreSQL.
