@@ -94,7 +94,7 @@ def test_writes_allowed_names_its_reason(duel: Game) -> None:
         Game.objects.filter(pk=duel.pk).update(status=Game.Status.ACTIVE)
 
 
-def test_production_logs_a_write_outside_services_and_lets_it_through(
+def test_log_mode_warns_of_a_write_outside_services_and_lets_it_through(
     duel: Game, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings.GAME_WRITE_GUARD = "log"
