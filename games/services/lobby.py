@@ -27,7 +27,6 @@ from games.services.clocks import sync_deadlines
 from games.services.errors import InvalidRequest, NotAllowed, TooManyGames
 from games.services.locking import lock_game
 from games.services.play import set_auto_move
-from games.services.statements import insert_statement
 from games.services.subscribers import announce
 from games.services.write import Committed, Write, game_transaction, lock
 from games.standing_orders import with_suggested
@@ -367,9 +366,9 @@ def start_game(*, public_id: str, user: Any) -> Game:
 
 
 def _start(w: Write) -> None:
-    """Start the locked lobby game. A write like a move's: every change goes
-    out through ``w`` (the seats, the game row, the start's events and the
-    deadline rows together), and the record is announced for commit."""
+    """Start the locked lobby game. A write like a move's: the seats, the
+    game row, the start's events and the deadline rows, in the write's
+    transaction, and the record is announced for commit."""
     game, seats = w.game, w.seats
     game.switches = with_turn_limit(game.switches, seats)
     rules = check_ruleset(game.preset, game.switches)
@@ -377,15 +376,15 @@ def _start(w: Write) -> None:
         raise InvalidRequest("At least two players are needed to start.")
     seating.check_may_start_rated(game, seats)
     # Engine players are numbered 0..n-1; close the gaps left by departures.
-    # The statements go out in order, each checked on its own.
+    # Each renumbering is its own UPDATE, in order, so the unique constraint holds throughout.
     for index, seat in enumerate(seats):
         if seat.number != index:
             seat.number = 100 + index  # dodge the unique constraint while renumbering
-            w.update(seat, ["number"])
+            seat.save(update_fields=["number"])
     for index, seat in enumerate(seats):
         seat.number = index
         seat.status = Seat.Status.PLAYING
-        w.update(seat, ["number", "status"])
+        seat.save(update_fields=["number", "status"])
     events: list[engine.Event] = []
     if not game.secret:  # created before secrets were drawn at creation
         game.secret = new_secret()
@@ -406,7 +405,7 @@ def _start(w: Write) -> None:
         "auto_move_at",
         "switches",
     ]
-    w.update(game, [*fields, "updated_at"])
+    game.save(update_fields=[*fields, "updated_at"])
     # The start (with the commitment to the secret), then the engine's events.
     start = GameEvent(
         game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
@@ -415,7 +414,7 @@ def _start(w: Write) -> None:
         GameEvent(game=game, seq=game.version, index=1 + i, kind=ev.kind, payload=ev.to_dict())
         for i, ev in enumerate(events)
     ]
-    w.statements.append(insert_statement(rows))
+    GameEvent.objects.bulk_create(rows)
     w.events.extend(rows)
     # The deadline rows go out with the rest (``sync_deadlines`` sends them).
     sync_deadlines(w, state, actor=None)

@@ -14,7 +14,6 @@ from games.ranking import final_ranking
 from games.services.clocks import charge_time_bank, count_own_move, sync_deadlines
 from games.services.errors import GameNotFound, IllegalMove, InvalidRequest, NotAllowed
 from games.services.locking import access_seat, check_version, check_version_or_meaning
-from games.services.statements import insert_statement
 from games.services.subscribers import announce
 from games.services.write import Write, game_transaction, lock
 from games.standing_orders import describe as describe_order
@@ -92,7 +91,7 @@ def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[e
         check_version(w.game, expected_version)
         # Marked first, so that the move's announcement shows the seat as resigned.
         seat.status = Seat.Status.RESIGNED
-        w.update(seat, ["status"])
+        seat.save(update_fields=["status"])
         w.mover = seat.number
         return _apply(w, engine.Action(engine.RESIGN, seat.number), actor=seat.number)[0]
 
@@ -190,7 +189,7 @@ def _fire_standing_orders(w: Write, state: engine.State) -> engine.State:
         seat = w.seat(player)
         if seat is not None:
             seat.decisions_total += 1
-            w.update(seat, ["decisions_total"])
+            seat.save(update_fields=["decisions_total"])
         state, _ = _apply_one(w, order, actor=player, note=note)
     return state
 
@@ -235,9 +234,8 @@ def _apply_one(
         _mark_bankrupt_seats(w, new_state)
     set_auto_move(w, new_state)
     # The game row, the action, the note saying why the server acted, the
-    # engine's events and the deadline rows are written together, in one
-    # round trip on PostgreSQL (``sync_deadlines`` sends them).
-    w.update(game, fields)
+    # engine's events, then the deadline rows (``sync_deadlines``).
+    game.save(update_fields=fields)
     rows = [
         GameEvent(
             game=game,
@@ -264,7 +262,7 @@ def _apply_one(
         GameEvent(game=game, seq=game.version, index=first + i, kind=ev.kind, payload=ev.to_dict())
         for i, ev in enumerate(events)
     ]
-    w.statements.append(insert_statement(rows))
+    GameEvent.objects.bulk_create(rows)
     # Announced with the commit: the new log lines are worded from them
     # instead of being read back.
     w.events.extend(rows)
@@ -279,7 +277,7 @@ def _mark_bankrupt_seats(w: Write, state: engine.State) -> None:
     for seat in w.seats:
         if seat.number in out and seat.status == Seat.Status.PLAYING:
             seat.status = Seat.Status.BANKRUPT
-            w.update(seat, ["status"])
+            seat.save(update_fields=["status"])
 
 
 def _finish(w: Write, state: engine.State) -> None:
@@ -298,7 +296,7 @@ def _finish(w: Write, state: engine.State) -> None:
             seat.status = Seat.Status.WINNER
         elif seat.status == Seat.Status.PLAYING:
             seat.status = Seat.Status.BANKRUPT if not state.alive[player] else Seat.Status.FINISHED
-        w.update(seat, ["final_rank", "final_net_worth", "status"])
+        seat.save(update_fields=["final_rank", "final_net_worth", "status"])
 
 
 # --- bots ---------------------------------------------------------------------
@@ -363,8 +361,7 @@ def play_bot(w: Write, state: engine.State) -> bool:
     if player is None:
         if game.auto_move_at is not None:
             game.auto_move_at = None
-            w.update(game, ["auto_move_at"])
-            w.flush()
+            game.save(update_fields=["auto_move_at"])
         return False
     # The bot's own choices come from the game's secret too, on a stream of
     # this version's: nobody can tell what it will bid or offer.

@@ -23,7 +23,6 @@ def set_standing_orders(*, public_id: str, user: Any, orders: dict[str, Any]) ->
             raise NotAllowed("You are no longer playing in this game.")
         cleaned = clean(orders)
         seat.standing_orders = {} if cleaned == DEFAULTS else cleaned
-        w.update(seat, ["standing_orders"])
-        if not fire_standing_orders(w):
-            w.flush()
+        seat.save(update_fields=["standing_orders"])
+        fire_standing_orders(w)
     return cleaned

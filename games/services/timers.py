@@ -20,7 +20,6 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
-from common.rows import reader
 from games import deadlines as dl
 from games import decisions, engine
 from games.models import Deadline, Game, Seat
@@ -78,10 +77,7 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
             # The decision is gone (e.g. an engine throw-limit closed the
             # claim): recompute the rows and let the next firing decide.
             logger.warning("Deadline %s of game %s has no legal default", deadline.pk, game_id)
-            w.statements.append(
-                (f"DELETE FROM {reader(Deadline).table} WHERE id = %s", [deadline.pk])
-            )
-            w.flush()
+            Deadline.objects.filter(pk=deadline.pk).delete()
             w.deadlines = [d for d in w.deadlines if d.pk != deadline.pk]
             return False
         note = _timeout_note(state, deadline, action)
@@ -160,18 +156,13 @@ def reclaim_seat(*, public_id: str, user: Any) -> Seat:
         raise NotAllowed("Your first move timed out, so a bot plays this seat to the end.")
     seat.taken_over = False
     seat.timeouts_in_row = 0
-    w.update(seat, ["taken_over", "timeouts_in_row"])
+    seat.save(update_fields=["taken_over", "timeouts_in_row"])
     state = load_state(game)
     set_auto_move(w, state)  # the bot no longer moves for this seat
-    w.update(game, ["updated_at", "auto_move_at"])
+    game.save(update_fields=["updated_at", "auto_move_at"])
     # Give the returning player a fresh clock with reminders.
     w.deadlines = [d for d in w.deadlines if d.player != seat.number]
-    w.statements.append(
-        (
-            f"DELETE FROM {reader(Deadline).table} WHERE game_id = %s AND player = %s",
-            [game.pk, seat.number],
-        )
-    )
+    Deadline.objects.filter(game=game, player=seat.number).delete()
     sync_deadlines(w, state, actor=seat.number)
     # Any other bot due already has its task: none is queued twice.
     record = w.committed(state)
