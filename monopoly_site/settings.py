@@ -359,6 +359,11 @@ GAME_WRITE_GUARD = env_str("GAME_WRITE_GUARD", "raise" if DEBUG else "off")
 if GAME_WRITE_GUARD not in {"raise", "log", "off"}:
     raise ImproperlyConfigured("GAME_WRITE_GUARD must be raise, log or off")
 
+# The in-process caches named here are off (common/memo.py): for a
+# benchmark to show what each earns ("log", "include", "watched",
+# "your_games", "watch").
+MEMO_OFF = frozenset(env_list("MEMO_OFF", []))
+
 # Abuse limits (issue 14), counted in the cache per user and per client
 # address in fixed windows (common/ratelimit.py). Only views and API
 # endpoints are limited: bots and timers act through the services and never
