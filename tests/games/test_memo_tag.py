@@ -45,8 +45,8 @@ def players(duel: Game) -> list[dict[str, Any]]:
 
 
 @contextmanager
-def renders_of(template_name: str) -> Iterator[list[str]]:
-    """The template names Django renders inside, to count ``template_name``'s."""
+def renders() -> Iterator[list[str]]:
+    """The names of the templates Django renders inside."""
     rendered: list[str] = []
     real = Template.render
 
@@ -59,7 +59,7 @@ def renders_of(template_name: str) -> Iterator[list[str]]:
 
 
 def test_an_entry_is_rendered_once_for_the_same_values(players: list[dict[str, Any]]) -> None:
-    with renders_of(PLAYER) as rendered:
+    with renders() as rendered:
         first = entry(players[0])
         again = entry({**players[0]})  # equal values, another dict
     assert again == first
@@ -96,6 +96,6 @@ def test_values_that_cannot_be_pickled_are_rendered_every_time(
     players: list[dict[str, Any]],
 ) -> None:
     p = {**players[0], "unpicklable": lambda: None}
-    with renders_of(PLAYER) as rendered:
+    with renders() as rendered:
         assert entry(p) == entry(p)
     assert rendered.count(PLAYER) == 2
