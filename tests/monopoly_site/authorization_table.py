@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games import engine
+from games import action_kinds, engine
 
 PERSONAS = ("anonymous", "stranger", "spectator", "waiting", "mover", "host", "staff")
 SEATED = frozenset({"waiting", "mover", "host"})
@@ -565,64 +565,35 @@ OUTSIDERS = (NOT_ALLOWED,) * 3
 N = NOT_ALLOWED
 X = REFUSED_MOVE
 
-# fmt: off
-ACTIONS: dict[str, tuple[Expect, ...]] = {
-    #                        anonymous, stranger, spectator  waiting  mover    host  staff
-    engine.ROLL:                  (*OUTSIDERS,                    X,       APPLIED, X,    N),
-    engine.PAY_JAIL_FINE:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.USE_JAIL_CARD:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.BUY:                   (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.DECLINE:               (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.INCOME_TAX_FLAT:       (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.INCOME_TAX_PERCENT:    (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PAY_TEN:               (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.TAKE_CHANCE:           (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.END_TURN:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.BID:                   (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PASS_BID:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PLACE_BUILDING:        (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.FORFEIT_BUILDING:      (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.DECLARE_WISH:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.NO_WISH:               (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.BUILD:                 (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.SELL_BUILDING:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.SELL_GROUP_BUILDINGS:  (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.MORTGAGE:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.UNMORTGAGE:            (*OUTSIDERS,                    X,       X,       X,    N),
+# Each kind's row comes from its registry entry (games/action_kinds.py): a
+# kind a player posts is the engine's to refuse for every seat (X), a kind
+# of the server's or of its own page is refused as no form's; the world's
+# running game lets these seats make these moves:
+APPLIED_BY: dict[str, frozenset[str]] = {
+    engine.ROLL: frozenset({"mover"}),
     # An offer of 1 in cash to the host's seat: any seat may make one, at any time.
-    engine.PROPOSE_TRADE:         (*OUTSIDERS,                    APPLIED, APPLIED, X,    N),
-    engine.ACCEPT_TRADE:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.REJECT_TRADE:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.WITHDRAW_TRADE:        (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.COUNTER_TRADE:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.CLAIM_RENT:            (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.EXPIRE_CLAIM:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PAY_DEBT:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.DECLARE_BANKRUPTCY:    (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.AUTO_SETTLE:           (*OUTSIDERS,                    X,       X,       X,    N),
-    # Server-only: resigning has its own URL, ending a timed game is the timer's.
-    engine.RESIGN:                (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
-    engine.END_NOW:               (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
-    # Server-only: the end of a game's length cap in days (issue #33).
-    engine.END_CAP:               (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
+    engine.PROPOSE_TRADE: frozenset({"waiting", "mover"}),
 }
-# fmt: on
+SEATS = ("waiting", "mover", "host")
 
-# The fields each kind's form posts besides kind and version (see games/web/action_forms.py).
-ACTION_FIELDS: dict[str, dict[str, str]] = {
-    engine.USE_JAIL_CARD: {"target": "0"},
-    engine.BID: {"amount": "10"},
-    engine.PLACE_BUILDING: {"square": "1"},
-    engine.BUILD: {"square": "1"},
-    engine.SELL_BUILDING: {"square": "1"},
-    engine.SELL_GROUP_BUILDINGS: {"target": "0"},
-    engine.MORTGAGE: {"square": "1"},
-    engine.UNMORTGAGE: {"square": "1"},
-    engine.PROPOSE_TRADE: {"target": "{host_seat}", "give_cash": "1"},
-    engine.ACCEPT_TRADE: {"target": "0"},
-    engine.REJECT_TRADE: {"target": "0"},
-    engine.WITHDRAW_TRADE: {"target": "0"},
-    engine.COUNTER_TRADE: {"target": "0", "give_cash": "1"},
-    engine.CLAIM_RENT: {"target": "0"},
-    engine.EXPIRE_CLAIM: {"target": "0"},
+
+def _row(entry: action_kinds.ActionKind) -> tuple[Expect, ...]:
+    applied = APPLIED_BY.get(entry.kind, frozenset())
+    if not entry.posted:
+        return (*OUTSIDERS, *(NOT_FOR_FORMS for _ in SEATS), N)
+    return (*OUTSIDERS, *(APPLIED if seat in applied else X for seat in SEATS), N)
+
+
+#                 anonymous, stranger, spectator, waiting, mover, host, staff
+ACTIONS: dict[str, tuple[Expect, ...]] = {
+    kind: _row(entry) for kind, entry in action_kinds.KINDS.items()
 }
+
+# The fields each kind's form posts besides kind and version: the registry's
+# examples, but a trade names the host's seat and offers 1 in cash.
+ACTION_FIELDS: dict[str, dict[str, str]] = {
+    kind: {p.name: p.example for p in entry.params if p.name != engine.TERMS}
+    for kind, entry in action_kinds.KINDS.items()
+}
+ACTION_FIELDS[engine.PROPOSE_TRADE] = {"target": "{host_seat}", "give_cash": "1"}
+ACTION_FIELDS[engine.COUNTER_TRADE] = {"target": "0", "give_cash": "1"}

@@ -92,9 +92,8 @@ def test_every_route_socket_and_action_kind_has_a_row() -> None:
     ]
     problems += [f"Stale row in SOCKETS: {p!r} is no WebSocket route." for p in rows - sockets]
     problems += [
-        f"No row for the action kind {kind!r}. Add to ACTIONS in {TABLE}:\n"
-        f"    engine.{_constant(kind)}: (*OUTSIDERS, waiting, mover, host, N),\n"
-        "  and its form's fields to ACTION_FIELDS if it posts any."
+        f"No row for the action kind {kind!r}: its row comes from its entry in "
+        f"games/action_kinds.py (and APPLIED_BY in {TABLE} if a seat of the world may make it)."
         for kind in sorted(engine.ACTION_KINDS - set(ACTIONS))
     ]
     problems += [
@@ -102,10 +101,6 @@ def test_every_route_socket_and_action_kind_has_a_row() -> None:
         for k in set(ACTIONS) - engine.ACTION_KINDS
     ]
     assert not problems, "\n".join(problems)
-
-
-def _constant(kind: str) -> str:
-    return next((k for k, v in vars(engine).items() if k.isupper() and v == kind), kind.upper())
 
 
 def test_every_row_has_a_cell_per_persona() -> None:
