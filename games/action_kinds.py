@@ -28,13 +28,14 @@ from games import engine
 
 # Where the action panel shows a kind.
 DECISION: Final = "decision"  # with the decisions, in ``decisions.ANSWER_ORDER``
+MOVE: Final = "move"  # after the decisions: a move open at any time that answers none
 PROPERTY: Final = "property"  # in the property's row
 GROUP: Final = "group"  # with the colour group's sales
 ANSWER: Final = "answer"  # beside the trade offer it answers
 OFFER: Final = "offer"  # the trade forms: free-form terms the engine does not list
 OWN_PAGE: Final = "own_page"  # its own view and endpoint (resigning)
 SERVER: Final = "server"  # the server's clock only: no form, no API
-PLACES: Final = frozenset({DECISION, PROPERTY, GROUP, ANSWER, OFFER, OWN_PAGE, SERVER})
+PLACES: Final = frozenset({DECISION, MOVE, PROPERTY, GROUP, ANSWER, OFFER, OWN_PAGE, SERVER})
 
 # Hints: why a natural move is missing (``games.web.hints`` works them out).
 BUY_CASH: Final = "buy_cash"

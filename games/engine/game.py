@@ -8,6 +8,7 @@ their input.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from . import actions as A
@@ -508,6 +509,11 @@ _FUSED: Final[dict[str, _Do]] = {
     A.END_TURN: run_end_turn,
     A.CLAIM_RENT: run_claim_rent,
 }
+
+# The legal actions a kind module lists beyond ``legal``'s own candidates
+# (``legal_actions`` appends what each of these gives for the player).
+Candidates = Callable[[State, int], list[A.Action]]
+LISTED: Final[tuple[Candidates, ...]] = ()
 
 _SYSTEM_KINDS: Final = frozenset({A.END_NOW, A.END_CAP, A.EXPIRE_CLAIM})
 # kind -> one function that checks the seat (system actions skip it),

@@ -160,7 +160,7 @@ def panel(s: engine.State | None, seat: int | None) -> Panel:
             if not bid_done:
                 decisions.append(a)
                 bid_done = True
-        else:
+        else:  # the decisions and the moves (``action_kinds.MOVE``) after them
             decisions.append(a)
     # The order of the decision registry: what blocks the game first.
     order = {kind: i for i, kind in enumerate(ANSWER_ORDER)}
