@@ -553,9 +553,9 @@ SOCKETS: list[Socket] = [
 # The seat acting is always the signed-in user's own (services.check_action
 # overwrites any "player" posted). Nobody without a seat gets past the seat
 # check (403); a seat gets as far as the engine, which refuses what is not
-# legal for it now (422). Situational kinds (bids, trades, claims) are
-# therefore 422 for every seat here; what matters is that the outsiders'
-# cells stay 403 and that nothing changes.
+# legal for it now (422). What matters is that the outsiders' cells stay
+# 403 and change nothing, and that a seat's post gets exactly the engine's
+# answer.
 APPLIED = Expect("200, applied", changes=True)
 NOT_ALLOWED = Expect("403: only players in this game can act", 403, says="Only players")
 REFUSED_MOVE = Expect("422: the engine refuses this seat's move", 422)
@@ -563,25 +563,19 @@ NOT_FOR_FORMS = Expect("422: not an action a form may post", 422, says="not an a
 
 OUTSIDERS = (NOT_ALLOWED,) * 3
 N = NOT_ALLOWED
-X = REFUSED_MOVE
 
 # Each kind's row comes from its registry entry (games/action_kinds.py): a
-# kind a player posts is the engine's to refuse for every seat (X), a kind
-# of the server's or of its own page is refused as no form's; the world's
-# running game lets these seats make these moves:
-APPLIED_BY: dict[str, frozenset[str]] = {
-    engine.ROLL: frozenset({"mover"}),
-    # An offer of 1 in cash to the host's seat: any seat may make one, at any time.
-    engine.PROPOSE_TRADE: frozenset({"waiting", "mover"}),
-}
+# kind a player posts gets as far as the engine for every seat, which
+# applies it if it is legal for that seat in the world's running game and
+# refuses it otherwise (ENGINE: the test asks the engine which); a kind of
+# the server's or of its own page is refused as no form's.
+ENGINE = Expect("the engine's answer: 200 applied if legal for this seat, else 422")
 SEATS = ("waiting", "mover", "host")
 
 
 def _row(entry: action_kinds.ActionKind) -> tuple[Expect, ...]:
-    applied = APPLIED_BY.get(entry.kind, frozenset())
-    if not entry.posted:
-        return (*OUTSIDERS, *(NOT_FOR_FORMS for _ in SEATS), N)
-    return (*OUTSIDERS, *(APPLIED if seat in applied else X for seat in SEATS), N)
+    seats = ENGINE if entry.posted else NOT_FOR_FORMS
+    return (*OUTSIDERS, *(seats for _ in SEATS), N)
 
 
 #                 anonymous, stranger, spectator, waiting, mover, host, staff
