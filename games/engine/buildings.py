@@ -3,6 +3,7 @@ and the changes they make."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from . import actions as A
@@ -369,44 +370,21 @@ def _d_wish(s: State, a: A.Action, ev: EventLog) -> None:
     settle_phase(s)
 
 
-def _c_build(s: State, a: A.Action) -> None:
-    refuse(build_error(s, a.player, a.square))
+def _on(
+    error: Callable[[State, int, int], str],
+    change: Callable[[State, int, int, EventLog], None],
+    on_target: bool = False,
+) -> tuple[Check, Do]:
+    """The check and apply of a kind that names one square (or, with
+    ``on_target``, one colour group): ``error`` says why not, ``change`` does it."""
 
+    def check(s: State, a: A.Action) -> None:
+        refuse(error(s, a.player, a.target if on_target else a.square))
 
-def _d_build(s: State, a: A.Action, ev: EventLog) -> None:
-    build(s, a.player, a.square, ev)
+    def do(s: State, a: A.Action, ev: EventLog) -> None:
+        change(s, a.player, a.target if on_target else a.square, ev)
 
-
-def _c_sell(s: State, a: A.Action) -> None:
-    refuse(sell_error(s, a.player, a.square))
-
-
-def _d_sell(s: State, a: A.Action, ev: EventLog) -> None:
-    sell(s, a.player, a.square, ev)
-
-
-def _c_sell_group(s: State, a: A.Action) -> None:
-    refuse(sell_group_error(s, a.player, a.target))
-
-
-def _d_sell_group(s: State, a: A.Action, ev: EventLog) -> None:
-    sell_group(s, a.player, a.target, ev)
-
-
-def _c_mortgage(s: State, a: A.Action) -> None:
-    refuse(mortgage_error(s, a.player, a.square))
-
-
-def _d_mortgage(s: State, a: A.Action, ev: EventLog) -> None:
-    mortgage(s, a.player, a.square, ev)
-
-
-def _c_unmortgage(s: State, a: A.Action) -> None:
-    refuse(unmortgage_error(s, a.player, a.square))
-
-
-def _d_unmortgage(s: State, a: A.Action, ev: EventLog) -> None:
-    unmortgage(s, a.player, a.square, ev)
+    return check, do
 
 
 PAIRS: Final[dict[str, tuple[Check, Do]]] = {
@@ -414,9 +392,9 @@ PAIRS: Final[dict[str, tuple[Check, Do]]] = {
     A.FORFEIT_BUILDING: (_c_place, _d_place),
     A.DECLARE_WISH: (_c_wish, _d_wish),
     A.NO_WISH: (_c_wish, _d_wish),
-    A.BUILD: (_c_build, _d_build),
-    A.SELL_BUILDING: (_c_sell, _d_sell),
-    A.SELL_GROUP_BUILDINGS: (_c_sell_group, _d_sell_group),
-    A.MORTGAGE: (_c_mortgage, _d_mortgage),
-    A.UNMORTGAGE: (_c_unmortgage, _d_unmortgage),
+    A.BUILD: _on(build_error, build),
+    A.SELL_BUILDING: _on(sell_error, sell),
+    A.SELL_GROUP_BUILDINGS: _on(sell_group_error, sell_group, on_target=True),
+    A.MORTGAGE: _on(mortgage_error, mortgage),
+    A.UNMORTGAGE: _on(unmortgage_error, unmortgage),
 }
