@@ -322,7 +322,7 @@ def test_the_panel_holds_exactly_the_legal_actions() -> None:
     panel = action_forms.panel(s, 0)
     kinds = [f.kind for f in panel.decision]
     kinds += [f.kind for row in panel.properties for f in row["forms"]]
-    legal = [a.kind for a in engine.legal_actions(s, 0) if a.kind != action_forms.RESIGN]
+    legal = [a.kind for a in engine.legal_actions(s, 0) if a.kind != engine.RESIGN]
     assert sorted(kinds) == sorted(legal) == sorted([engine.ROLL, engine.MORTGAGE])
     assert [p.partner for p in panel.proposals] == ["Bob", "Carol"]
 
