@@ -15,11 +15,11 @@ the path's ninja operation (``api.stream_routes``: the API's token check,
 parameters and problems). A refusal is sent as it is; an ``Opened`` answer
 is followed here.
 
-A stream subscribes first (the consumer's channel, in its groups,
-``api.listeners``), then catches up from the stored rows, then follows the
-commits it is told of, each read again from the database and deduplicated
-by version: a commit between the catch-up and the first message is read
-once, never skipped.
+A stream subscribes first (a channel of its own on the channel layer, in
+its groups, ``api.listeners``), then catches up from the stored rows, then
+follows the commits it is told of, each read again from the database and
+deduplicated by version: a commit between the catch-up and the first
+message is read once, never skipped.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -49,6 +50,7 @@ CONTENT_TYPE = "application/x-ndjson"
 # Set in a request's META by the consumer: an operation opens the stream
 # for it to follow, instead of answering the catch-up.
 FOLLOWED = "api.stream.followed"
+FAILED: dict[str, Any] = {"type": "stream.failed"}
 
 Line = dict[str, Any]
 Write = Callable[[Line], Awaitable[None]]
@@ -59,11 +61,35 @@ def keepalive() -> float:
 
 
 class Inbox:
-    """The consumer's channel on the channel layer, and what it has heard."""
+    """A channel of the stream's own on the channel layer, opened only to
+    follow, its messages pumped into a queue: a keep-alive's timeout never
+    cancels a receive half-way."""
 
     def __init__(self) -> None:
         self.channel = ""
         self.queue: asyncio.Queue[Line] = asyncio.Queue()
+        self.pump: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        layer = get_channel_layer()
+        assert layer is not None
+        self.channel = await layer.new_channel("api-stream.")
+        self.pump = asyncio.create_task(self._pump(layer))
+
+    async def _pump(self, layer: Any) -> None:
+        try:
+            while True:
+                self.queue.put_nowait(await layer.receive(self.channel))
+        except Exception:
+            logger.warning("An API stream lost the channel layer", exc_info=True)
+            self.queue.put_nowait(FAILED)
+
+    def close(self) -> None:
+        # Not awaited: channels-redis's receive, cancelled just after it
+        # began, now and then never returns (as in redis/redis-py#2028; once
+        # in 30 cancels here, 5 ms in), and the stream's end would hang on it.
+        if self.pump is not None:
+            self.pump.cancel()
 
     async def next(self) -> list[Line]:
         """What has arrived, or nothing after a keep-alive's wait."""
@@ -74,6 +100,8 @@ class Inbox:
         out = [first]
         while not self.queue.empty():
             out.append(self.queue.get_nowait())
+        if FAILED in out:  # the client reconnects with since=<its last version>
+            raise ConnectionError("The channel layer failed.")
         return out
 
 
@@ -82,6 +110,7 @@ class Stream:
     server to hold the response, its catch-up sent at once."""
 
     user_pk: int
+    follow: bool
 
     def lines(self) -> list[Line]:
         raise NotImplementedError
@@ -122,31 +151,27 @@ def django_answer(request: HttpRequest) -> HttpResponseBase:
 
 class StreamConsumer(AsyncHttpConsumer):  # type: ignore[misc]  # channels has no stubs
     """One stream: its request answered by Django, then, if opened, followed
-    in a task of its own while the consumer hears the channel layer and the
-    client's disconnect (which cancels the task)."""
+    in a task of its own while the consumer waits for the client's
+    disconnect (which cancels the task)."""
+
+    # No channel of the consumer's own (get_channel_layer: None): only a
+    # stream that follows needs one (``Inbox``), not a refusal.
+    channel_layer_alias = None
 
     def __init__(self) -> None:
         super().__init__()
-        self.inbox = Inbox()
         self.following: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
             await super().__call__(scope, receive, send)
-        finally:  # also when the channel layer fails
+        finally:
             await self.disconnect()
-
-    async def dispatch(self, message: Line) -> None:
-        if message["type"].startswith("http."):
-            await super().dispatch(message)
-        else:  # from the channel layer: a commit, a notice
-            self.inbox.queue.put_nowait(message)
 
     async def http_request(self, message: Line) -> None:
         self.body.append(message.get("body", b""))
         if message.get("more_body"):
             return
-        self.inbox.channel = self.channel_name
         request = ASGIRequest(self.scope, io.BytesIO(b"".join(self.body)))
         request.META[FOLLOWED] = True
         response: HttpResponseBase
@@ -154,24 +179,30 @@ class StreamConsumer(AsyncHttpConsumer):  # type: ignore[misc]  # channels has n
             response = problem(405, "The stream is read with GET.", headers={"Allow": "GET"})
         else:
             response = await database_sync_to_async(django_answer)(request)
-        if isinstance(response, Opened):
-            stream = response.stream
-            if not await socket_cap.claim(stream.user_pk, self.channel_name):
-                response = problem(429, socket_cap.too_many_words(), slug="too-many-connections")
+        place = f"stream.{uuid.uuid4().hex}"
+        if isinstance(response, Opened) and not await socket_cap.claim(
+            response.stream.user_pk, place
+        ):
+            response = problem(429, socket_cap.too_many_words(), slug="too-many-connections")
         headers = [(k.lower().encode("ascii"), v.encode("latin-1")) for k, v in response.items()]
         await self.send_headers(status=response.status_code, headers=headers)
         if isinstance(response, Opened):
-            self.following = asyncio.create_task(self.follow(response.stream))
+            self.following = asyncio.create_task(self.follow(response.stream, place))
         else:
             assert isinstance(response, HttpResponse)
             await self.send_body(response.content)
 
-    async def follow(self, stream: Stream) -> None:
+    async def follow(self, stream: Stream, place: str) -> None:
+        inbox = Inbox()
         try:
-            async with socket_cap.held(stream.user_pk, self.channel_name):
-                await stream.run(self.write, self.inbox)
+            async with socket_cap.held(stream.user_pk, place):
+                if stream.follow:
+                    await inbox.open()
+                await stream.run(self.write, inbox)
         except Exception:  # the client reconnects with since=<its last version>
             logger.warning("An API stream failed", exc_info=True)
+        finally:
+            inbox.close()
         await self.send_body(b"")
 
     async def write(self, line: Line) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from channels.layers import get_channel_layer
 
 from api import listeners
@@ -20,11 +21,12 @@ STREAMS = 3
 NOTICES = 150  # per stream: 450 queued for the one process, past the default room
 
 
-def test_a_busy_process_gets_every_notice_sent_while_it_read_nothing() -> None:
+@pytest.mark.parametrize("prefix", ["api-stream.", "specific."])
+def test_a_busy_process_gets_every_notice_sent_while_it_read_nothing(prefix: str) -> None:
     async def scenario() -> dict[str, list[int]]:
         layer = get_channel_layer()
         assert layer is not None
-        channels = [await layer.new_channel() for _ in range(STREAMS)]
+        channels = [await layer.new_channel(prefix) for _ in range(STREAMS)]
         groups = [listeners.game_group(-1 - i) for i in range(STREAMS)]
         for group, channel in zip(groups, channels, strict=True):
             await layer.group_add(group, channel)
