@@ -45,6 +45,7 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from common.headers import header_problem
 from common.numbers import MAX_DIGITS
 
 # C0 controls, DEL, C1 controls and lone surrogates (which no UTF-8 decoder
@@ -52,9 +53,6 @@ from common.numbers import MAX_DIGITS
 ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 # The same, less tab, line feed and carriage return: text that may have lines.
 CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-# In a header's value: C0 controls but tab, and DEL. Not C1: a header's
-# bytes are read as Latin-1, so UTF-8 text there shows bytes 0x80-0x9F.
-HEADER_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 MAX_NAME_SHOWN = 40
 # The longest text any JSON field of the site takes (a push service's
@@ -92,19 +90,6 @@ def _first_problem(
                     f"The {where} “{_shown(name)}” contains a control character ({found})."
                     + REMOVE_IT
                 )
-    return None
-
-
-def header_problem(headers: Iterable[tuple[str, str]]) -> str | None:
-    """What is wrong with the first header whose value holds a control
-    character (a NUL in a bearer token reached the token lookup: a 500)."""
-    for name, value in headers:
-        found = HEADER_CONTROL.search(value)
-        if found is not None:
-            message = _("The header “{name}” contains a control character ({found}).")
-            return (
-                message.format(name=_shown(name), found=f"U+{ord(found.group()):04X}") + REMOVE_IT
-            )
     return None
 
 
