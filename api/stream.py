@@ -1,19 +1,22 @@
-"""The NDJSON streams, served straight by the ASGI server.
+"""The NDJSON streams: a Channels consumer, routed in the site's ASGI
+application before Django (``monopoly_site/routing.py``).
 
 ``GET /api/v1/games/{id}/stream`` and ``GET /api/v1/stream/events`` hold
-their connection open for as long as the game or the client lasts. Django's
-HTTP handler here runs each request's sync code on one of a few lent threads
-(``monopoly_site.asgi.RequestThreads``) and keeps it lent until the response
-is sent, so a stream served by a Django view would hold one of those four
-threads for its whole life. These streams are therefore a small ASGI app in
-front of Django (``with_streams``), like the WebSocket consumers: async, with
-their few database reads on the sockets' shared thread. The ninja
-operations of the same paths (``api.stream_routes``) document them in the
-OpenAPI document and serve them where no ASGI server is (the test client,
-WSGI): the catch-up, then the end of the response.
+their response open for as long as the game or the client lasts. Django's
+HTTP handler gives each request's sync code a thread of its own, with that
+thread's database connection, until the response is sent: a stream served
+by it would hold both for hours. The consumer, like the WebSocket ones, is
+async and makes its few database reads on the consumers' shared thread.
 
-A stream subscribes first (a channel of its own on the channel layer, in its
-group, ``api.listeners``), then catches up from the stored rows, then
+Opening a stream is an ordinary request all the same: the consumer builds
+Django's request from the scope and has Django's handler answer it, through
+the site's middleware (the host check, the door's control characters) and
+the path's ninja operation (``api.stream_routes``: the API's token check,
+parameters and problems). A refusal is sent as it is; an ``Opened`` answer
+is followed here.
+
+A stream subscribes first (a channel of its own on the channel layer, in
+its groups, ``api.listeners``), then catches up from the stored rows, then
 follows the commits it is told of, each read again from the database and
 deduplicated by version: a commit between the catch-up and the first
 message is read once, never skipped.
@@ -23,38 +26,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
-import re
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from channels.generic.http import AsyncHttpConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.http import HttpRequest
-from django.http.request import split_domain_port, validate_host
+from django.core.handlers.asgi import ASGIRequest
+from django.core.handlers.base import BaseHandler
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 
-from api import auth, limits, listeners, stream_lines, user_events
-from api.models import SCOPE_READ
-from api.problems import Problem, problem
-from common.headers import header_problem
-from common.numbers import whole_number
-from games import access
-from games.models import Game
+from api import listeners, stream_lines, user_events
+from api.problems import problem
 from live import groups, presence, socket_cap
 
 logger = logging.getLogger(__name__)
 
-GAME_STREAM = re.compile(r"^/api/v1/games/(?P<game_id>[^/]*)/stream/?$")
-EVENTS_STREAM = re.compile(r"^/api/v1/stream/events/?$")
-GAME_ID = re.compile(r"^[A-Za-z0-9]{1,16}$")
 CONTENT_TYPE = "application/x-ndjson"
+# Set in a request's META by the consumer: an operation opens the stream
+# for it to follow, instead of answering the catch-up.
+FOLLOWED = "api.stream.followed"
 FAILED: dict[str, Any] = {"type": "stream.failed"}
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
 Line = dict[str, Any]
 Write = Callable[[Line], Awaitable[None]]
 
@@ -63,277 +60,169 @@ def keepalive() -> float:
     return float(settings.API_STREAM_KEEPALIVE_SECONDS)
 
 
-class Refused(Exception):
-    """A stream that may not open: answered as a problem document."""
-
-    def __init__(self, status: int, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.extra = extra
-
-
-# --- who asks, and what they may follow (sync, shared with the ninja routes) ---
-
-
-def client_of(scope: dict[str, Any], headers: dict[str, str]) -> HttpRequest:
-    """A request holding what ``common.ratelimit`` reads of the client (its
-    address, and what trusted proxies say of it)."""
-    request = HttpRequest()
-    request.META["REMOTE_ADDR"] = (scope.get("client") or ("unknown",))[0]
-    if "x-forwarded-for" in headers:
-        request.META["HTTP_X_FORWARDED_FOR"] = headers["x-forwarded-for"]
-    return request
-
-
-def user_for(authorization: str | None, client: HttpRequest) -> Any:
-    """The token's user if it may read, else ``Refused`` (401, 403, or 429
-    while ``client``'s address has sent too many bad tokens)."""
-    scheme, _, token = (authorization or "").partition(" ")
-    row = None
-    if scheme.lower() == "bearer" and token.strip():
-        try:
-            row = limits.authenticate(client, token.strip())
-        except Problem as exc:
-            raise Refused(exc.status, exc.detail, **exc.extra) from None
-    if row is None:
-        raise Refused(
-            401,
-            "Send a valid, unrevoked token as 'Authorization: Bearer <token>'.",
-            headers={"WWW-Authenticate": 'Bearer realm="api"'},
-        )
-    # As the API's other reads decide (``api.auth``): a bot account's
-    # ``bot`` token reads too, so a bot hears of its games' starts.
-    if SCOPE_READ not in auth.granted(row.scopes, row.user):
-        raise Refused(403, f"This token lacks the '{SCOPE_READ}' scope.", slug="scope")
-    return row.user
-
-
-def game_for(user: Any, game_id: str) -> tuple[int, int | None]:
-    """The game's pk and the user's seat in it (None: a spectator), if they
-    may see it (404 otherwise, as on the site)."""
-    game = Game.objects.filter(public_id=game_id).first() if GAME_ID.match(game_id) else None
-    viewer = access.check_viewer(game, user, None) if game is not None else None
-    if viewer is None:
-        raise Refused(404, "There is no such game.")
-    return viewer.game.pk, stream_lines.seat_of(viewer.game.pk, user)
-
-
-def parse_since(value: str | None) -> int | None:
-    if value is None or value == "":
-        return None
-    since = whole_number(value, digits=10)
-    if since is None:
-        raise Refused(422, "since must be a game version: a whole number, 0 or more.")
-    return since
-
-
-def parse_follow(value: str | None) -> bool:
-    if value is None or value.lower() in ("", "true", "1", "yes"):
-        return True
-    if value.lower() in ("false", "0", "no"):
-        return False
-    raise Refused(422, "follow is true or false.")
-
-
-# --- the ASGI app -------------------------------------------------------------
-
-
-def with_streams(app: Any) -> Any:
-    """``app`` (Django), with the stream paths served here."""
-
-    async def route(scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            path = scope.get("path", "")
-            found = GAME_STREAM.match(path)
-            if found is not None:
-                await serve(scope, receive, send, game_id=found["game_id"])
-                return
-            if EVENTS_STREAM.match(path):
-                await serve(scope, receive, send, game_id=None)
-                return
-        await app(scope, receive, send)
-
-    return route
-
-
-async def serve(
-    scope: dict[str, Any], receive: Receive, send: Send, *, game_id: str | None
-) -> None:
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-    query = {k: v[-1] for k, v in parse_qs(scope.get("query_string", b"").decode()).items()}
-    try:
-        if scope["method"] != "GET":
-            raise Refused(405, "The stream is read with GET.", headers={"Allow": "GET"})
-        # As the door checks the site's other requests (monopoly_site.badinput).
-        problem = header_problem(headers.items())
-        if problem is not None:
-            raise Refused(400, problem)
-        domain, _ = split_domain_port(headers.get("host", ""))
-        if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
-            raise Refused(400, "This host is not served here.")
-        since = parse_since(query.get("since", headers.get("last-event-id")))
-        follow = parse_follow(query.get("follow"))
-        if game_id is None:
-            user = await database_sync_to_async(user_for)(
-                headers.get("authorization"), client_of(scope, headers)
-            )
-            body: Callable[[Write], Coroutine[Any, Any, None]] = EventsStream(user, follow).run
-        else:
-            user, (game_pk, seat) = await database_sync_to_async(_open_game)(
-                headers.get("authorization"), client_of(scope, headers), game_id
-            )
-            body = GameStream(game_pk, seat, since, follow, user_pk=user.pk).run
-        place = f"stream.{uuid.uuid4().hex}"
-        if not await socket_cap.claim(user.pk, place):  # SOCKETS_PER_ACCOUNT
-            raise Refused(429, socket_cap.too_many_words(), slug="too-many-connections")
-    except Refused as refused:
-        await _answer_problem(send, refused)
-        return
-    async with socket_cap.held(user.pk, place):
-        await _stream(send, receive, body)
-
-
-async def _stream(
-    send: Send, receive: Receive, body: Callable[[Write], Coroutine[Any, Any, None]]
-) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": [
-                (b"content-type", CONTENT_TYPE.encode()),
-                (b"cache-control", b"no-cache, no-store"),
-                (b"x-accel-buffering", b"no"),  # nginx: pass each line on at once
-            ],
-        }
-    )
-
-    async def write(line: Line) -> None:
-        await send(
-            {"type": "http.response.body", "body": stream_lines.encode(line), "more_body": True}
-        )
-
-    streaming = asyncio.create_task(body(write))
-    leaving = asyncio.create_task(_disconnected(receive))
-    done, _ = await asyncio.wait({streaming, leaving}, return_when=asyncio.FIRST_COMPLETED)
-    for task in (streaming, leaving):
-        if not task.done():
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-    if streaming in done and leaving not in done:
-        with contextlib.suppress(Exception):
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-def _open_game(
-    authorization: str | None, client: HttpRequest, game_id: str
-) -> tuple[Any, tuple[int, int | None]]:
-    user = user_for(authorization, client)
-    return user, game_for(user, game_id)
-
-
-async def _disconnected(receive: Receive) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            return
-
-
-async def _answer_problem(send: Send, refused: Refused) -> None:
-    extra = dict(refused.extra)
-    headers = extra.pop("headers", {})
-    response = problem(refused.status, refused.detail, headers=headers, **extra)
-    await send(
-        {
-            "type": "http.response.start",
-            "status": response.status_code,
-            "headers": [(k.lower().encode(), v.encode()) for k, v in response.items()],
-        }
-    )
-    await send({"type": "http.response.body", "body": response.content})
-
-
-class Subscription:
-    """One channel of the channel layer, in one or more groups, its messages
-    pumped into a queue (``FAILED`` once the layer fails): a receive is never
-    cancelled half-way by a keep-alive's timeout."""
+class Inbox:
+    """A channel of the stream's own on the channel layer, opened only to
+    follow, its messages pumped into a queue: a keep-alive's timeout never
+    cancels a receive half-way."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.channel = ""
-        self.joined: list[str] = []
-        self.extra: list[str] = []
+        self.queue: asyncio.Queue[Line] = asyncio.Queue()
         self.pump: asyncio.Task[None] | None = None
 
-    async def open(self, api_groups: list[str], other_groups: list[str] | None = None) -> None:
+    async def open(self) -> None:
         layer = get_channel_layer()
         assert layer is not None
         self.channel = await layer.new_channel("api-stream.")
-        for group in api_groups:
-            await listeners.join(group, self.channel)
-            self.joined.append(group)
-        for group in other_groups or []:
-            await layer.group_add(group, self.channel)
-            self.extra.append(group)
         self.pump = asyncio.create_task(self._pump(layer))
 
     async def _pump(self, layer: Any) -> None:
         try:
             while True:
                 self.queue.put_nowait(await layer.receive(self.channel))
-        except asyncio.CancelledError:
-            raise
         except Exception:
             logger.warning("An API stream lost the channel layer", exc_info=True)
             self.queue.put_nowait(FAILED)
 
-    async def next(self, timeout: float) -> dict[str, Any] | None:
-        """The next message, or None after ``timeout`` seconds of quiet."""
-        try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
-        except TimeoutError:
-            return None
-
-    def drain(self) -> list[dict[str, Any]]:
-        out = []
-        while not self.queue.empty():
-            out.append(self.queue.get_nowait())
-        return out
-
-    async def refresh(self) -> None:
-        for group in self.joined:
-            await listeners.join(group, self.channel)
-
-    async def close(self) -> None:
+    def close(self) -> None:
+        # Not awaited: channels-redis's receive, cancelled just after it
+        # began, now and then never returns (as in redis/redis-py#2028; once
+        # in 30 cancels here, 5 ms in), and the stream's end would hang on it.
         if self.pump is not None:
             self.pump.cancel()
+
+    async def next(self) -> list[Line]:
+        """What has arrived, or nothing after a keep-alive's wait."""
+        try:
+            first = await asyncio.wait_for(self.queue.get(), keepalive())
+        except TimeoutError:
+            return []
+        out = [first]
+        while not self.queue.empty():
+            out.append(self.queue.get_nowait())
+        if FAILED in out:  # the client reconnects with since=<its last version>
+            raise ConnectionError("The channel layer failed.")
+        return out
+
+
+class Stream:
+    """What an operation opens: followed by the consumer, or, with no ASGI
+    server to hold the response, its catch-up sent at once."""
+
+    user_pk: int
+    follow: bool
+
+    def lines(self) -> list[Line]:
+        raise NotImplementedError
+
+    async def run(self, write: Write, inbox: Inbox) -> None:
+        raise NotImplementedError
+
+    def answer(self, request: HttpRequest) -> HttpResponseBase:
+        if request.META.get(FOLLOWED):
+            return Opened(self)
+        return HttpResponse(b"".join(map(stream_lines.encode, self.lines())), CONTENT_TYPE)
+
+
+class Opened(StreamingHttpResponse):
+    """An operation's yes: the headers to send, and the stream to follow.
+    Streaming, so that no middleware gives it a Content-Length."""
+
+    def __init__(self, stream: Stream) -> None:
+        super().__init__((), content_type=CONTENT_TYPE)
+        self["Cache-Control"] = "no-cache, no-store"
+        self["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
+        self.stream = stream
+
+
+_handler: BaseHandler | None = None
+
+
+def django_answer(request: HttpRequest) -> HttpResponseBase:
+    """Django's answer to the request, through the site's middleware and
+    URLs as its handler gives it. Not the ASGI handler, which would send the
+    answer itself: this one returns it, for the consumer to follow."""
+    global _handler
+    if _handler is None:
+        _handler = BaseHandler()
+        _handler.load_middleware()
+    return _handler.get_response(request)
+
+
+class StreamConsumer(AsyncHttpConsumer):  # type: ignore[misc]  # channels has no stubs
+    """One stream: its request answered by Django, then, if opened, followed
+    in a task of its own while the consumer waits for the client's
+    disconnect (which cancels the task)."""
+
+    # No channel of the consumer's own (get_channel_layer: None): only a
+    # stream that follows needs one (``Inbox``), not a refusal.
+    channel_layer_alias = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.following: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.disconnect()
+
+    async def http_request(self, message: Line) -> None:
+        self.body.append(message.get("body", b""))
+        if message.get("more_body"):
+            return
+        request = ASGIRequest(self.scope, io.BytesIO(b"".join(self.body)))
+        request.META[FOLLOWED] = True
+        response: HttpResponseBase
+        if request.method != "GET":
+            response = problem(405, "The stream is read with GET.", headers={"Allow": "GET"})
+        else:
+            response = await database_sync_to_async(django_answer)(request)
+        place = f"stream.{uuid.uuid4().hex}"
+        if isinstance(response, Opened) and not await socket_cap.claim(
+            response.stream.user_pk, place
+        ):
+            response = problem(429, socket_cap.too_many_words(), slug="too-many-connections")
+        headers = [(k.lower().encode("ascii"), v.encode("latin-1")) for k, v in response.items()]
+        await self.send_headers(status=response.status_code, headers=headers)
+        if isinstance(response, Opened):
+            self.following = asyncio.create_task(self.follow(response.stream, place))
+        else:
+            assert isinstance(response, HttpResponse)
+            await self.send_body(response.content)
+
+    async def follow(self, stream: Stream, place: str) -> None:
+        inbox = Inbox()
+        try:
+            async with socket_cap.held(stream.user_pk, place):
+                if stream.follow:
+                    await inbox.open()
+                await stream.run(self.write, inbox)
+        except Exception:  # the client reconnects with since=<its last version>
+            logger.warning("An API stream failed", exc_info=True)
+        finally:
+            inbox.close()
+        await self.send_body(b"")
+
+    async def write(self, line: Line) -> None:
+        await self.send_body(stream_lines.encode(line), more_body=True)
+
+    async def disconnect(self) -> None:
+        if self.following is not None:
+            self.following.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.pump
-        for group in self.joined:
-            await listeners.leave(group, self.channel)
-        layer = get_channel_layer()
-        for group in self.extra:
-            with contextlib.suppress(Exception):
-                await layer.group_discard(group, self.channel)
+                await self.following
 
 
-class GameStream:
+class GameStream(Stream):
     def __init__(
-        self,
-        game_pk: int,
-        seat: int | None,
-        since: int | None,
-        follow: bool,
-        *,
-        user_pk: int | None = None,
+        self, game_pk: int, seat: int | None, since: int | None, follow: bool, *, user_pk: int
     ) -> None:
         self.game_pk = game_pk
         self.seat = seat
-        self.since = since
+        self.version = since
         self.follow = follow
-        self.version: int | None = since
         self.user_pk = user_pk
         # A player following their game's stream is at the game, as with its
         # page open: presence shows them online, and no "your move" notice
@@ -343,8 +232,32 @@ class GameStream:
         self.here: str | None = None
         self.here_at = 0.0
 
+    def _read(self) -> stream_lines.Batch:
+        """The next lines after the stream's version (``stream_lines.catch_up``)."""
+        batch = stream_lines.catch_up(self.game_pk, self.seat, self.version)
+        self.version = batch.version
+        return batch
+
+    def lines(self) -> list[Line]:
+        out: list[Line] = []
+        while True:
+            batch = self._read()
+            out += batch.lines
+            if batch.lines[-1]["type"] != "events":
+                return out
+
+    async def catch_up(self, write: Write) -> bool:
+        """Send every line after the stream's version; True once the game
+        has ended (the end line sent)."""
+        while True:
+            batch: stream_lines.Batch = await database_sync_to_async(self._read)()
+            for line in batch.lines:
+                await write(line)
+            if batch.lines[-1]["type"] != "events":
+                return batch.ended
+
     async def _be_here(self, channel: str) -> None:
-        if self.seat is None or self.user_pk is None:
+        if self.seat is None:
             return
         loop = asyncio.get_running_loop()
         if self.here is not None and loop.time() - self.here_at < presence.HEARTBEAT_SECONDS:
@@ -356,99 +269,79 @@ class GameStream:
         except Exception:  # Redis down: the stream goes on without presence
             logger.warning("An API stream could not mark its player present", exc_info=True)
 
-    async def _leave(self) -> None:
-        if self.here is not None:
-            with contextlib.suppress(Exception):
-                await presence.leave(self.game_pk, self.here)
-
-    async def run(self, write: Write) -> None:
-        sub = Subscription()
+    async def run(self, write: Write, inbox: Inbox) -> None:
+        group = listeners.game_group(self.game_pk)
         try:
             if self.follow:
-                await sub.open([listeners.game_group(self.game_pk)])
-                await self._be_here(sub.channel)
-            if await self.catch_up(write, first=True) or not self.follow:
+                await listeners.join(group, inbox.channel)
+                await self._be_here(inbox.channel)
+            if await self.catch_up(write) or not self.follow:
                 return
             while True:
-                message = await sub.next(keepalive())
-                await self._be_here(sub.channel)
-                if message is None:
-                    await sub.refresh()
-                    # A message lost on its way costs at most this wait.
-                    current = await database_sync_to_async(stream_lines.current_version)(
-                        self.game_pk
-                    )
-                    if current is not None and current > (self.version or 0):
-                        if await self.catch_up(write):
-                            return
-                    else:
-                        await write(stream_lines.ping(self.version or 0))
+                messages = await inbox.next()
+                await self._be_here(inbox.channel)
+                if messages:
+                    newest = max(m.get("version", 0) for m in messages)
+                    if newest > (self.version or 0) and await self.catch_up(write):
+                        return
                     continue
-                messages = [message, *sub.drain()]
-                if FAILED in messages:
-                    return  # the client reconnects with since=<its last version>
-                newest = max(m.get("version", 0) for m in messages)
-                if newest > (self.version or 0) and await self.catch_up(write):
-                    return
+                await listeners.join(group, inbox.channel)  # the entry's refresh
+                # A message lost on its way costs at most this wait.
+                current = await database_sync_to_async(stream_lines.current_version)(self.game_pk)
+                if current is not None and current > (self.version or 0):
+                    if await self.catch_up(write):
+                        return
+                else:
+                    await write(stream_lines.ping(self.version or 0))
         finally:
-            await self._leave()
-            await sub.close()
-
-    async def catch_up(self, write: Write, *, first: bool = False) -> bool:
-        """Send every line after the stream's version; True once the game
-        has ended (the end line sent)."""
-        since = self.since if first else self.version
-        while True:
-            batch = await database_sync_to_async(stream_lines.catch_up)(
-                self.game_pk, self.seat, since
-            )
-            for line in batch.lines:
-                await write(line)
-            self.version = since = batch.version
-            if batch.ended:
-                return True
-            if batch.lines and batch.lines[-1]["type"] == "state":
-                return False
+            if self.here is not None:
+                with contextlib.suppress(Exception):
+                    await presence.leave(self.game_pk, self.here)
+            if self.follow:
+                await listeners.leave(group, inbox.channel)
 
 
-class EventsStream:
+class EventsStream(Stream):
     def __init__(self, user: Any, follow: bool) -> None:
         self.follower = user_events.Follower(user)
         self.follow = follow
+        self.user_pk = user.pk
 
-    async def run(self, write: Write) -> None:
-        user = self.follower.user
-        sub = Subscription()
-        counted = False
-        try:
-            if self.follow:
-                # Counted as a person with a socket open, so that the notices'
-                # unread pushes (``notifications.live``) reach this stream too.
-                await database_sync_to_async(presence.person_connected)(user.pk)
-                counted = True
-                await sub.open([listeners.user_group(user.pk)], [groups.person_group(user.pk)])
-            for line in await database_sync_to_async(self.follower.opening)():
+    def lines(self) -> list[Line]:
+        return self.follower.opening()
+
+    async def run(self, write: Write, inbox: Inbox) -> None:
+        if not self.follow:
+            for line in await database_sync_to_async(self.lines)():
                 await write(line)
-            if not self.follow:
-                return
+            return
+        group = listeners.user_group(self.user_pk)
+        # Counted as a person with a socket open, so that the notices'
+        # unread pushes (``notifications.live``) reach this stream too.
+        await database_sync_to_async(presence.person_connected)(self.user_pk)
+        layer = get_channel_layer()
+        assert layer is not None
+        try:
+            await listeners.join(group, inbox.channel)
+            await layer.group_add(groups.person_group(self.user_pk), inbox.channel)
+            for line in await database_sync_to_async(self.lines)():
+                await write(line)
             while True:
-                message = await sub.next(keepalive())
-                if message is None:
-                    await sub.refresh()
+                messages = await inbox.next()
+                if not messages:
+                    await listeners.join(group, inbox.channel)  # the entry's refresh
                     await write({"type": "ping"})
                     continue
-                messages = [message, *sub.drain()]
-                if FAILED in messages:
-                    return
                 for line in await database_sync_to_async(self._read)(messages):
                     await write(line)
         finally:
-            await sub.close()
-            if counted:
-                with contextlib.suppress(Exception):
-                    await database_sync_to_async(presence.person_disconnected)(user.pk)
+            await listeners.leave(group, inbox.channel)
+            with contextlib.suppress(Exception):
+                await layer.group_discard(groups.person_group(self.user_pk), inbox.channel)
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(presence.person_disconnected)(self.user_pk)
 
-    def _read(self, messages: list[dict[str, Any]]) -> list[Line]:
+    def _read(self, messages: list[Line]) -> list[Line]:
         lines: list[Line] = []
         games = dict.fromkeys(
             m["game"] for m in messages if m.get("type") == listeners.MESSAGE_TYPE

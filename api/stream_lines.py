@@ -27,7 +27,7 @@ from django.db import connection
 from api import reads
 from common.rows import reader
 from games import disclosure, engine, services
-from games.models import Game, GameEvent, Seat
+from games.models import Game, GameEvent
 from games.services.statements import Statement
 from games.web.presenters import event_text
 
@@ -51,14 +51,6 @@ class Batch:
     lines: list[dict[str, Any]] = field(default_factory=list)
     version: int = 0
     ended: bool = False
-
-
-def seat_of(game_pk: int, user: Any) -> int | None:
-    """The user's seat number in the game (None: a spectator)."""
-    number: int | None = (
-        Seat.objects.filter(game_id=game_pk, user=user).values_list("number", flat=True).first()
-    )
-    return number
 
 
 def event_line(

@@ -1,26 +1,25 @@
-"""The streams' operations in the OpenAPI document.
+"""The streams' operations: who may open which stream, with what.
 
-Under the site's ASGI server (Daphne) ``api.stream`` answers these paths
-before Django sees them, and follows the game live. These operations
-document them (their lines, parameters and problems) and serve them where
-there is no ASGI server, such as the test client or a WSGI server, which
-cannot hold a response open: there they send the catch-up and end, as
-``follow=false`` does.
+Under the site's ASGI server the consumer of these paths
+(``api.stream.StreamConsumer``) has Django answer the request, so the API's
+token check, parameters and problems are these operations', as for any
+other; it then follows the stream they open. Where no ASGI server holds a
+response open (the test client, WSGI) they send the catch-up and end, as
+``follow=false`` does. They also document the streams in the OpenAPI
+document.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from ninja import Field, Query, Router, Schema
 
-from api import stream_lines, user_events
-from api.auth import need as _need
+from api import auth
 from api.models import SCOPE_READ
 from api.problems import ERRORS, Problem, ProblemOut
-from api.stream import CONTENT_TYPE, Refused, game_for, parse_since
+from api.stream import CONTENT_TYPE, EventsStream, GameStream
 from api.v1 import GameId
+from common.numbers import whole_number
 
 router = Router(tags=["streams"])
 
@@ -66,12 +65,15 @@ NDJSON = {
 }
 
 
-def _refused(exc: Refused) -> Problem:
-    return Problem(exc.status, exc.detail, **exc.extra)
-
-
-def _ndjson(lines: list[dict[str, Any]]) -> HttpResponse:
-    return HttpResponse(b"".join(stream_lines.encode(line) for line in lines), CONTENT_TYPE)
+def _last_event_id(request: HttpRequest) -> int | None:
+    """``since`` from a Last-Event-ID header, as a reconnecting client sends it."""
+    header = request.headers.get("Last-Event-ID")
+    if not header:
+        return None
+    since = whole_number(header, digits=10)
+    if since is None:
+        raise Problem(422, "since must be a game version: a whole number, 0 or more.")
+    return since
 
 
 @router.get(
@@ -82,26 +84,16 @@ def _ndjson(lines: list[dict[str, Any]]) -> HttpResponse:
 )
 def game_stream(
     request: HttpRequest, params: Query[StreamParams], game_id: str = GameId
-) -> HttpResponse:
+) -> HttpResponseBase:
     """The game's versions as they happen, one JSON object per line:
     `events` (what each version did), `state` (as `GET /games/{id}` shows it
     to you), `ping` every 20 s, and `end` when the game is over. Seat-private
     lines and fields go to their seat only."""
-    user = _need(request, SCOPE_READ)
-    try:
-        game_pk, seat = game_for(user, game_id)
-        since = params.since
-        if since is None:
-            since = parse_since(request.headers.get("Last-Event-ID"))
-    except Refused as exc:
-        raise _refused(exc) from None
-    lines: list[dict[str, Any]] = []
-    while True:
-        batch = stream_lines.catch_up(game_pk, seat, since)
-        lines += batch.lines
-        since = batch.version
-        if batch.ended or (batch.lines and batch.lines[-1]["type"] == "state"):
-            return _ndjson(lines)
+    user = auth.need(request, SCOPE_READ)
+    viewer = auth.visible(game_id, user)
+    since = params.since if params.since is not None else _last_event_id(request)
+    seat = viewer.seat.number if viewer.seat is not None else None
+    return GameStream(viewer.game.pk, seat, since, params.follow, user_pk=user.pk).answer(request)
 
 
 @router.get(
@@ -110,10 +102,9 @@ def game_stream(
     summary="Your events (NDJSON)",
     openapi_extra=NDJSON,
 )
-def events_stream(request: HttpRequest, params: Query[EventsParams]) -> HttpResponse:
+def events_stream(request: HttpRequest, params: Query[EventsParams]) -> HttpResponseBase:
     """Announcements for you, one JSON object per line: first the games
     waiting on you (`your_move`), then `your_move` whenever a decision of
     yours holds a game up, `game_start`, `game_end`, your notices
     (`notice`) and a `ping` every 20 s."""
-    user = _need(request, SCOPE_READ)
-    return _ndjson(user_events.Follower(user).opening())
+    return EventsStream(auth.need(request, SCOPE_READ), params.follow).answer(request)

@@ -1,7 +1,7 @@
 """Control characters in a request's headers, found for the door
-(``monopoly_site.badinput``) and for the API's streams, which Daphne serves
-before Django (``api.stream``): a NUL in a bearer token reached the token
-lookup, a 500 on PostgreSQL."""
+(``monopoly_site.badinput``), which the API's streams pass through too
+(``api.stream``): a NUL in a bearer token reached the token lookup, a 500
+on PostgreSQL."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ import gc
 import os
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, cast
 
 import django
 from asgiref.sync import ThreadSensitiveContext
@@ -102,16 +103,15 @@ if _pool:
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
-from api.stream import with_streams  # noqa: E402
 from monopoly_site.badinput import RefuseControlCharactersSocket  # noqa: E402
 from monopoly_site.origin import SameOriginValidator  # noqa: E402
-from monopoly_site.routing import NO_ROUTE, websocket_urlpatterns  # noqa: E402
+from monopoly_site.routing import NO_ROUTE, stream_urlpatterns, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # The API's NDJSON streams are served before Django (api/stream.py says why).
-        "http": with_streams(django_asgi_app),
+        "http": URLRouter([*stream_urlpatterns, re_path(r"", cast(Any, django_asgi_app))]),
         # Not Channels' AllowedHostsOriginValidator: it compares host names
         # only (monopoly_site/origin.py).
         "websocket": SameOriginValidator(

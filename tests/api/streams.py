@@ -1,7 +1,9 @@
-"""Reading the API's NDJSON streams from a real Daphne, in a thread."""
+"""Reading the API's NDJSON streams from a real Daphne, in a thread, or
+from their consumer in this process."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import queue
 import threading
@@ -142,3 +144,47 @@ def edit(game: Any, change: Callable[[Any], Any], **fields: Any) -> None:
             setattr(locked, name, value)
         locked.save(update_fields=["state", *fields])
     game.refresh_from_db()
+
+
+async def served(
+    path: str, headers: dict[str, str], query: str = "", address: str = "127.0.0.1"
+) -> list[dict[str, Any]]:
+    """What the streams' consumer sends for one request, run in this
+    process as the ASGI server runs it: the request, then, once the
+    response has ended, the disconnect (``follow=false`` streams end)."""
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    from api.stream import StreamConsumer
+
+    sent: list[dict[str, Any]] = []
+    ended = asyncio.Event()
+    requests = [{"type": "http.request", "body": b""}]
+
+    async def receive() -> dict[str, Any]:
+        if requests:
+            return requests.pop()
+        await ended.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            ended.set()
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "query_string": query.encode(),
+        "headers": [
+            (b"host", b"localhost"),
+            *((name.lower().encode(), value.encode("latin-1")) for name, value in headers.items()),
+        ],
+        "client": (address, 50000),
+    }
+    await StreamConsumer.as_asgi()(scope, receive, send)
+    # The connection the consumer's reads opened in this thread, which
+    # otherwise outlives the test database.
+    await database_sync_to_async(connections.close_all)()
+    return sent

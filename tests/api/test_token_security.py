@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 from django.contrib.messages import get_messages
-from django.http import HttpRequest
 from django.test import Client
 
 from accounts.models import User
-from api import stream, tokens
-from api.stream import Refused
+from api import tokens
 from common.env import env_rates
 from tests.api.conftest import Api
+from tests.api.streams import served
+from tests.live.conftest import run
 
 PASSWORD = "pw-alice-123"  # tests.games.conftest's
 
@@ -94,22 +94,21 @@ def test_requests_without_a_token_are_not_counted(settings: Any, alice: User) ->
     assert client.get("/api/v1/games", headers=right).status_code == 200
 
 
-def _from(address: str) -> HttpRequest:
-    request = HttpRequest()
-    request.META["REMOTE_ADDR"] = address
-    return request
-
-
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_streams_count_bad_tokens_per_address_too(settings: Any, alice: User) -> None:
     limit(settings, "2/10m/ip")
     _, good = tokens.issue(alice, scopes=["read"])
+
+    def status(token: str, address: str) -> tuple[int, dict[str, str]]:
+        async def scenario() -> list[dict[str, Any]]:
+            bearer = {"Authorization": f"Bearer {token}"}
+            return await served("/api/v1/stream/events", bearer, "follow=false", address)
+
+        sent = run(scenario)
+        return sent[0]["status"], {k.decode(): v.decode() for k, v in sent[0]["headers"]}
+
     for _ in range(2):
-        with pytest.raises(Refused) as first:
-            stream.user_for("Bearer mnp_000000000000_guess", _from("10.0.0.12"))
-        assert first.value.status == 401
-    with pytest.raises(Refused) as limited:
-        stream.user_for(f"Bearer {good}", _from("10.0.0.12"))
-    assert limited.value.status == 429
-    assert "Retry-After" in limited.value.extra["headers"]
-    assert stream.user_for(f"Bearer {good}", _from("10.0.0.13")) == alice
+        assert status("mnp_000000000000_guess", "10.0.0.12")[0] == 401
+    limited, headers = status(good, "10.0.0.12")
+    assert limited == 429 and "retry-after" in headers
+    assert status(good, "10.0.0.13")[0] == 200

@@ -4,7 +4,6 @@ its place, and a dead process's entries expire instead of haunting the count."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from typing import Any
@@ -108,31 +107,15 @@ def test_anonymous_sockets_are_not_counted(settings: Any) -> None:
 def test_the_apis_streams_take_places_in_the_same_count(settings: Any, alice: User) -> None:
     """An events stream over the cap is answered 429 with the reason; one
     under it is served, and gives its place back when it ends."""
-    from api import stream, tokens
+    from api import tokens
+    from tests.api.streams import served
 
     settings.SOCKETS_PER_ACCOUNT = 1
     _, token = tokens.issue(alice, scopes=["read"])
 
     async def serve_once() -> list[dict[str, Any]]:
-        sent: list[dict[str, Any]] = []
-        never = asyncio.Event()
-
-        async def receive() -> dict[str, Any]:
-            await never.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        scope = {
-            "type": "http",
-            "method": "GET",
-            "path": "/api/v1/stream/events",
-            "query_string": b"follow=false",
-            "headers": [(b"host", b"localhost"), (b"authorization", f"Bearer {token}".encode())],
-        }
-        await stream.serve(scope, receive, send, game_id=None)
-        return sent
+        path = "/api/v1/stream/events"
+        return await served(path, {"Authorization": f"Bearer {token}"}, query="follow=false")
 
     async def scenario() -> None:
         page = communicator("/ws/lobby/", alice)
@@ -144,8 +127,8 @@ def test_the_apis_streams_take_places_in_the_same_count(settings: Any, alice: Us
             assert "Too many live pages and streams are open" in body["detail"]
         finally:
             await page.disconnect()
-        served = await serve_once()
-        assert served[0]["status"] == 200
+        answered = await serve_once()
+        assert answered[0]["status"] == 200
         assert await socket_cap.open_count(alice.pk) == 0  # given back at its end
 
     run(scenario)

@@ -210,35 +210,21 @@ def test_the_number_reader_caps_digits_and_refuses_what_int_would_misread() -> N
 def test_a_control_character_in_a_header_is_a_clear_400_on_the_api_and_its_streams(
     client: Client,
 ) -> None:
-    import asyncio
-
-    from api.stream import serve
+    from tests.api.streams import served
+    from tests.live.conftest import run
 
     token = "Bearer mnp_" + "\x00" * 12 + "_secret"  # reached the token lookup: a 500
     response = client.get("/api/v1/me", headers={"Authorization": token})
     assert response.status_code == 400
-    assert response.json()["detail"] == (
+    detail = (
         "The header “Authorization” contains a control character (U+0000). Remove it and try again."
     )
-    # The streams, which Daphne serves before Django.
-    sent: list[dict[str, object]] = []
+    assert response.json()["detail"] == detail
+    # The streams, which their consumer serves before Django: the same answer.
 
-    async def receive() -> dict[str, object]:
-        return {"type": "http.request", "body": b""}
+    async def scenario() -> list[dict[str, object]]:
+        return await served("/api/v1/stream/events", {"Authorization": token})
 
-    async def send(message: dict[str, object]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "method": "GET",
-        "path": "/api/v1/stream/events",
-        "query_string": b"",
-        "headers": [(b"host", b"testserver"), (b"authorization", token.encode("latin-1"))],
-    }
-    asyncio.run(serve(scope, receive, send, game_id=None))
+    sent = run(scenario)
     assert sent[0]["status"] == 400
-    assert b"The header \\u201cauthorization\\u201d contains a control" in b"".join(
-        m.get("body", b"")
-        for m in sent  # type: ignore[misc]
-    )
+    assert json.loads(sent[1]["body"])["detail"] == detail
