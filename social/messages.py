@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from common import text
 from games.bot_accounts import is_bot_account
 from games.newcomers import is_newcomer, newcomer_wait_words
-from people.errors import NoSuchPerson, PeopleError, Refused
+from people.errors import NoSuchPerson, PeopleError, Refused, Yourself
 from people.relations import check_may_message, follows
 from social import live
 from social.models import MAX_LENGTH, Conversation, Message
@@ -79,7 +79,7 @@ def check_may_send(sender: Any, recipient: Any) -> None:
     if recipient is None or not recipient.is_active:
         raise NoSuchPerson(_("There is no such player."))
     if recipient.pk == sender.pk:
-        raise MessageError(_("You cannot write to yourself."))
+        raise Yourself(_("You cannot write to yourself."))
     if is_bot_account(sender):
         raise Refused(_("Bot accounts cannot send messages."))
     if is_bot_account(recipient):
