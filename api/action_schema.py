@@ -14,12 +14,11 @@ from typing import Annotated, Any, Literal, Union
 from ninja import Field, Schema
 from pydantic import create_model
 
-from api.openapi import Body
 from games import decisions, engine
 from games.web.action_forms import PLAYER_KINDS, SQUARE_KINDS, TARGET_KINDS, TERMS_KINDS
 
 
-class TermsIn(Body):
+class TermsIn(Schema):
     give_props: list[int] = Field(default_factory=list, description="Squares you give.")
     give_cash: int = Field(0, description="Cash you give.")
     give_cards: list[int] = Field(
@@ -72,7 +71,7 @@ def _variant(kind: str) -> type[Schema]:
     if kind in TERMS_KINDS:
         fields["terms"] = (TermsIn, Field(description="The trade's terms."))
     name = "Action_" + "".join(part.title() for part in kind.split("_"))
-    model: type[Schema] = create_model(name, __base__=Body, __doc__=describe(kind), **fields)
+    model: type[Schema] = create_model(name, __base__=Schema, __doc__=describe(kind), **fields)
     return model
 
 
