@@ -5,6 +5,7 @@ live server finds nothing (the streams left out: they never end)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,6 +45,47 @@ def test_the_openapi_document_has_no_duplicated_key(db: None) -> None:
     document = json.loads(answer.content, object_pairs_hook=_refuse_duplicates)
     stream = document["paths"]["/api/v1/games/{game_id}/stream"]["get"]["responses"]["200"]
     assert list(stream["content"]) == ["application/x-ndjson"]
+
+
+def _operations(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (f"{method.upper()} {path}", operation)
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+    ]
+
+
+def test_every_error_answer_is_documented_as_a_problem_document(db: None) -> None:
+    document = Client().get("/api/v1/openapi.json").json()
+    for label, operation in _operations(document):
+        for status, answer in operation["responses"].items():
+            if int(status) >= 400:
+                assert list(answer["content"]) == ["application/problem+json"], (label, status)
+
+
+def test_every_request_body_refuses_fields_it_does_not_name(db: None) -> None:
+    document = Client().get("/api/v1/openapi.json").json()
+    schemas = document["components"]["schemas"]
+    bodies = [
+        ref.rsplit("/", 1)[1]
+        for _, operation in _operations(document)
+        for media in operation.get("requestBody", {}).get("content", {}).values()
+        # A body that may be left out (a follow's) is anyOf it and null.
+        for ref in re.findall(r'"\$ref": "([^"]+)"', json.dumps(media["schema"]))
+    ]
+    assert bodies
+    for name in bodies:
+        assert schemas[name]["additionalProperties"] is False, name
+
+
+def test_a_body_field_of_another_json_type_or_name_is_refused(alice: User) -> None:
+    api = api_for(alice)
+    game_id = api.post("/games", {"seats": 2}).json()["id"]
+    for body in ({"confirm_blocked": 0}, {"confirm_blocked": "true"}, {"unknown": 1}):
+        answer = api.post(f"/games/{game_id}/join", body)
+        assert answer.status_code == 422, body
+    assert api.post("/games", {"seats": 2.0}).status_code == 201  # JSON's 2.0 is 2
+    assert api.post("/games", {"seats": True}).status_code == 422
 
 
 def test_the_docs_page_is_served(db: None) -> None:
