@@ -39,53 +39,46 @@ def switch_properties() -> dict[str, Any]:
 
 
 def seat_rules(presets: list[str], seats: list[int], *, preset: str, seated: int) -> dict[str, Any]:
-    """``anyOf`` the branches that fit; ``preset`` and ``seated`` are what
-    a body that leaves them out gets."""
-    groups: dict[tuple[int, int, int], list[str]] = {}
-    for name in presets:
-        rules = engine.PRESETS[name]
-        groups.setdefault((rules.min_players, rules.max_players, rules.deal_deeds), []).append(name)
-    low, high = engine.SWITCH_RANGES["max_players"]
-    deeds = len(engine.PROPERTIES)
+    """``anyOf`` one branch per number of seats (and, where a preset's own
+    most players is fewer, one that must raise it); ``preset`` and
+    ``seated`` are what a body that leaves them out gets. Title deeds are
+    capped for the most players the switches allow, a little stricter than
+    the engine (which counts the deeds for the game's own most players):
+    schemathesis cannot generate from a branch per most players as well."""
+    high = engine.SWITCH_RANGES["max_players"][1]
+    deeds = len(engine.PROPERTIES) // high
     branches = []
-    for (fewest, most_default, dealt), names in groups.items():
-        for most in range(low, high + 1):
-            for count in (n for n in seats if n <= most):
-                needed = [
-                    name
-                    for name, missing in (
-                        ("max_players", most != most_default),
-                        ("min_players", fewest > count),
-                        ("deal_deeds", dealt * most > deeds),
-                    )
-                    if missing
-                ]
-                switches: dict[str, Any] = {
-                    "properties": {
-                        "max_players": {"const": most},
-                        "min_players": {"maximum": count},
-                        "deal_deeds": {"maximum": deeds // most},
-                    }
+    for count in seats:
+        bounds = {
+            "min_players": {"maximum": count},
+            "max_players": {"minimum": count},
+            "deal_deeds": {"maximum": deeds},
+        }
+        roomy = [name for name in presets if engine.PRESETS[name].max_players >= count]
+        tight = [name for name in presets if name not in roomy]
+        for names, raise_most in ((roomy, False), (tight, True)):
+            if not names:
+                continue
+            required = [
+                name
+                for name, missing in (
+                    ("preset", preset not in names),
+                    ("seats", count != seated),
+                    ("switches", raise_most),
+                )
+                if missing
+            ]
+            switches: dict[str, Any] = {"properties": bounds}
+            if raise_most:
+                switches["required"] = ["max_players"]
+            branch: dict[str, Any] = {
+                "properties": {
+                    "preset": {"enum": names},
+                    "seats": {"const": count},
+                    "switches": switches,
                 }
-                if needed:
-                    switches["required"] = needed
-                required = [
-                    name
-                    for name, missing in (
-                        ("preset", preset not in names),
-                        ("seats", count != seated),
-                        ("switches", bool(needed)),
-                    )
-                    if missing
-                ]
-                branch: dict[str, Any] = {
-                    "properties": {
-                        "preset": {"enum": names},
-                        "seats": {"const": count},
-                        "switches": switches,
-                    }
-                }
-                if required:
-                    branch["required"] = required
-                branches.append(branch)
+            }
+            if required:
+                branch["required"] = required
+            branches.append(branch)
     return {"anyOf": branches}
