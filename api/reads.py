@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import disclosure, engine
+from games import action_kinds, disclosure, engine
 from games.models import Deadline, Game, Seat
-from games.web.action_forms import PLAYER_KINDS
 from games.web.presenters import event_text
 
 
@@ -94,11 +93,11 @@ def private_state(s: engine.State, seat: int) -> dict[str, Any]:
 
 def action_entry(a: engine.Action) -> dict[str, Any]:
     """An engine action as the client posts it back: its kind and the
-    fields the page's form for it posts (the seat is the token's own)."""
-    d = a.to_dict()
-    d.pop("player", None)
-    if a.kind == engine.BID:
-        d["amount"] = a.amount
+    fields its registry entry names (the seat is the token's own)."""
+    d: dict[str, Any] = {"kind": a.kind}
+    for param in action_kinds.of(a.kind).params:
+        value = getattr(a, param.name)
+        d[param.name] = value.to_dict() if isinstance(value, engine.Terms) else value
     return d
 
 
@@ -107,7 +106,11 @@ def legal_actions(s: engine.State | None, seat: int | None) -> list[dict[str, An
     (server-only kinds and resigning, which has its own endpoint, left out)."""
     if s is None or seat is None or s.finished:
         return []
-    return [action_entry(a) for a in engine.legal_actions(s, seat) if a.kind in PLAYER_KINDS]
+    return [
+        action_entry(a)
+        for a in engine.legal_actions(s, seat)
+        if a.kind in action_kinds.PLAYER_KINDS
+    ]
 
 
 def event_entry(e: engine.Event, s: engine.State) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
 from api.openapi import SEED, Body, DocumentedApi
 from api.problems import ERRORS, Problem, ProblemOut, game_problem, problem
-from games import engine, services
+from games import action_kinds, engine, services
 from games.models import Seat
 from games.services.lobby import BOT_KINDS
 from games.web.action_forms import FormError, parse_action
@@ -46,7 +46,6 @@ from games.web.lobby_rows import open_game_rows, your_game_rows
 
 GAME_ID = r"^[A-Za-z0-9]{1,16}$"
 IDEMPOTENCY_KEY = r"^[\x21-\x7e]{1,255}$"
-TRADE_OFFERS = frozenset({engine.PROPOSE_TRADE, engine.COUNTER_TRADE})
 
 
 class TokenAuth(HttpBearer):
@@ -506,8 +505,9 @@ def act(
         action = parse_action(form_data(body.action))
     except FormError as exc:
         raise Problem(422, exc.message, slug="invalid-action") from None
-    if action["kind"] in TRADE_OFFERS:
-        limits.count_person(request, "trade")  # with the page's offers
+    scope = action_kinds.scope(action["kind"])
+    if scope is not None:
+        limits.count_person(request, scope)  # with the page's, in one counter
     fingerprint = _fingerprint(game_id, body) if idempotency_key is not None else ""
     try:
         # The move, its answer and the key commit together. A retry with the

@@ -114,12 +114,11 @@ def address(kind: int, index: int) -> str:
 def create_games(count: int, rng: random.Random, pace: float = 1.0) -> list[GameSpec]:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
-    from django.db import transaction
 
     from games import services
     from games.models import Game
     from games.services.lobby import _start
-    from games.services.write import lock
+    from games.services.write import game_transaction, lock
     from games.writeguard import writes_allowed
 
     User = get_user_model()
@@ -161,7 +160,7 @@ def create_games(count: int, rng: random.Random, pace: float = 1.0) -> list[Game
         # Timers shorter than the lobby offers, so that faults meet deadlines.
         with writes_allowed("the soak's games get timers of seconds"):
             Game.objects.filter(pk=game.pk).update(**timers)
-        with transaction.atomic():
+        with game_transaction():
             _start(lock(game.pk))
         specs.append(
             GameSpec(

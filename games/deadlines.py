@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 from django.utils import timezone
 
+from games import decisions
+
 REMIND_FRACTION = 0.8
 
 
@@ -34,16 +36,14 @@ class TimerSettings:
 
 
 def allowance(settings: TimerSettings, kind: str, bank: int | None = None) -> int:
-    """Seconds a decision of ``kind`` gets when it arises."""
-    if kind == "claim_rent":
-        return settings.claim_window_seconds
-    if kind == "trade_response":
-        return settings.trade_expiry_seconds
-    if kind in ("bid", "sealed_bid"):
-        return settings.bid_window_seconds
-    if kind == "building_wish":
+    """Seconds a decision of ``kind`` gets when it arises (its entry's clock)."""
+    clock = decisions.clock(kind)
+    if clock == decisions.SHORT:
         # A short window: no longer than an auction's, nor than a turn.
         return min(settings.bid_window_seconds, settings.turn_seconds)
+    if clock in (decisions.CLAIM_WINDOW, decisions.BID_WINDOW, decisions.TRADE_EXPIRY):
+        seconds: int = getattr(settings, clock)
+        return seconds
     if settings.uses_bank:
         return settings.time_bank_seconds if bank is None else bank
     return settings.turn_seconds

@@ -6,20 +6,20 @@ this registry's order), how its clock runs, what the server does when its
 deadline passes, and the standing order that may answer it.
 
 Adding a decision kind: the engine rule (its ``D_*`` kind in
-``engine.DECISION_KINDS`` and its actions), one entry here, and the
-template of any new action form. ``tests/games/test_decisions.py`` fails
-until the entry is there.
+``engine.DECISION_KINDS`` and its actions), one entry here, and its
+actions' entries in ``games.action_kinds``. An entry states its clock, its
+timeout default and its standing order in so many words (they have no
+defaults); ``tests/games/test_decisions.py`` fails, naming the kind, until
+the entry is there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import KW_ONLY, dataclass
+from typing import Any, Final
 
-from django.utils.translation import gettext_lazy
-
-from games import engine
+from games import action_kinds, engine
 from games.standing_orders import auction_action, clean, jail_action
 from games.wording import AUCTION_ITEMS, fine_or_chance_amount, money, square_name
 
@@ -43,12 +43,29 @@ def _engine_default(state: engine.State, player: int, ref: str) -> engine.Action
     return engine.timeout_action(state, player)
 
 
+# How long a decision's clock runs when it arises (``deadlines.allowance``):
+# the turn's time (or the player's time bank), one of the game's windows
+# (the ``TimerSettings`` field named), a short window no longer than an
+# auction's nor than a turn, or the game's own end (``services.clocks``).
+TURN: Final = "turn"
+SHORT: Final = "short"
+GAME_END: Final = "game_end"
+CLAIM_WINDOW: Final = "claim_window_seconds"
+BID_WINDOW: Final = "bid_window_seconds"
+TRADE_EXPIRY: Final = "trade_expiry_seconds"
+CLOCKS: Final = frozenset({TURN, SHORT, GAME_END, CLAIM_WINDOW, BID_WINDOW, TRADE_EXPIRY})
+
+
 @dataclass(frozen=True)
 class DecisionKind:
     kind: str
     label: str  # the timer's words: "Alice: buy or decline, 3 min left"
     words: str  # a person's notice: "you must <words> by ..."
     describe: Describe  # the pending list's sentence
+    _: KW_ONLY
+    clock: str  # how long it runs (``CLOCKS``)
+    timeout: Timeout  # what the server plays when the deadline passes
+    standing: Standing | None  # the standing order that may answer it
     answers: tuple[str, ...] = ()  # the action kinds that answer it, panel order
     # The clock runs from when it arose, whoever acts meanwhile, until the
     # window closes (a claim, a trade offer, the time limit).
@@ -66,8 +83,6 @@ class DecisionKind:
     restarted_by: str | None = None
     # Holds up the game; only these count towards a take-over and send email.
     blocking: bool = True
-    timeout: Timeout = field(default=_engine_default)
-    standing: Standing | None = None
 
 
 # --- what each kind says --------------------------------------------------------
@@ -245,52 +260,62 @@ _ENTRIES = (
     DecisionKind(
         engine.D_DEBT, "raise funds", "raise funds", _debt,
         answers=(engine.PAY_DEBT, engine.AUTO_SETTLE, engine.DECLARE_BANKRUPTCY),
+        clock=TURN, timeout=_engine_default, standing=None,
     ),
     DecisionKind(
         engine.D_PLACE, "place a building", "place a building", _place,
         answers=(engine.PLACE_BUILDING, engine.FORFEIT_BUILDING),
+        clock=TURN, timeout=_engine_default, standing=None,
     ),
     DecisionKind(
         engine.D_BID, "bid or pass", "bid or pass in an auction", _bid,
         answers=(engine.BID, engine.PASS_BID), restarted_by=engine.BID,
-        timeout=_pass_bid, standing=_bid_order,
+        clock=BID_WINDOW, timeout=_pass_bid, standing=_bid_order,
     ),
     # One hidden bid each: the clock runs from the auction's start, others'
     # bids do not restart it (no ``restarted_by``).
     DecisionKind(
         engine.D_SEALED_BID, "sealed bid", "hand in a sealed bid in an auction", _sealed_bid,
-        answers=(engine.BID, engine.PASS_BID), timeout=_pass_bid, standing=_bid_order,
+        answers=(engine.BID, engine.PASS_BID),
+        clock=BID_WINDOW, timeout=_pass_bid, standing=_bid_order,
     ),
     # A building shortage: the others may ask for the scarce buildings too
-    # (003 "two or more players wish to buy"); the deadline is short
-    # (``deadlines.allowance``) and no answer means no wish.
+    # (003 "two or more players wish to buy"); the deadline is short and no
+    # answer means no wish.
     DecisionKind(
         engine.D_WISH, "ask for scarce buildings", "say whether you want scarce buildings",
-        _wish, answers=(engine.DECLARE_WISH, engine.NO_WISH), timeout=_no_wish,
-        standing=_wish_order,
+        _wish, answers=(engine.DECLARE_WISH, engine.NO_WISH),
+        clock=SHORT, timeout=_no_wish, standing=_wish_order,
     ),
     # A claim can lapse with the next throw: claim before rolling.
     DecisionKind(
         engine.D_CLAIM, "claim rent", "claim rent", _claim,
         answers=(engine.CLAIM_RENT, engine.EXPIRE_CLAIM), window=True, blocking=False,
-        timeout=_expire_claim, standing=_claim_order,
+        clock=CLAIM_WINDOW, timeout=_expire_claim, standing=_claim_order,
     ),
-    DecisionKind(engine.D_ROLL, "roll", "roll the dice", _roll, answers=(engine.ROLL,)),
+    DecisionKind(
+        engine.D_ROLL, "roll", "roll the dice", _roll, answers=(engine.ROLL,),
+        clock=TURN, timeout=_engine_default, standing=None,
+    ),
     DecisionKind(
         engine.D_JAIL, "get out of Jail", "get out of Jail", _jail,
-        answers=(engine.ROLL, engine.PAY_JAIL_FINE, engine.USE_JAIL_CARD), standing=_jail_order,
+        answers=(engine.ROLL, engine.PAY_JAIL_FINE, engine.USE_JAIL_CARD),
+        clock=TURN, timeout=_engine_default, standing=_jail_order,
     ),
     DecisionKind(
         engine.D_BUY, "buy or decline", "decide on a purchase", _buy,
-        answers=(engine.BUY, engine.DECLINE), standing=_buy_order,
+        answers=(engine.BUY, engine.DECLINE),
+        clock=TURN, timeout=_engine_default, standing=_buy_order,
     ),
     DecisionKind(
         engine.D_INCOME_TAX, "Income Tax", "choose how to pay Income Tax", _income_tax,
         answers=(engine.INCOME_TAX_FLAT, engine.INCOME_TAX_PERCENT),
+        clock=TURN, timeout=_engine_default, standing=None,
     ),
     DecisionKind(
         engine.D_FINE_OR_CHANCE, "fine or Chance", "choose a fine or a Chance", _fine_or_chance,
         answers=(engine.PAY_TEN, engine.TAKE_CHANCE),
+        clock=TURN, timeout=_engine_default, standing=None,
     ),
     # An offer never holds up the game: the turns go on around it (the engine
     # blocks only on debts, auctions and placements), and one left unanswered
@@ -298,18 +323,19 @@ _ENTRIES = (
     DecisionKind(
         engine.D_TRADE, "answer a trade", "answer a trade offer", _trade,
         answers=(engine.ACCEPT_TRADE, engine.REJECT_TRADE), window=True, blocking=False,
-        timeout=_reject_trade,
+        clock=TRADE_EXPIRY, timeout=_reject_trade, standing=None,
     ),
     DecisionKind(
-        engine.D_END_TURN, "end the turn", "end your turn", _end_turn, answers=(engine.END_TURN,)
+        engine.D_END_TURN, "end the turn", "end your turn", _end_turn, answers=(engine.END_TURN,),
+        clock=TURN, timeout=_engine_default, standing=None,
     ),
     DecisionKind(
         TIME_LIMIT, "the game ends (time limit)", "see the game end (time limit)", _time_limit,
-        window=True, blocking=False, timeout=_end_now,
+        window=True, blocking=False, clock=GAME_END, timeout=_end_now, standing=None,
     ),
     DecisionKind(
         LENGTH_CAP, "the game ends (length cap)", "see the game end (length cap)", _length_cap,
-        window=True, blocking=False, timeout=_end_cap,
+        window=True, blocking=False, clock=GAME_END, timeout=_end_cap, standing=None,
     ),
 )  # fmt: skip
 
@@ -327,7 +353,13 @@ def _of(kind: str) -> DecisionKind:
         return found
     words = kind.replace("_", " ")
     return DecisionKind(
-        kind, words, words, lambda s, d: f"{s.names[d.player]} must decide ({words})."
+        kind,
+        words,
+        words,
+        lambda s, d: f"{s.names[d.player]} must decide ({words}).",
+        clock=TURN,
+        timeout=_engine_default,
+        standing=None,
     )
 
 
@@ -343,28 +375,10 @@ def describe(state: engine.State, pending: engine.Pending) -> str:
     return _of(pending.kind).describe(state, pending)
 
 
-# What a notice calls the move a timer played for someone ("the timer played
-# Pass for you"): the defaults ``timeout_action`` may give, in the action
-# panel's words.
-_PLAYED = {
-    engine.ROLL: gettext_lazy("Roll"),
-    engine.DECLINE: gettext_lazy("Don't buy"),
-    engine.PASS_BID: gettext_lazy("Pass"),
-    engine.NO_WISH: gettext_lazy("No building wanted"),
-    engine.END_TURN: gettext_lazy("End turn"),
-    engine.INCOME_TAX_FLAT: gettext_lazy("Pay the flat Income Tax"),
-    engine.PAY_TEN: gettext_lazy("Pay the fine"),
-    engine.TAKE_CHANCE: gettext_lazy("Take a Chance"),
-    engine.AUTO_SETTLE: gettext_lazy("Settle automatically"),
-    engine.PLACE_BUILDING: gettext_lazy("Place the building"),
-    engine.FORFEIT_BUILDING: gettext_lazy("Forfeit the building"),
-    engine.REJECT_TRADE: gettext_lazy("Reject the trade"),
-}
-
-
 def played(action_kind: str) -> str:
-    """The timer's move for a player, as their notice names it."""
-    return str(_PLAYED.get(action_kind, action_kind.replace("_", " ").capitalize()))
+    """The timer's move for a player, as their notice names it ("the timer
+    played Pass for you"): the kind in the action panel's words."""
+    return action_kinds.label(action_kind)
 
 
 def keeps_clock(kind: str, player: int, actor: int | None, action_kind: str) -> bool:
@@ -419,6 +433,34 @@ def standing_action(state: engine.State, player: int, orders: Any) -> engine.Act
     return None
 
 
+def clock(kind: str) -> str:
+    """How long a decision of ``kind`` runs (``CLOCKS``)."""
+    return _of(kind).clock
+
+
 def missing_kinds() -> list[str]:
-    """Engine decision kinds without an entry (the registry's own test)."""
-    return [k for k in engine.DECISION_KINDS if k not in KINDS]
+    """Why the registry is incomplete, one line per decision kind."""
+    problems = [
+        f"decision kind {k!r} has no entry in games/decisions.py"
+        for k in engine.DECISION_KINDS
+        if k not in KINDS
+    ]
+    problems += [
+        f"decision kind {k!r}: unknown clock {entry.clock!r}"
+        for k, entry in KINDS.items()
+        if entry.clock not in CLOCKS
+    ]
+    for k, entry in KINDS.items():
+        for answer in entry.answers:
+            place = action_kinds.KINDS.get(answer)
+            if place is None or place.place not in (action_kinds.DECISION, action_kinds.ANSWER):
+                problems.append(
+                    f"decision kind {k!r} is answered by {answer!r}, which "
+                    "games/action_kinds.py places neither with the decisions nor as an answer"
+                )
+    decided = {a for entry in KINDS.values() for a in entry.answers}
+    problems += [
+        f"action kind {a!r} is placed with the decisions but answers none"
+        for a in sorted(action_kinds.kinds_at(action_kinds.DECISION) - decided)
+    ]
+    return problems

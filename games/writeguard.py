@@ -3,55 +3,70 @@
 The services write these rows in one transaction with the version, the
 events, the deadlines and the broadcast; a write from anywhere else (a view,
 a task, the admin, a script) can leave a game that its own record
-contradicts. So every SQL statement the site sends passes this guard (an
-execute wrapper on each database connection): one that inserts into, updates
-or deletes from those tables is let through only when ``games.services`` is
-on the call stack, or inside ``writes_allowed(reason)``, the named way for
-everything else (an account deleted in the admin clears its games' host,
-test setup, benchmarks). The stack rather than a flag the services set: they
-open their transactions in some twenty places, and one forgotten would
-refuse a real move; the cost is that code a service calls counts as the
-service (its callbacks, ``on_commit`` hooks that run as its block exits).
+contradicts. So, in the tests and in debug mode, every SQL statement the
+site sends passes this guard (an execute wrapper on each database
+connection): one that inserts into, updates or deletes from those tables is
+let through only inside ``services_writing()``, which the services' own
+transaction (``games.services.write.game_transaction``) enters, or
+inside ``writes_allowed(reason)``, the named way for everything else (an
+account deleted in the admin clears its games' host, migrations, a flush,
+test setup, benchmarks). Both are context variables, so what a service runs
+inside its block (subscribers, ``on_commit`` hooks that run as its
+transaction commits) counts as the service, and nothing outside it does:
+not a thread it starts, nor a hook that runs after an outer transaction
+the service was called in.
 
 Watching the SQL rather than model signals, it sees what signals miss:
 ``QuerySet.update``, ``bulk_create``, deletes by query and the hand-built
-statements of the hot write path (``games.services.locking``). What it cannot
-see: SQL sent around Django's cursors (psql, pg_restore, a raw psycopg
-connection of one's own). Cascades are no gap: Django carries out
+statements of the hot write path (``games.services.statements``). What it
+cannot see: SQL sent around Django's cursors (psql, pg_restore, a raw
+psycopg connection of one's own). Cascades are no gap: Django carries out
 ``on_delete`` itself, with statements that pass here.
 
-``GAME_WRITE_GUARD``: ``raise`` (the tests), ``log`` (the default in
-production: a warning with the stack, the write goes ahead, so a path missed
-here cannot take the site down) or ``off`` (not installed).
+``GAME_WRITE_GUARD``: ``raise`` (the tests, and the default with ``DEBUG``),
+``log`` (a warning with the stack; the write goes ahead) or ``off`` (the
+default in production: no wrapper is installed, so no statement pays for it).
+
+The guard is put first in ``connection.execute_wrappers`` when a connection
+is created, rather than entered with Django's ``connection.execute_wrapper()``:
+that context manager is for a block of code, and appends to the list and
+pops the last entry as the block exits. The guard must hold for the
+connection's whole life, on connections opened in threads the site does not
+run (Channels' executor, Celery's pool), and a connection is often opened
+inside someone else's ``execute_wrapper`` block (``live.broadcast``): an
+entry appended there would be the one that block pops.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from types import FrameType
 from typing import Any
 
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
-# Callers that may write these tables besides the services, and why.
-ALLOWED_CALLERS = (
-    "games.services",  # the write path itself
-    "django.db.migrations",  # schema and data migrations own the tables
-    "django.core.management.commands.flush",  # empties every table (tests)
-)
+_services_writing: ContextVar[bool] = ContextVar("games_services_writing", default=False)
 _allowed_reason: ContextVar[str | None] = ContextVar("game_writes_allowed", default=None)
 _writes: re.Pattern[str] | None = None
 
 
 class GameWriteOutsideServices(RuntimeError):
     """A write to a game table from outside ``games.services`` (a bug)."""
+
+
+@contextmanager
+def services_writing() -> Iterator[None]:
+    """The services' transaction is open: its writes are the ones meant."""
+    token = _services_writing.set(True)
+    try:
+        yield
+    finally:
+        _services_writing.reset(token)
 
 
 @contextmanager
@@ -82,26 +97,19 @@ def _pattern() -> re.Pattern[str]:
     return _writes
 
 
-def _from_allowed_caller() -> bool:
-    frame: FrameType | None = sys._getframe(2)
-    while frame is not None:
-        if frame.f_globals.get("__name__", "").startswith(ALLOWED_CALLERS):
-            return True
-        frame = frame.f_back
-    return False
-
-
 def check(sql: str) -> None:
-    """Refuse (or log) ``sql`` if it writes a game table from outside the
-    services and no ``writes_allowed`` is in force."""
+    """Refuse (or log) ``sql`` if it writes a game table outside the
+    services' transaction and no ``writes_allowed`` is in force."""
+    if _services_writing.get() or _allowed_reason.get() is not None:
+        return
     found = _pattern().search(sql.upper()) if isinstance(sql, str) else None
-    if found is None or _allowed_reason.get() is not None or _from_allowed_caller():
+    if found is None:
         return
     message = (
         f"{found.group(1).lower()} written outside games.services: go through a service, "
         "or wrap the code in games.writeguard.writes_allowed(reason)"
     )
-    if getattr(settings, "GAME_WRITE_GUARD", "log") == "raise":
+    if settings.GAME_WRITE_GUARD == "raise":
         raise GameWriteOutsideServices(message)
     logger.warning("%s: %s", message, sql[:200], stack_info=True)
 
@@ -115,6 +123,6 @@ def guard(
 
 def install(sender: Any = None, *, connection: Any, **kwargs: Any) -> None:
     """``connection_created``: put the guard on the connection (once: the
-    signal comes again when it reconnects)."""
+    signal comes again when it reconnects), unless the guard is off."""
     if settings.GAME_WRITE_GUARD != "off" and guard not in connection.execute_wrappers:
         connection.execute_wrappers.insert(0, guard)

@@ -36,6 +36,8 @@ from typing import Any
 from django.db import connection
 from django.template.loader import render_to_string
 
+from common import memo
+from common.memo import Memo
 from games.models import Game
 from games.services.write import Committed
 from games.web import presenters
@@ -173,7 +175,7 @@ def _listening(game: Game, here: Any) -> Any:
     the subscriber read it, else read now."""
     if here is UNREAD:
         here = presence.listening(game.pk)
-    _remember_watched(game.pk, here is None or here.spectated)
+    WATCHED.put(game.pk, here is None or here.spectated, version=game.version)
     return here
 
 
@@ -227,20 +229,14 @@ def _first_renders(snap: Snapshot, *, spectators: bool) -> FirstRenders:
 # renders after the commit as before.
 
 AHEAD_WAIT = 1.0  # seconds; a render ahead slower than this is not waited for
-_WATCHED_SIZE = 4096
-_watched: dict[int, bool] = {}
+# Per game, whether spectators watched its last push from this process.
+WATCHED: Memo[bool] = Memo("watched", 4096)
 _ahead_pool: ThreadPoolExecutor | None = None
 _ahead_pool_lock = threading.Lock()
 
 
 class NeedsDatabase(Exception):
     """A render ahead of the commit tried to read the database."""
-
-
-def _remember_watched(game_pk: int, watched: bool) -> None:
-    if game_pk not in _watched and len(_watched) >= _WATCHED_SIZE:
-        _watched.pop(next(iter(_watched)), None)
-    _watched[game_pk] = watched
 
 
 @dataclass
@@ -259,7 +255,7 @@ def render_ahead(record: Committed) -> None:
     yet committed) in the background, if spectators watched its last push
     from this process. Called by the write inside its transaction."""
     game = record.game
-    if not _watched.get(game.pk):
+    if not WATCHED.get(game.pk):
         return
     snap = _snapshot(record)
     committed, abandoned = threading.Event(), threading.Event()
@@ -287,7 +283,7 @@ def _render_ahead(
     batch is sent from here so that it goes out the moment both the render
     and the commit are done, without a further hand-over between threads."""
     try:
-        with connection.execute_wrapper(_refuse_queries), presenters.log_cache_held() as held:
+        with connection.execute_wrapper(_refuse_queries), memo.held() as held:
             renders = _first_renders(snap, spectators=True)
     finally:
         # A refused query has connected this thread first: give the
@@ -296,7 +292,7 @@ def _render_ahead(
     # Never sent before the commit: a move rolled back never sets this.
     if not committed.wait(AHEAD_WAIT) or abandoned.is_set():
         return None
-    presenters.keep_log_lines(held)
+    memo.keep(held)
     done = groups.send(_first_batch(snap, renders))
     if done is not None:
         done.wait(FANOUT_WAIT)  # as ``push_committed`` does
@@ -354,14 +350,13 @@ def watch_html(user: Any = None, key: str = "") -> str:
     Rendered once per ``key`` (a push) for all who may see the same."""
     from live.watch import hidden_win_bars, hide_win_bars, watch_rows
 
-    memo = _watch_memo.get(key) if key else None
-    if memo is None:
+    latest = WATCH_LIST.get(key) if key else None
+    if latest is None:
         # Pushes carry the default order (recent activity); a reload re-sorts.
-        memo = (watch_rows(), {})
+        latest = (watch_rows(), {})
         if key:
-            _watch_memo.clear()  # only the latest push's renders are kept
-            _watch_memo[key] = memo
-    rows, renders = memo
+            WATCH_LIST.put(key, latest)
+    rows, renders = latest
     hidden = hidden_win_bars(rows, user)
     html = renders.get(hidden)
     if html is None:
@@ -372,7 +367,7 @@ def watch_html(user: Any = None, key: str = "") -> str:
 
 # The latest watch-list push: its rows, and their renders per set of games
 # whose win bars are hidden (most viewers: none), shared by this process's sockets.
-_watch_memo: dict[str, tuple[list[dict[str, Any]], dict[frozenset[int], str]]] = {}
+WATCH_LIST: Memo[tuple[list[dict[str, Any]], dict[frozenset[int], str]]] = Memo("watch", 1)
 
 
 def watch_refresh() -> dict[str, Any]:
@@ -389,8 +384,7 @@ def your_games_html(user: Any) -> str:
 
 # Per game, what its players' "Your games" rows last showed (status and who
 # must move), as this process last pushed it: most moves change neither.
-_SHOWN: dict[int, tuple[str, tuple[int, ...]]] = {}
-_SHOWN_SIZE = 4096
+YOUR_GAMES_SHOWN: Memo[tuple[str, tuple[int, ...]]] = Memo("your_games", 4096)
 
 
 def your_games_pushes(game: Game, snap: Snapshot | None = None) -> list[tuple[str, dict[str, Any]]]:
@@ -405,11 +399,9 @@ def your_games_pushes(game: Game, snap: Snapshot | None = None) -> list[tuple[st
     if state is not None:
         waiting = tuple(sorted({d.player for d in engine.pending_decisions(state) if d.blocking}))
     shown = (str(game.status), waiting)
-    if _SHOWN.get(game.pk) == shown:
+    if YOUR_GAMES_SHOWN.get(game.pk) == shown:
         return []
-    if game.pk not in _SHOWN and len(_SHOWN) >= _SHOWN_SIZE:
-        _SHOWN.pop(next(iter(_SHOWN)), None)
-    _SHOWN[game.pk] = shown
+    YOUR_GAMES_SHOWN.put(game.pk, shown, version=game.version)
     from live.presence import in_lobby
 
     seats = snap.seats if snap is not None else presenters.game_seats(game)

@@ -352,11 +352,17 @@ SITE_URL = (
 ).rstrip("/")
 
 # Only games.services writes games, seats, events and deadlines
-# (games/writeguard.py): "log" warns of any other writer and lets it write,
-# "raise" refuses it (the tests run so), "off" does not watch.
-GAME_WRITE_GUARD = env_str("GAME_WRITE_GUARD", "log")
+# (games/writeguard.py): "raise" refuses any other writer (the tests, and
+# debug mode), "log" warns of it and lets it write, "off" does not watch
+# and costs nothing (production).
+GAME_WRITE_GUARD = env_str("GAME_WRITE_GUARD", "raise" if DEBUG else "off")
 if GAME_WRITE_GUARD not in {"raise", "log", "off"}:
     raise ImproperlyConfigured("GAME_WRITE_GUARD must be raise, log or off")
+
+# The in-process caches named here are off (common/memo.py): for a
+# benchmark to show what each earns ("log", "include", "watched",
+# "your_games", "watch").
+MEMO_OFF = frozenset(env_list("MEMO_OFF", []))
 
 # Abuse limits (issue 14), counted in the cache per user and per client
 # address in fixed windows (common/ratelimit.py). Only views and API

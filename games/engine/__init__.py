@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from .actions import (
     ACCEPT_TRADE,
+    AMOUNT,
     AUTO_SETTLE,
     BID,
     BUILD,
@@ -55,7 +56,10 @@ from .actions import (
     ROLL,
     SELL_BUILDING,
     SELL_GROUP_BUILDINGS,
+    SQUARE,
     TAKE_CHANCE,
+    TARGET,
+    TERMS,
     UNMORTGAGE,
     USE_JAIL_CARD,
     WITHDRAW_TRADE,
@@ -65,6 +69,7 @@ from .actions import (
     terms_from_dict,
 )
 from .actions import ALL_KINDS as ACTION_KINDS
+from .actions import PARAMS as ACTION_PARAMS
 from .board import (
     CHANCE,
     CHEST,
@@ -239,6 +244,8 @@ from .views import (
 __all__ = [
     "ACCEPT_TRADE",
     "ACTION_KINDS",
+    "ACTION_PARAMS",
+    "AMOUNT",
     "AUCTION_OPEN",
     "AUCTION_SEALED",
     "AUTO_SETTLE",
@@ -344,12 +351,15 @@ __all__ = [
     "SELL_GROUP_BUILDINGS",
     "SITE",
     "SITES",
+    "SQUARE",
     "STILL_MEANT",
     "SWITCH_CHOICES",
     "SWITCH_NAMES",
     "SWITCH_RANGES",
     "SYSTEM",
     "TAKE_CHANCE",
+    "TARGET",
+    "TERMS",
     "TOTAL_HOTELS",
     "TOTAL_HOUSES",
     "UK_GROUP_NAMES",

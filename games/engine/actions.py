@@ -60,6 +60,51 @@ ALL_KINDS: Final[frozenset[str]] = frozenset(
     v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)
 )
 
+# What each kind reads of an ``Action`` besides its kind and player: the
+# engine's own description of a kind's parameters. The site's forms and the
+# API's schema take a kind's fields from here.
+SQUARE: Final = "square"
+AMOUNT: Final = "amount"
+TARGET: Final = "target"
+TERMS: Final = "terms"
+PARAMS: Final[dict[str, tuple[str, ...]]] = {
+    ROLL: (),
+    PAY_JAIL_FINE: (),
+    USE_JAIL_CARD: (TARGET,),
+    BUY: (),
+    DECLINE: (),
+    INCOME_TAX_FLAT: (),
+    INCOME_TAX_PERCENT: (),
+    PAY_TEN: (),
+    TAKE_CHANCE: (),
+    END_TURN: (),
+    BID: (AMOUNT,),
+    PASS_BID: (),
+    PLACE_BUILDING: (SQUARE,),
+    FORFEIT_BUILDING: (),
+    DECLARE_WISH: (),
+    NO_WISH: (),
+    BUILD: (SQUARE,),
+    SELL_BUILDING: (SQUARE,),
+    SELL_GROUP_BUILDINGS: (TARGET,),
+    MORTGAGE: (SQUARE,),
+    UNMORTGAGE: (SQUARE,),
+    PROPOSE_TRADE: (TARGET, TERMS),
+    ACCEPT_TRADE: (TARGET,),
+    REJECT_TRADE: (TARGET,),
+    WITHDRAW_TRADE: (TARGET,),
+    COUNTER_TRADE: (TARGET, TERMS),
+    CLAIM_RENT: (TARGET,),
+    EXPIRE_CLAIM: (TARGET,),
+    PAY_DEBT: (),
+    DECLARE_BANKRUPTCY: (),
+    AUTO_SETTLE: (),
+    RESIGN: (),
+    END_NOW: (),
+    END_CAP: (),
+}
+assert set(PARAMS) == ALL_KINDS, sorted(ALL_KINDS ^ set(PARAMS))
+
 
 class Terms(NamedTuple):
     """What the proposer gives and takes. Cards are counts (Chance, Chest)."""

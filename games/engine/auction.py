@@ -14,8 +14,13 @@ to bid; the bids themselves are in ``State.bids``.
 
 from __future__ import annotations
 
+from typing import Final
+
+from . import actions as A
 from .core import charge, in_debt, settle_phase
+from .errors import NotEnoughCash, RuleViolation, WrongPhase
 from .events import EventLog
+from .kinds import Check, Do
 from .rules import AUCTION_SEALED
 from .state import A_PROPERTY, BANK, State
 
@@ -129,3 +134,53 @@ def _maybe_close(s: State, ev: EventLog) -> None:
             s.placement = [winner, kind, high]
     start_queued(s, ev)
     settle_phase(s)
+
+
+# --- the actions of this module: check, apply (their events are appended here) ---
+
+
+def _c_bid(s: State, a: A.Action) -> None:
+    au = s.auction
+    p = a.player
+    if au is not None and is_sealed(s):
+        _c_sealed_bid(s, a, au)
+        return
+    if au is None or not au[5 + p]:
+        raise WrongPhase("You are not bidding in an auction.")
+    if au[3] == p:
+        raise RuleViolation("You already hold the highest bid.")
+    if a.kind == A.BID:
+        if in_debt(s, p):
+            raise RuleViolation("Settle your debt before bidding.")
+        if a.amount <= au[2] or a.amount < 1:
+            raise RuleViolation(f"A bid must be more than the current {au[2]}.")
+        if a.amount > s.cash[p]:
+            raise NotEnoughCash("A bid may not exceed your cash.")
+
+
+def _c_sealed_bid(s: State, a: A.Action, au: list[int]) -> None:
+    p = a.player
+    if not au[5 + p]:
+        if any(b[0] == p for b in s.bids):
+            raise RuleViolation("You have already handed in your sealed bid.")
+        raise WrongPhase("You are not bidding in this auction.")
+    if a.kind == A.BID:
+        if a.amount < 0:
+            raise RuleViolation("A bid cannot be negative.")
+        if a.amount > 0 and in_debt(s, p):
+            raise RuleViolation("Settle your debt before bidding.")
+        if a.amount > s.cash[p]:
+            raise NotEnoughCash(f"A bid may not exceed your cash ({s.rules.currency}{s.cash[p]}).")
+
+
+def _d_bid(s: State, a: A.Action, ev: EventLog) -> None:
+    if a.kind == A.BID:
+        bid(s, a.player, a.amount, ev)
+    else:
+        pass_bid(s, a.player, ev)
+
+
+PAIRS: Final[dict[str, tuple[Check, Do]]] = {
+    A.BID: (_c_bid, _d_bid),
+    A.PASS_BID: (_c_bid, _d_bid),
+}

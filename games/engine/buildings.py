@@ -3,6 +3,10 @@ and the changes they make."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
+from . import actions as A
 from . import auction
 from .board import (
     GROUP,
@@ -16,7 +20,9 @@ from .board import (
     ten_percent,
 )
 from .core import in_debt, settle_phase, transfer
+from .errors import RuleViolation, WrongPhase
 from .events import EventLog
+from .kinds import Check, Do, refuse
 from .state import A_HOTEL, A_HOUSE, BANK, WISH_WAITING, WISH_YES, State
 
 
@@ -320,3 +326,75 @@ def unmortgage(s: State, p: int, sq: int, ev: EventLog) -> None:
         s.fresh.remove(sq)
     transfer(s, p, BANK, cost)
     ev.append(("unmortgage", p, (sq, cost)))
+
+
+# --- the actions of this module: check, apply (their events are appended here) ---
+
+
+def _c_place(s: State, a: A.Action) -> None:
+    pl = s.placement
+    if pl is None or pl[0] != a.player:
+        raise WrongPhase("You have no building to place.")
+    if a.kind == A.PLACE_BUILDING:
+        refuse(placement_error(s, a.player, a.square))
+        if build_kind(s, a.square) != pl[1]:
+            raise RuleViolation("That site needs the other kind of building.")
+
+
+def _d_place(s: State, a: A.Action, ev: EventLog) -> None:
+    pl = s.placement
+    assert pl is not None
+    s.placement = None
+    if a.kind == A.PLACE_BUILDING:
+        put_building(s, a.square, pl[1])
+        ev.append(("place_building", a.player, (a.square,)))
+    else:
+        transfer(s, BANK, a.player, pl[2])
+        ev.append(("forfeit_building", a.player, ()))
+    settle_phase(s)
+
+
+def _c_wish(s: State, a: A.Action) -> None:
+    w = s.wish
+    p = a.player
+    if w is None or w[3 + p] != WISH_WAITING:
+        raise WrongPhase("You are not being asked about scarce buildings.")
+    if s.debts or s.auction is not None or s.placement is not None:
+        raise WrongPhase("Wait: the auction, placement or debt comes first.")
+    if a.kind == A.DECLARE_WISH and not could_wish(s, p, w[2]):
+        raise RuleViolation("You could not buy one now: nowhere to build it, or too little cash.")
+
+
+def _d_wish(s: State, a: A.Action, ev: EventLog) -> None:
+    answer_wish(s, a.player, a.kind == A.DECLARE_WISH, ev)
+    settle_phase(s)
+
+
+def _on(
+    error: Callable[[State, int, int], str],
+    change: Callable[[State, int, int, EventLog], None],
+    on_target: bool = False,
+) -> tuple[Check, Do]:
+    """The check and apply of a kind that names one square (or, with
+    ``on_target``, one colour group): ``error`` says why not, ``change`` does it."""
+
+    def check(s: State, a: A.Action) -> None:
+        refuse(error(s, a.player, a.target if on_target else a.square))
+
+    def do(s: State, a: A.Action, ev: EventLog) -> None:
+        change(s, a.player, a.target if on_target else a.square, ev)
+
+    return check, do
+
+
+PAIRS: Final[dict[str, tuple[Check, Do]]] = {
+    A.PLACE_BUILDING: (_c_place, _d_place),
+    A.FORFEIT_BUILDING: (_c_place, _d_place),
+    A.DECLARE_WISH: (_c_wish, _d_wish),
+    A.NO_WISH: (_c_wish, _d_wish),
+    A.BUILD: _on(build_error, build),
+    A.SELL_BUILDING: _on(sell_error, sell),
+    A.SELL_GROUP_BUILDINGS: _on(sell_group_error, sell_group, on_target=True),
+    A.MORTGAGE: _on(mortgage_error, mortgage),
+    A.UNMORTGAGE: _on(unmortgage_error, unmortgage),
+}

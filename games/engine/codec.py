@@ -7,7 +7,7 @@ from typing import Any, Final
 from .actions import terms_from_dict
 from .errors import CodecError
 from .rules import ruleset_from_dict
-from .state import SCHEMA_VERSION, State
+from .state import LATER_LISTS, SCHEMA_VERSION, State
 
 # Fields stored as they are (ints, bools, strings and lists of them).
 _PLAIN: Final = (
@@ -79,6 +79,9 @@ def to_dict(s: State) -> dict[str, Any]:
     # Only in games with a length cap in turns, as ``bids``.
     if s.played:
         d["played"] = _copy(s.played)
+    for k in LATER_LISTS:
+        if getattr(s, k):
+            d[k] = _copy(getattr(s, k))
     return d
 
 
@@ -105,6 +108,8 @@ def from_dict(d: dict[str, Any]) -> State:
         s.wish = _copy(d.get("wish"))
         played = d.get("played") or ([0] * s.n if s.rules.cap_turns else [])
         s.played = [int(x) for x in played]
+        for k in LATER_LISTS:
+            setattr(s, k, [[int(x) for x in row] for row in d.get(k, ())])
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise CodecError(f"Unreadable game state: {exc}") from exc
     return s

@@ -21,8 +21,6 @@ from .core import (
     charge,
     fee_creditor,
     finish,
-    in_debt,
-    owed,
     settle_phase,
     total_worth,
     transfer,
@@ -37,6 +35,7 @@ from .errors import (
     WrongPhase,
 )
 from .events import Event, EventLog, as_events
+from .kinds import Check, Do
 from .rng import GEN_KEYED, draw_below, secret_key, seed_state, shuffle_state
 from .rules import END_LENGTH_CAP, END_TIME, Ruleset, ruleset_from_dict
 from .state import (
@@ -50,7 +49,6 @@ from .state import (
     P_ROLL,
     P_TAX,
     SYSTEM,
-    WISH_WAITING,
     State,
     blank_state,
 )
@@ -187,11 +185,6 @@ def _turn(s: State, a: A.Action, phase: int) -> None:
         raise WrongPhase(_PHASE_WAIT[s.phase])
 
 
-def _raise(err: str, cls: type[IllegalAction] = RuleViolation) -> None:
-    if err:
-        raise cls(err)
-
-
 def _c_roll(s: State, a: A.Action) -> None:
     _turn(s, a, P_ROLL)
 
@@ -242,105 +235,6 @@ def _c_end_turn(s: State, a: A.Action) -> None:
     _turn(s, a, P_END)
 
 
-def _c_bid(s: State, a: A.Action) -> None:
-    au = s.auction
-    p = a.player
-    if au is not None and auction.is_sealed(s):
-        _c_sealed_bid(s, a, au)
-        return
-    if au is None or not au[5 + p]:
-        raise WrongPhase("You are not bidding in an auction.")
-    if au[3] == p:
-        raise RuleViolation("You already hold the highest bid.")
-    if a.kind == A.BID:
-        if in_debt(s, p):
-            raise RuleViolation("Settle your debt before bidding.")
-        if a.amount <= au[2] or a.amount < 1:
-            raise RuleViolation(f"A bid must be more than the current {au[2]}.")
-        if a.amount > s.cash[p]:
-            raise NotEnoughCash("A bid may not exceed your cash.")
-
-
-def _c_sealed_bid(s: State, a: A.Action, au: list[int]) -> None:
-    p = a.player
-    if not au[5 + p]:
-        if any(b[0] == p for b in s.bids):
-            raise RuleViolation("You have already handed in your sealed bid.")
-        raise WrongPhase("You are not bidding in this auction.")
-    if a.kind == A.BID:
-        if a.amount < 0:
-            raise RuleViolation("A bid cannot be negative.")
-        if a.amount > 0 and in_debt(s, p):
-            raise RuleViolation("Settle your debt before bidding.")
-        if a.amount > s.cash[p]:
-            raise NotEnoughCash(f"A bid may not exceed your cash ({s.rules.currency}{s.cash[p]}).")
-
-
-def _c_place(s: State, a: A.Action) -> None:
-    pl = s.placement
-    if pl is None or pl[0] != a.player:
-        raise WrongPhase("You have no building to place.")
-    if a.kind == A.PLACE_BUILDING:
-        _raise(buildings.placement_error(s, a.player, a.square))
-        if buildings.build_kind(s, a.square) != pl[1]:
-            raise RuleViolation("That site needs the other kind of building.")
-
-
-def _c_wish(s: State, a: A.Action) -> None:
-    w = s.wish
-    p = a.player
-    if w is None or w[3 + p] != WISH_WAITING:
-        raise WrongPhase("You are not being asked about scarce buildings.")
-    if s.debts or s.auction is not None or s.placement is not None:
-        raise WrongPhase("Wait: the auction, placement or debt comes first.")
-    if a.kind == A.DECLARE_WISH and not buildings.could_wish(s, p, w[2]):
-        raise RuleViolation("You could not buy one now: nowhere to build it, or too little cash.")
-
-
-def _c_build(s: State, a: A.Action) -> None:
-    _raise(buildings.build_error(s, a.player, a.square))
-
-
-def _c_sell(s: State, a: A.Action) -> None:
-    _raise(buildings.sell_error(s, a.player, a.square))
-
-
-def _c_sell_group(s: State, a: A.Action) -> None:
-    _raise(buildings.sell_group_error(s, a.player, a.target))
-
-
-def _c_mortgage(s: State, a: A.Action) -> None:
-    _raise(buildings.mortgage_error(s, a.player, a.square))
-
-
-def _c_unmortgage(s: State, a: A.Action) -> None:
-    _raise(buildings.unmortgage_error(s, a.player, a.square))
-
-
-def _c_propose(s: State, a: A.Action) -> None:
-    if a.terms is None:
-        raise UnknownAction("A trade needs terms.")
-    _raise(trade.terms_error(s, a.player, a.target, a.terms))
-
-
-def _c_answer(s: State, a: A.Action) -> None:
-    t = trade.find(s, a.target)
-    if t is None:
-        raise WrongPhase("That trade offer is no longer open.")
-    if a.kind == A.WITHDRAW_TRADE:
-        if t[1] != a.player:
-            raise NotYourTurn("Only the player who made an offer can withdraw it.")
-        return
-    if t[2] != a.player:
-        raise NotYourTurn("That offer was not made to you.")
-    if a.kind == A.ACCEPT_TRADE:
-        _raise(trade.terms_error(s, t[1], t[2], t[3], accepting=True))
-    elif a.kind == A.COUNTER_TRADE:
-        if a.terms is None:
-            raise UnknownAction("A counter-offer needs terms.")
-        _raise(trade.terms_error(s, a.player, t[1], a.terms))
-
-
 def _find_claim(s: State, cid: int) -> list[int] | None:
     for c in s.claims:
         if c[0] == cid:
@@ -354,16 +248,6 @@ def _c_claim(s: State, a: A.Action) -> None:
         raise WrongPhase("That rent can no longer be claimed.")
     if (a.kind == A.CLAIM_RENT or a.player != SYSTEM) and c[1] != a.player:
         raise NotYourTurn("That rent is not yours to claim.")
-
-
-def _c_debt(s: State, a: A.Action) -> None:
-    p = a.player
-    if not in_debt(s, p):
-        raise WrongPhase("You have no debt to settle.")
-    if a.kind == A.PAY_DEBT and s.cash[p] < owed(s, p):
-        raise NotEnoughCash("You do not have enough cash yet: raise funds or declare bankruptcy.")
-    if a.kind == A.DECLARE_BANKRUPTCY and s.cash[p] >= owed(s, p):
-        raise RuleViolation("You can pay what you owe, so you cannot declare bankruptcy.")
 
 
 def _c_resign(s: State, a: A.Action) -> None:
@@ -473,72 +357,6 @@ def _d_end_turn(s: State, a: A.Action, ev: EventLog) -> None:
         ev.append(("turn_start", s.turn, (s.turn_no,)))
 
 
-def _d_bid(s: State, a: A.Action, ev: EventLog) -> None:
-    if a.kind == A.BID:
-        auction.bid(s, a.player, a.amount, ev)
-    else:
-        auction.pass_bid(s, a.player, ev)
-
-
-def _d_place(s: State, a: A.Action, ev: EventLog) -> None:
-    pl = s.placement
-    assert pl is not None
-    s.placement = None
-    if a.kind == A.PLACE_BUILDING:
-        buildings.put_building(s, a.square, pl[1])
-        ev.append(("place_building", a.player, (a.square,)))
-    else:
-        transfer(s, BANK, a.player, pl[2])
-        ev.append(("forfeit_building", a.player, ()))
-    settle_phase(s)
-
-
-def _d_wish(s: State, a: A.Action, ev: EventLog) -> None:
-    buildings.answer_wish(s, a.player, a.kind == A.DECLARE_WISH, ev)
-    settle_phase(s)
-
-
-def _d_build(s: State, a: A.Action, ev: EventLog) -> None:
-    buildings.build(s, a.player, a.square, ev)
-
-
-def _d_sell(s: State, a: A.Action, ev: EventLog) -> None:
-    buildings.sell(s, a.player, a.square, ev)
-
-
-def _d_sell_group(s: State, a: A.Action, ev: EventLog) -> None:
-    buildings.sell_group(s, a.player, a.target, ev)
-
-
-def _d_mortgage(s: State, a: A.Action, ev: EventLog) -> None:
-    buildings.mortgage(s, a.player, a.square, ev)
-
-
-def _d_unmortgage(s: State, a: A.Action, ev: EventLog) -> None:
-    buildings.unmortgage(s, a.player, a.square, ev)
-
-
-def _d_propose(s: State, a: A.Action, ev: EventLog) -> None:
-    assert a.terms is not None
-    trade.propose(s, a.player, a.target, a.terms, ev)
-
-
-def _d_answer(s: State, a: A.Action, ev: EventLog) -> None:
-    t = trade.find(s, a.target)
-    assert t is not None
-    if a.kind == A.ACCEPT_TRADE:
-        trade.accept(s, a.target, ev)
-        return
-    trade.close(s, a.target)
-    if a.kind == A.WITHDRAW_TRADE:
-        ev.append(("trade_withdrawn", a.player, (t[2], t[0])))
-        return
-    ev.append(("trade_rejected", a.player, (t[1], t[0])))
-    if a.kind == A.COUNTER_TRADE:
-        assert a.terms is not None
-        trade.propose(s, a.player, t[1], a.terms, ev)
-
-
 def _d_claim(s: State, a: A.Action, ev: EventLog) -> None:
     c = _find_claim(s, a.target)
     assert c is not None
@@ -549,15 +367,6 @@ def _d_claim(s: State, a: A.Action, ev: EventLog) -> None:
         charge(s, payer, owner, amount, ev)
     else:
         ev.append(("claim_expired", payer, (owner, cid)))
-
-
-def _d_debt(s: State, a: A.Action, ev: EventLog) -> None:
-    if a.kind == A.PAY_DEBT:
-        money.pay_debts(s, a.player, ev)
-    elif a.kind == A.DECLARE_BANKRUPTCY:
-        money.bankrupt(s, a.player, ev)
-    else:
-        money.auto_settle(s, a.player, ev)
 
 
 def _d_end_now(s: State, a: A.Action, ev: EventLog) -> None:
@@ -575,8 +384,8 @@ def _d_end_cap(s: State, a: A.Action, ev: EventLog) -> None:
     finish(s, END_LENGTH_CAP, ev, settle=True)
 
 
-_Check = Callable[[State, A.Action], None]
-_Do = Callable[[State, A.Action, EventLog], None]
+_Check = Check
+_Do = Do
 
 _PAIRS: Final[dict[str, tuple[_Check, _Do]]] = {
     A.ROLL: (_c_roll, _d_roll),
@@ -589,30 +398,16 @@ _PAIRS: Final[dict[str, tuple[_Check, _Do]]] = {
     A.PAY_TEN: (_c_choice, _d_choice),
     A.TAKE_CHANCE: (_c_choice, _d_choice),
     A.END_TURN: (_c_end_turn, _d_end_turn),
-    A.BID: (_c_bid, _d_bid),
-    A.PASS_BID: (_c_bid, _d_bid),
-    A.PLACE_BUILDING: (_c_place, _d_place),
-    A.FORFEIT_BUILDING: (_c_place, _d_place),
-    A.DECLARE_WISH: (_c_wish, _d_wish),
-    A.NO_WISH: (_c_wish, _d_wish),
-    A.BUILD: (_c_build, _d_build),
-    A.SELL_BUILDING: (_c_sell, _d_sell),
-    A.SELL_GROUP_BUILDINGS: (_c_sell_group, _d_sell_group),
-    A.MORTGAGE: (_c_mortgage, _d_mortgage),
-    A.UNMORTGAGE: (_c_unmortgage, _d_unmortgage),
-    A.PROPOSE_TRADE: (_c_propose, _d_propose),
-    A.ACCEPT_TRADE: (_c_answer, _d_answer),
-    A.REJECT_TRADE: (_c_answer, _d_answer),
-    A.WITHDRAW_TRADE: (_c_answer, _d_answer),
-    A.COUNTER_TRADE: (_c_answer, _d_answer),
     A.CLAIM_RENT: (_c_claim, _d_claim),
     A.EXPIRE_CLAIM: (_c_claim, _d_claim),
-    A.PAY_DEBT: (_c_debt, _d_debt),
-    A.DECLARE_BANKRUPTCY: (_c_debt, _d_debt),
-    A.AUTO_SETTLE: (_c_debt, _d_debt),
     A.END_NOW: (_c_end_now, _d_end_now),
     A.END_CAP: (_c_end_cap, _d_end_cap),
     A.RESIGN: (_c_resign, _d_resign),
+    # The kinds whose check, apply and events live in their own module.
+    **auction.PAIRS,
+    **buildings.PAIRS,
+    **money.PAIRS,
+    **trade.PAIRS,
 }
 
 
@@ -714,6 +509,11 @@ _FUSED: Final[dict[str, _Do]] = {
     A.END_TURN: run_end_turn,
     A.CLAIM_RENT: run_claim_rent,
 }
+
+# The legal actions a kind module lists beyond ``legal``'s own candidates
+# (``legal_actions`` appends what each of these gives for the player).
+Candidates = Callable[[State, int], list[A.Action]]
+LISTED: Final[tuple[Candidates, ...]] = ()
 
 _SYSTEM_KINDS: Final = frozenset({A.END_NOW, A.END_CAP, A.EXPIRE_CLAIM})
 # kind -> one function that checks the seat (system actions skip it),

@@ -8,7 +8,7 @@ from typing import Any, Final, NamedTuple
 from . import actions as A
 from .board import PROPERTIES, SITES
 from .core import blocked, in_debt
-from .game import is_legal
+from .game import LISTED, is_legal
 from .rules import AUCTION_SEALED
 from .state import P_BUY, P_CHOICE, P_END, P_OVER, P_ROLL, P_TAX, SYSTEM, WISH_WAITING, State
 
@@ -175,6 +175,8 @@ def _candidates(s: State, p: int) -> list[A.Action]:
         if c[1] == p:
             out.append(act(A.CLAIM_RENT, p, target=c[0]))
             out.append(act(A.EXPIRE_CLAIM, p, target=c[0]))
+    for more in LISTED:
+        out += more(s, p)
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import actions as A
 from . import auction, buildings
 from .board import (
     GROUP,
@@ -17,8 +18,10 @@ from .board import (
     ten_percent,
 )
 from .cards import DECKS, JAIL_FREE
-from .core import advance_turn, charge, finish, owed, transfer
+from .core import advance_turn, charge, finish, in_debt, owed, transfer
+from .errors import NotEnoughCash, RuleViolation, WrongPhase
 from .events import EventLog
+from .kinds import Check, Do
 from .rules import END_FIRST_BANKRUPTCY, END_SECOND_BANKRUPTCY
 from .state import BANK, P_OVER, POT, State
 
@@ -238,3 +241,32 @@ def _forget_player(s: State, p: int, ev: EventLog) -> None:
 
 
 __all__ = ["GROUP_MEMBERS", "auto_settle", "bankrupt", "give_property", "liquidate", "pay_debts"]
+
+
+# --- the actions of this module: check, apply (their events are appended here) ---
+
+
+def _c_debt(s: State, a: A.Action) -> None:
+    p = a.player
+    if not in_debt(s, p):
+        raise WrongPhase("You have no debt to settle.")
+    if a.kind == A.PAY_DEBT and s.cash[p] < owed(s, p):
+        raise NotEnoughCash("You do not have enough cash yet: raise funds or declare bankruptcy.")
+    if a.kind == A.DECLARE_BANKRUPTCY and s.cash[p] >= owed(s, p):
+        raise RuleViolation("You can pay what you owe, so you cannot declare bankruptcy.")
+
+
+def _d_debt(s: State, a: A.Action, ev: EventLog) -> None:
+    if a.kind == A.PAY_DEBT:
+        pay_debts(s, a.player, ev)
+    elif a.kind == A.DECLARE_BANKRUPTCY:
+        bankrupt(s, a.player, ev)
+    else:
+        auto_settle(s, a.player, ev)
+
+
+PAIRS: Final[dict[str, tuple[Check, Do]]] = {
+    A.PAY_DEBT: (_c_debt, _d_debt),
+    A.DECLARE_BANKRUPTCY: (_c_debt, _d_debt),
+    A.AUTO_SETTLE: (_c_debt, _d_debt),
+}

@@ -92,6 +92,11 @@ _FIELDS: Final = (
     "wish",
 )
 
+# Fields added after games were stored: lists of int lists, written only
+# while not empty and read as empty from a state without them, so that
+# every stored state and its digest stay as they were (``codec``).
+LATER_LISTS: Final[tuple[str, ...]] = ()
+
 
 class State:
     """Everything about a game in progress. See docs/engine.md for fields."""

@@ -7,10 +7,15 @@ checked when proposed and again when accepted.
 
 from __future__ import annotations
 
+from typing import Final
+
+from . import actions as A
 from .actions import Terms
 from .board import GROUP, GROUP_MEMBERS, IS_PROPERTY, MORTGAGE, ten_percent
 from .core import transfer
+from .errors import NotYourTurn, UnknownAction, WrongPhase
 from .events import EventLog
+from .kinds import Check, Do, refuse
 from .money import give_property
 from .state import State
 
@@ -112,3 +117,60 @@ def accept(s: State, trade_id: int, ev: EventLog) -> None:
         give_property(s, sq, to, frm, ev)
     for sq in terms.take_props:
         give_property(s, sq, frm, to, ev)
+
+
+# --- the actions of this module: check, apply (their events are appended here) ---
+
+
+def _c_propose(s: State, a: A.Action) -> None:
+    if a.terms is None:
+        raise UnknownAction("A trade needs terms.")
+    refuse(terms_error(s, a.player, a.target, a.terms))
+
+
+def _d_propose(s: State, a: A.Action, ev: EventLog) -> None:
+    assert a.terms is not None
+    propose(s, a.player, a.target, a.terms, ev)
+
+
+def _c_answer(s: State, a: A.Action) -> None:
+    t = find(s, a.target)
+    if t is None:
+        raise WrongPhase("That trade offer is no longer open.")
+    if a.kind == A.WITHDRAW_TRADE:
+        if t[1] != a.player:
+            raise NotYourTurn("Only the player who made an offer can withdraw it.")
+        return
+    if t[2] != a.player:
+        raise NotYourTurn("That offer was not made to you.")
+    if a.kind == A.ACCEPT_TRADE:
+        refuse(terms_error(s, t[1], t[2], t[3], accepting=True))
+    elif a.kind == A.COUNTER_TRADE:
+        if a.terms is None:
+            raise UnknownAction("A counter-offer needs terms.")
+        refuse(terms_error(s, a.player, t[1], a.terms))
+
+
+def _d_answer(s: State, a: A.Action, ev: EventLog) -> None:
+    t = find(s, a.target)
+    assert t is not None
+    if a.kind == A.ACCEPT_TRADE:
+        accept(s, a.target, ev)
+        return
+    close(s, a.target)
+    if a.kind == A.WITHDRAW_TRADE:
+        ev.append(("trade_withdrawn", a.player, (t[2], t[0])))
+        return
+    ev.append(("trade_rejected", a.player, (t[1], t[0])))
+    if a.kind == A.COUNTER_TRADE:
+        assert a.terms is not None
+        propose(s, a.player, t[1], a.terms, ev)
+
+
+PAIRS: Final[dict[str, tuple[Check, Do]]] = {
+    A.PROPOSE_TRADE: (_c_propose, _d_propose),
+    A.ACCEPT_TRADE: (_c_answer, _d_answer),
+    A.REJECT_TRADE: (_c_answer, _d_answer),
+    A.WITHDRAW_TRADE: (_c_answer, _d_answer),
+    A.COUNTER_TRADE: (_c_answer, _d_answer),
+}

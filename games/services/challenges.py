@@ -11,7 +11,6 @@ import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -27,7 +26,7 @@ from games.services.errors import (
 )
 from games.services.lobby import _lobby_game, _require_host, join_game
 from games.services.subscribers import announce
-from games.services.write import Committed, Notice
+from games.services.write import Committed, Notice, game_transaction
 from games.switches import PRESET_LABELS
 
 CHALLENGE = "challenge"
@@ -46,7 +45,7 @@ def open_challenges() -> QuerySet[Challenge]:
 
 def challenge_player(*, public_id: str, user: Any, username: str) -> Challenge:
     """The host of a game in the lobby challenges ``username`` to it."""
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         _require_host(game, user)
         target = (
@@ -87,7 +86,7 @@ def check_seatable(game: Game, user: Any) -> None:
 def accept_challenge(*, challenge_id: str, user: Any, seed: str | None = None) -> Seat:
     """Seat the challenged person (with the game's own checks: a full game,
     their open-games cap, bot-account rules), with their dice ``seed``."""
-    with transaction.atomic():
+    with game_transaction():
         made = _answerable(challenge_id, user)
         seat = join_game(
             public_id=made.game.public_id,
@@ -102,7 +101,7 @@ def accept_challenge(*, challenge_id: str, user: Any, seed: str | None = None) -
 
 
 def decline_challenge(*, challenge_id: str, user: Any) -> Challenge:
-    with transaction.atomic():
+    with game_transaction():
         made = _answerable(challenge_id, user)
         _answer(made, Challenge.Status.DECLINED, f"{user.username} declined your challenge")
     return made
@@ -110,7 +109,7 @@ def decline_challenge(*, challenge_id: str, user: Any) -> Challenge:
 
 def withdraw_challenge(*, challenge_id: str, user: Any) -> Challenge:
     """The challenger takes it back."""
-    with transaction.atomic():
+    with game_transaction():
         made = _locked(challenge_id, user, as_challenger=True)
         _check_pending(made)
         _answer(made, Challenge.Status.CANCELLED, None, retract=True)

@@ -2,8 +2,8 @@
 
 One ``Deadline`` row per pending decision, rewritten in the same write as
 the move that changed the decisions (``sync_deadlines``), and the seat
-counters a move or a timeout changes. All of it goes out with the write's
-own statements (``Write.flush``).
+counters a move or a timeout changes, written through the ORM in the
+write's transaction.
 """
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from common.rows import reader
 from games import deadlines as dl
 from games import decisions, engine
 from games.models import Deadline, Game, Seat
-from games.services.statements import insert_statement
 from games.services.write import Write
 
 
@@ -40,17 +38,14 @@ def sync_deadlines(
     interrupt (a debt, an auction, a shortage's wish window) holds the turn
     player's decision up: its clock stops (``Game.held_clock``) and resumes with the time it had left
     when the decision comes back, so no interrupt gives a fresh one.
-    Called inside the write's transaction with the game row locked; the
-    write's other statements go out first, in the same round trip."""
+    Called inside the write's transaction with the game row locked."""
     game = w.game
     now = now or timezone.now()
-    table = reader(Deadline).table
     existing = {(d.player, d.kind, d.ref): d for d in w.deadlines}
     if state.finished or game.status != Game.Status.ACTIVE:
         if existing:
-            w.statements.append((f"DELETE FROM {table} WHERE game_id = %s", [game.pk]))
+            Deadline.objects.filter(game=game).delete()
         _set_held(w, None)
-        w.flush()
         w.deadlines = []
         return
     wanted: dict[tuple[int, str, str], int] = {}
@@ -108,26 +103,15 @@ def sync_deadlines(
             d.notice_at = now + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS)
     # A diff: only the rows that changed are written.
     if drop:
-        marks = ", ".join(["%s"] * len(drop))
-        w.statements.append((f"DELETE FROM {table} WHERE id IN ({marks})", drop))
+        Deadline.objects.filter(pk__in=drop).delete()
     _set_held(w, held)
     stale = [d.pk for d in kept if d.version != game.version]
     if stale:
-        marks = ", ".join(["%s"] * len(stale))
-        w.statements.append(
-            (f"UPDATE {table} SET version = %s WHERE id IN ({marks})", [game.version, *stale])
-        )
+        Deadline.objects.filter(pk__in=stale).update(version=game.version)
     for d in kept:
         d.version = game.version
     if created:
-        # Last, so that the new rows are the last result.
-        results = w.flush(insert_statement(created, returning=True))
-        rows = reader(Deadline)
-        created = [rows.build(row) for row in results[-1]]
-        for d in created:
-            Deadline.game.field.set_cached_value(d, game)
-    else:
-        w.flush()
+        Deadline.objects.bulk_create(created)
     w.deadlines = kept + created
     # Tell players whose turn has come. The rows say when to look
     # (``notice_at``); the task after the commit is the shortcut for those
@@ -169,7 +153,7 @@ def _resumed(game: Game, seat: Seat | None, held: dict[str, Any], now: datetime)
 def _set_held(w: Write, held: dict[str, Any] | None) -> None:
     if w.game.held_clock != held:
         w.game.held_clock = held
-        w.update(w.game, ["held_clock"])
+        w.game.save(update_fields=["held_clock"])
 
 
 def _new_deadline(
@@ -232,7 +216,7 @@ def charge_time_bank(
     if seat is None:
         return
     seat.bank_seconds = dl.bank_after_move(timer, seat.bank_seconds, used)
-    w.update(seat, ["bank_seconds"])
+    seat.save(update_fields=["bank_seconds"])
 
 
 def count_timeout(w: Write, player: int) -> bool:
@@ -251,7 +235,7 @@ def count_timeout(w: Write, player: int) -> bool:
         seat.taken_over = True
         seat.takeovers_total += 1
         fields += ["taken_over", "takeovers_total"]
-    w.update(seat, fields)
+    seat.save(update_fields=fields)
     return takeover
 
 
@@ -260,4 +244,4 @@ def count_own_move(w: Write, seat: Seat) -> None:
     end of their run of timeouts."""
     seat.decisions_total += 1
     seat.timeouts_in_row = 0
-    w.update(seat, ["decisions_total", "timeouts_in_row"])
+    seat.save(update_fields=["decisions_total", "timeouts_in_row"])

@@ -27,9 +27,8 @@ from games.services.clocks import sync_deadlines
 from games.services.errors import InvalidRequest, NotAllowed, StateConflict, TooManyGames
 from games.services.locking import lock_game
 from games.services.play import set_auto_move
-from games.services.statements import insert_statement
 from games.services.subscribers import announce
-from games.services.write import Committed, Write, lock
+from games.services.write import Committed, Write, game_transaction, lock
 from games.standing_orders import with_suggested
 from games.switches import SITE_ONLY
 
@@ -136,7 +135,7 @@ def create_game(
         )
     if rated_with_bots and getattr(host, "rated_suspended", False):
         raise NotAllowed(seating.suspended_words())
-    with transaction.atomic():
+    with game_transaction():
         if capped and host is not None:
             lock_user(host)
             check_open_games(host)
@@ -228,7 +227,7 @@ def join_game(
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to join a game.")
     seed = check_seed(seed)
-    with transaction.atomic():
+    with game_transaction():
         lock_user(user)
         game = _lobby_game(public_id)
         if not game.is_public and not access.token_matches(invite_token, game):
@@ -245,7 +244,7 @@ def join_game(
         seating.check_rated_standing(user, game, seats)
         seating.check_blocked_seated(user, seated, confirmed=confirm_blocked)
         try:
-            with transaction.atomic():
+            with game_transaction():
                 seat = Seat.objects.create(
                     game=game, number=_next_number(game), user=user,
                     standing_orders=with_suggested({}) if suggested_orders else {},
@@ -260,7 +259,7 @@ def join_game(
 def use_suggested_orders(*, public_id: str, user: Any) -> Seat:
     """Before the start: the player's seat takes the suggested standing
     orders in one click (their other orders are kept)."""
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
@@ -274,7 +273,7 @@ def set_seed(*, public_id: str, user: Any, seed: str | None) -> Seat:
     """Before the start: the player's seat takes a new dice seed ("" or None
     removes it). From the start the seeds are fixed: they make the key."""
     seed = check_seed(seed)
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
@@ -285,7 +284,7 @@ def set_seed(*, public_id: str, user: Any, seed: str | None) -> Seat:
 
 
 def leave_game(*, public_id: str, user: Any) -> None:
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
@@ -321,7 +320,7 @@ def do_rotate_invite(*, public_id: str, user: Any) -> Game:
     for joining and for watching a private game; sockets it let in close.
     Only the host, while the game is waiting or in play (afterwards no one
     can join, and a finished private game stays with its players)."""
-    with transaction.atomic():
+    with game_transaction():
         game = lock_game(public_id=public_id)
         _require_host(game, user)
         if game.status not in (Game.Status.LOBBY, Game.Status.ACTIVE):
@@ -336,7 +335,7 @@ def do_rotate_invite(*, public_id: str, user: Any) -> Game:
 def add_bot(*, public_id: str, user: Any, kind: str = Seat.BotKind.HEURISTIC) -> Seat:
     if kind not in BOT_KINDS:
         raise InvalidRequest(f"Unknown bot kind {kind!r}.")
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         _require_host(game, user)
         seat = Seat.objects.create(game=game, number=_next_number(game), bot_kind=kind)
@@ -345,7 +344,7 @@ def add_bot(*, public_id: str, user: Any, kind: str = Seat.BotKind.HEURISTIC) ->
 
 
 def remove_bot(*, public_id: str, user: Any, seat_number: int) -> None:
-    with transaction.atomic():
+    with game_transaction():
         game = _lobby_game(public_id)
         _require_host(game, user)
         deleted, _ = game.seats.filter(number=seat_number, user__isnull=True).delete()
@@ -356,7 +355,7 @@ def remove_bot(*, public_id: str, user: Any, seat_number: int) -> None:
 
 
 def start_game(*, public_id: str, user: Any) -> Game:
-    with transaction.atomic():
+    with game_transaction():
         # The seats and deadline rows come with the lock, as for a move.
         w = lock(public_id=public_id)
         if w.game.status != Game.Status.LOBBY:
@@ -367,9 +366,9 @@ def start_game(*, public_id: str, user: Any) -> Game:
 
 
 def _start(w: Write) -> None:
-    """Start the locked lobby game. A write like a move's: every change goes
-    out through ``w`` (the seats, the game row, the start's events and the
-    deadline rows together), and the record is announced for commit."""
+    """Start the locked lobby game. A write like a move's: the seats, the
+    game row, the start's events and the deadline rows, in the write's
+    transaction, and the record is announced for commit."""
     game, seats = w.game, w.seats
     game.switches = with_turn_limit(game.switches, seats)
     rules = check_ruleset(game.preset, game.switches)
@@ -377,15 +376,15 @@ def _start(w: Write) -> None:
         raise StateConflict("At least two players are needed to start.")
     seating.check_may_start_rated(game, seats)
     # Engine players are numbered 0..n-1; close the gaps left by departures.
-    # The statements go out in order, each checked on its own.
+    # Each renumbering is its own UPDATE, in order, so the unique constraint holds throughout.
     for index, seat in enumerate(seats):
         if seat.number != index:
             seat.number = 100 + index  # dodge the unique constraint while renumbering
-            w.update(seat, ["number"])
+            seat.save(update_fields=["number"])
     for index, seat in enumerate(seats):
         seat.number = index
         seat.status = Seat.Status.PLAYING
-        w.update(seat, ["number", "status"])
+        seat.save(update_fields=["number", "status"])
     events: list[engine.Event] = []
     if not game.secret:  # created before secrets were drawn at creation
         game.secret = new_secret()
@@ -406,7 +405,7 @@ def _start(w: Write) -> None:
         "auto_move_at",
         "switches",
     ]
-    w.update(game, [*fields, "updated_at"])
+    game.save(update_fields=[*fields, "updated_at"])
     # The start (with the commitment to the secret), then the engine's events.
     start = GameEvent(
         game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
@@ -415,7 +414,7 @@ def _start(w: Write) -> None:
         GameEvent(game=game, seq=game.version, index=1 + i, kind=ev.kind, payload=ev.to_dict())
         for i, ev in enumerate(events)
     ]
-    w.statements.append(insert_statement(rows))
+    GameEvent.objects.bulk_create(rows)
     w.events.extend(rows)
     # The deadline rows go out with the rest (``sync_deadlines`` sends them).
     sync_deadlines(w, state, actor=None)
@@ -468,7 +467,7 @@ def create_seated_game(
     for kind in bots:
         if kind not in BOT_KINDS:
             raise InvalidRequest(f"Unknown bot kind {kind!r}.")
-    with transaction.atomic():
+    with game_transaction():
         game = create_game(
             host=humans[0] if humans else None,
             preset=preset,
@@ -515,7 +514,7 @@ def create_table_game(
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidRequest("The turn timer must be between 1 minute and 3 days.")
     bot_accounts = sum(1 for user in humans if is_bot_account(user))
-    with transaction.atomic():
+    with game_transaction():
         game = Game.objects.create(
             host=None,
             preset=preset,

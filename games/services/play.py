@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import decisions, engine
@@ -21,9 +20,8 @@ from games.services.errors import (
     StateConflict,
 )
 from games.services.locking import access_seat, check_version, check_version_or_meaning
-from games.services.statements import insert_statement
 from games.services.subscribers import announce
-from games.services.write import Write, lock
+from games.services.write import Write, game_transaction, lock
 from games.standing_orders import describe as describe_order
 
 
@@ -80,7 +78,7 @@ class Played:
 
 def play_action(*, public_id: str, user: Any, action: Any, expected_version: int | None) -> Played:
     """``submit_action``, returning the ``Played`` outcome."""
-    with transaction.atomic():
+    with game_transaction():
         w, seat = _lock_for_player(public_id, user)
         parsed = check_action(action, seat.number)
         # Posted against an older version, it may still mean the same now
@@ -94,12 +92,12 @@ def play_action(*, public_id: str, user: Any, action: Any, expected_version: int
 
 
 def resign(*, public_id: str, user: Any, expected_version: int | None) -> list[engine.Event]:
-    with transaction.atomic():
+    with game_transaction():
         w, seat = _lock_for_player(public_id, user)
         check_version(w.game, expected_version)
         # Marked first, so that the move's announcement shows the seat as resigned.
         seat.status = Seat.Status.RESIGNED
-        w.update(seat, ["status"])
+        seat.save(update_fields=["status"])
         w.mover = seat.number
         return _apply(w, engine.Action(engine.RESIGN, seat.number), actor=seat.number)[0]
 
@@ -197,7 +195,7 @@ def _fire_standing_orders(w: Write, state: engine.State) -> engine.State:
         seat = w.seat(player)
         if seat is not None:
             seat.decisions_total += 1
-            w.update(seat, ["decisions_total"])
+            seat.save(update_fields=["decisions_total"])
         state, _ = _apply_one(w, order, actor=player, note=note)
     return state
 
@@ -242,9 +240,8 @@ def _apply_one(
         _mark_bankrupt_seats(w, new_state)
     set_auto_move(w, new_state)
     # The game row, the action, the note saying why the server acted, the
-    # engine's events and the deadline rows are written together, in one
-    # round trip on PostgreSQL (``sync_deadlines`` sends them).
-    w.update(game, fields)
+    # engine's events, then the deadline rows (``sync_deadlines``).
+    game.save(update_fields=fields)
     rows = [
         GameEvent(
             game=game,
@@ -271,7 +268,7 @@ def _apply_one(
         GameEvent(game=game, seq=game.version, index=first + i, kind=ev.kind, payload=ev.to_dict())
         for i, ev in enumerate(events)
     ]
-    w.statements.append(insert_statement(rows))
+    GameEvent.objects.bulk_create(rows)
     # Announced with the commit: the new log lines are worded from them
     # instead of being read back.
     w.events.extend(rows)
@@ -286,7 +283,7 @@ def _mark_bankrupt_seats(w: Write, state: engine.State) -> None:
     for seat in w.seats:
         if seat.number in out and seat.status == Seat.Status.PLAYING:
             seat.status = Seat.Status.BANKRUPT
-            w.update(seat, ["status"])
+            seat.save(update_fields=["status"])
 
 
 def _finish(w: Write, state: engine.State) -> None:
@@ -305,7 +302,7 @@ def _finish(w: Write, state: engine.State) -> None:
             seat.status = Seat.Status.WINNER
         elif seat.status == Seat.Status.PLAYING:
             seat.status = Seat.Status.BANKRUPT if not state.alive[player] else Seat.Status.FINISHED
-        w.update(seat, ["final_rank", "final_net_worth", "status"])
+        seat.save(update_fields=["final_rank", "final_net_worth", "status"])
 
 
 # --- bots ---------------------------------------------------------------------
@@ -350,7 +347,7 @@ def set_auto_move(w: Write, state: engine.State, now: datetime | None = None) ->
 def play_bot_move(game_id: int, expected_version: int) -> bool:
     """One bot decision, if the game is still where the task expected.
     Returns whether a move was made."""
-    with transaction.atomic():
+    with game_transaction():
         try:
             # The seats and deadline rows the move needs come with the lock.
             w = lock(game_id)
@@ -370,8 +367,7 @@ def play_bot(w: Write, state: engine.State) -> bool:
     if player is None:
         if game.auto_move_at is not None:
             game.auto_move_at = None
-            w.update(game, ["auto_move_at"])
-            w.flush()
+            game.save(update_fields=["auto_move_at"])
         return False
     # The bot's own choices come from the game's secret too, on a stream of
     # this version's: nobody can tell what it will bid or offer.

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from games.models import Game
 from games.services.errors import GameNotFound, NotAllowed
+from games.services.write import game_transaction
 
 RATED = "A rated game's result is part of its players' ratings: it cannot be deleted."
 
 
-@transaction.atomic
+@game_transaction()
 def delete_game(*, game_pk: int) -> None:
     """Delete a game with its seats, events, deadlines and chat. The game row
     is locked first, so a move or a timer in flight either commits before the

@@ -17,11 +17,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from common.rows import reader
 from games import deadlines as dl
 from games import decisions, engine
 from games.models import Deadline, Game, Seat
@@ -30,7 +28,7 @@ from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
 from games.services.locking import access_seat
 from games.services.play import apply_system_action, load_state, play_bot, set_auto_move
 from games.services.subscribers import announce
-from games.services.write import Notice, Write, lock
+from games.services.write import Notice, Write, game_transaction, lock, one_statement
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +52,7 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
     """Apply the default for the earliest overdue decision of the game, or
     play its overdue bot move, if the game is still at ``expected_version``.
     Returns whether anything changed."""
-    with transaction.atomic():
+    with game_transaction():
         try:
             w = lock(game_id)
         except GameNotFound:
@@ -79,10 +77,7 @@ def expire_decision(game_id: int, expected_version: int, now: datetime | None = 
             # The decision is gone (e.g. an engine throw-limit closed the
             # claim): recompute the rows and let the next firing decide.
             logger.warning("Deadline %s of game %s has no legal default", deadline.pk, game_id)
-            w.statements.append(
-                (f"DELETE FROM {reader(Deadline).table} WHERE id = %s", [deadline.pk])
-            )
-            w.flush()
+            Deadline.objects.filter(pk=deadline.pk).delete()
             w.deadlines = [d for d in w.deadlines if d.pk != deadline.pk]
             return False
         note = _timeout_note(state, deadline, action)
@@ -146,7 +141,7 @@ def _notify_timeout(w: Write, d: Deadline, takeover: bool) -> None:
         w.notices.append(Notice(seat.user_id, "takeover", text))
 
 
-@transaction.atomic
+@game_transaction()
 def reclaim_seat(*, public_id: str, user: Any) -> Seat:
     """The player takes their seat back from the bot."""
     w = lock(public_id=public_id)
@@ -161,18 +156,13 @@ def reclaim_seat(*, public_id: str, user: Any) -> Seat:
         raise NotAllowed("Your first move timed out, so a bot plays this seat to the end.")
     seat.taken_over = False
     seat.timeouts_in_row = 0
-    w.update(seat, ["taken_over", "timeouts_in_row"])
+    seat.save(update_fields=["taken_over", "timeouts_in_row"])
     state = load_state(game)
     set_auto_move(w, state)  # the bot no longer moves for this seat
-    w.update(game, ["updated_at", "auto_move_at"])
+    game.save(update_fields=["updated_at", "auto_move_at"])
     # Give the returning player a fresh clock with reminders.
     w.deadlines = [d for d in w.deadlines if d.player != seat.number]
-    w.statements.append(
-        (
-            f"DELETE FROM {reader(Deadline).table} WHERE game_id = %s AND player = %s",
-            [game.pk, seat.number],
-        )
-    )
+    Deadline.objects.filter(game=game, player=seat.number).delete()
     sync_deadlines(w, state, actor=seat.number)
     # Any other bot due already has its task: none is queued twice.
     record = w.committed(state)
@@ -245,7 +235,7 @@ def claim_turn_notices(game_id: int, now: datetime | None = None) -> list[Deadli
     is now to look at: locked (rows another claimer holds are skipped) and
     cleared in one statement."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with game_transaction():
         rows = list(
             Deadline.objects.select_for_update(skip_locked=True)
             .filter(game_id=game_id, notice_at__lte=now)
@@ -256,6 +246,7 @@ def claim_turn_notices(game_id: int, now: datetime | None = None) -> list[Deadli
     return rows
 
 
+@one_statement()
 def look_again(deadline_ids: list[int], at: datetime) -> int:
     """These decisions' players were at the game when looked at: look again
     at ``at`` (a decision answered meanwhile has no row left to mark)."""
@@ -264,6 +255,7 @@ def look_again(deadline_ids: list[int], at: datetime) -> int:
     return Deadline.objects.filter(pk__in=deadline_ids).update(notice_at=at)
 
 
+@one_statement()
 def look_again_for(game_id: int, user_id: int, at: datetime) -> int:
     """``user_id`` has opened the game, which clears their notice: each of
     their open decisions is looked at again by ``at``, so that leaving with
@@ -277,6 +269,7 @@ def look_again_for(game_id: int, user_id: int, at: datetime) -> int:
     return rows.update(notice_at=at)
 
 
+@one_statement()
 def claim_reminder(deadline_id: int) -> Deadline | None:
     """Compare-and-set: only the caller that flips ``reminded`` sends it."""
     if not Deadline.objects.filter(pk=deadline_id, reminded=False).update(reminded=True):
@@ -307,7 +300,7 @@ def _user_deadlines(user: Any) -> Any:
     return Deadline.objects.filter(match).exclude(kind__in=decisions.GAME_END_KINDS)
 
 
-@transaction.atomic
+@game_transaction()
 def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> datetime:
     """Pause the user's deadlines in every game for ``days`` days. Only their
     own clocks move, so an opponent's time is never shortened."""
@@ -330,7 +323,7 @@ def start_vacation(*, user: Any, days: int, now: datetime | None = None) -> date
     return until
 
 
-@transaction.atomic
+@game_transaction()
 def end_vacation(*, user: Any, now: datetime | None = None) -> None:
     """Come back early: the unused whole days are returned."""
     now = now or timezone.now()

@@ -3,8 +3,9 @@
 A write is one transaction with the game row locked. It reads the game's
 seats and deadline rows at most once, with the lock, and keeps them here
 current as it changes them, so that the timeout, the deadline rewrite, the
-standing orders and the bot check never query them again; its statements
-wait here to go out together, in one round trip on PostgreSQL. Once it has
+standing orders and the bot check never query them again. Its changes go
+out through the ORM as it makes them (``save(update_fields=...)``,
+``bulk_create``, queryset updates and deletes), in the order made. Once it has
 committed, ``announce`` hands subscribers (``games.services.subscribers``)
 a ``Committed`` record of the result: the game row as written, the engine
 state, the seats and deadline rows, the events it added and the notices it
@@ -13,19 +14,19 @@ owes, so that nobody reads any of it back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Model
 
 from common.rows import reader
-from games import engine
+from games import engine, writeguard
 from games.models import Deadline, Game, GameEvent, Seat
 from games.services.errors import GameNotFound
-from games.services.statements import Statement, run_together, update_statement
+from games.services.statements import Statement, run_together
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,6 @@ class Write:
     game: Game
     _seats: list[Seat] | None = None
     _deadlines: list[Deadline] | None = None
-    statements: list[Statement] = field(default_factory=list)
     events: list[GameEvent] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     turn_notices: bool = False  # a new decision whose owner is to be told
@@ -90,15 +90,6 @@ class Write:
     @deadlines.setter
     def deadlines(self, rows: list[Deadline]) -> None:
         self._deadlines = rows
-
-    def update(self, obj: Model, fields: list[str]) -> None:
-        """``obj.save(update_fields=fields)``, sent with the write's next statements."""
-        self.statements.append(update_statement(obj, fields))
-
-    def flush(self, *more: Statement) -> list[list[tuple[Any, ...]]]:
-        """Send the statements waiting, then ``more``; return each one's rows."""
-        statements, self.statements = [*self.statements, *more], []
-        return run_together(statements) if statements else []
 
     def committed(self, state: engine.State | None, *, last_write: bool = False) -> Committed:
         game = self.game
@@ -155,6 +146,22 @@ class Committed:
         return self.game.pk
 
 
+@contextmanager
+def game_transaction() -> Iterator[None]:
+    """The services' transaction: every service that writes a game, seat,
+    event or deadline opens its block with this, which tells the write
+    guard (``games.writeguard``) that these writes are the ones meant. The
+    guard's mark is set around the transaction, so that the ``on_commit``
+    hooks it runs as it commits are inside it too."""
+    with writeguard.services_writing(), transaction.atomic():
+        yield
+
+
+# A service write of one statement, which needs no transaction of its own
+# (autocommit): the guard's mark alone, as a decorator.
+one_statement = writeguard.services_writing
+
+
 def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
     """Lock the game (by ``pk`` or ``public_id``) and read its deadline rows
     and seats (with their users) with it, in one round trip on PostgreSQL.
@@ -163,7 +170,7 @@ def lock(pk: int | None = None, *, public_id: str | None = None) -> Write:
     its own)."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
-        raise RuntimeError("lock must be called inside transaction.atomic()")
+        raise RuntimeError("lock must be called inside game_transaction()")
     # SQLite has no row locks: its writers queue on the database (IMMEDIATE).
     rows = read_game(pk, public_id=public_id, for_update=connection.features.has_select_for_update)
     if rows is None:

@@ -12,19 +12,17 @@ of those): what their pickle records is what the output is remembered by.
 from __future__ import annotations
 
 import pickle
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from common.memo import Memo
+
 register = template.Library()
 
-MEMO_SIZE = 1024
-_memo: OrderedDict[Any, SafeString] = OrderedDict()
-_lock = threading.Lock()  # the broadcast renders in more than one thread
+RENDERS: Memo[SafeString] = Memo("include", 1024)
 
 
 def _key(values: dict[str, Any]) -> bytes | None:
@@ -43,17 +41,12 @@ def include_memo(context: template.Context, template_name: str, **values: Any) -
     key = None
     if frozen is not None:
         key = (template_name, context.autoescape, context.use_l10n, get_language(), frozen)
-        with _lock:
-            html = _memo.get(key)
-            if html is not None:
-                _memo.move_to_end(key)
-                return html
+        html = RENDERS.get(key)
+        if html is not None:
+            return html
     assert context.template is not None  # set while a template renders
     found = context.template.engine.get_template(template_name)
     html = mark_safe(found.render(context.new(values)))
     if key is not None:
-        with _lock:
-            _memo[key] = html
-            if len(_memo) > MEMO_SIZE:
-                _memo.popitem(last=False)
+        RENDERS.put(key, html)
     return html

@@ -15,7 +15,8 @@ from typing import Any
 from django.http import QueryDict
 
 from common.numbers import whole_number
-from games import disclosure, engine
+from games import action_kinds, disclosure, engine
+from games.action_kinds import MAX_AMOUNT, MAX_CARDS, PLAYER_KINDS
 from games.decisions import ANSWER_ORDER
 from games.engine import (
     A_HOTEL,
@@ -30,32 +31,13 @@ from games.web.hints import Hint, hints
 from games.web.presenters import GROUP_COLOURS, group_name
 from games.wording import fine_or_chance_amount, money, square_name
 
-MAX_AMOUNT = 10_000_000
-
-SQUARE_KINDS = frozenset(
-    {engine.PLACE_BUILDING, engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE}
-)
-TARGET_KINDS = frozenset(
-    {
-        engine.USE_JAIL_CARD,
-        engine.SELL_GROUP_BUILDINGS,
-        engine.PROPOSE_TRADE,
-        engine.ACCEPT_TRADE,
-        engine.REJECT_TRADE,
-        engine.WITHDRAW_TRADE,
-        engine.COUNTER_TRADE,
-        engine.CLAIM_RENT,
-        engine.EXPIRE_CLAIM,
-    }
-)
-TERMS_KINDS = frozenset({engine.PROPOSE_TRADE, engine.COUNTER_TRADE})
+# Where the panel shows each kind, from the registry (``games.action_kinds``).
 # Resigning has its own view (services.resign also marks the seat).
-RESIGN = engine.RESIGN
-# Server-only actions never come from a form.
-PLAYER_KINDS = engine.ACTION_KINDS - {engine.END_NOW, engine.END_CAP, RESIGN}
-
-MANAGE_KINDS = frozenset({engine.BUILD, engine.SELL_BUILDING, engine.MORTGAGE, engine.UNMORTGAGE})
-TRADE_ANSWER_KINDS = frozenset({engine.ACCEPT_TRADE, engine.REJECT_TRADE, engine.WITHDRAW_TRADE})
+OWN_PAGE_KINDS = action_kinds.kinds_at(action_kinds.OWN_PAGE)
+MANAGE_KINDS = action_kinds.kinds_at(action_kinds.PROPERTY)
+GROUP_KINDS = action_kinds.kinds_at(action_kinds.GROUP)
+TRADE_ANSWER_KINDS = action_kinds.kinds_at(action_kinds.ANSWER)
+TERMS_KINDS = action_kinds.with_param(engine.TERMS)
 
 
 class FormError(ValueError):
@@ -166,11 +148,11 @@ def panel(s: engine.State | None, seat: int | None) -> Panel:
     answers: dict[int, list[ActionForm]] = {}
     bid_done = False
     for a in legal:
-        if a.kind == RESIGN:
+        if a.kind in OWN_PAGE_KINDS:
             out.can_resign = True
         elif a.kind in MANAGE_KINDS:
             by_square.setdefault(a.square, []).append(_manage_form(s, a))
-        elif a.kind == engine.SELL_GROUP_BUILDINGS:
+        elif a.kind in GROUP_KINDS:
             out.group_sales.append(_group_sale_form(s, a))
         elif a.kind in TRADE_ANSWER_KINDS:
             answers.setdefault(a.target, []).append(_answer_form(a))
@@ -178,7 +160,7 @@ def panel(s: engine.State | None, seat: int | None) -> Panel:
             if not bid_done:
                 decisions.append(a)
                 bid_done = True
-        else:
+        else:  # the decisions and the moves (``action_kinds.MOVE``) after them
             decisions.append(a)
     # The order of the decision registry: what blocks the game first.
     order = {kind: i for i, kind in enumerate(ANSWER_ORDER)}
@@ -297,7 +279,7 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
     if k in (engine.CLAIM_RENT, engine.EXPIRE_CLAIM):
         claim = next((c for c in engine.claims(s) if c.id == a.target), None)
         if claim is None:
-            return ActionForm(k, k.replace("_", " ").capitalize(), params={"target": a.target})
+            return derived_form(a)
         amount = money(rules, claim.amount)
         payer = s.names[claim.payer]
         where = square_name(rules, claim.square)
@@ -310,11 +292,20 @@ def _decision_form(s: engine.State, a: engine.Action) -> ActionForm:
                 note=f"For {where}.",
             )
         return ActionForm(k, f"Waive {payer}'s rent for {where}", params={"target": a.target})
-    # An action kind this page does not know yet: still offer it, plainly.
-    params = {"square": a.square} if a.square >= 0 else {}
-    if a.target >= 0:
-        params["target"] = a.target
-    return ActionForm(k, k.replace("_", " ").capitalize(), params=params)
+    return derived_form(a)
+
+
+def derived_form(a: engine.Action) -> ActionForm:
+    """A kind's form from its registry entry alone: its label, the square
+    and target of the legal action, and a number input for an amount."""
+    entry = action_kinds.of(a.kind)
+    form = ActionForm(a.kind, str(entry.label))
+    for param in entry.params:
+        if param.name == engine.AMOUNT:
+            form.number = NumberField(param.name, param.what, param.lo, param.hi, a.amount)
+        elif param.name != engine.TERMS:
+            form.params[param.name] = getattr(a, param.name)
+    return form
 
 
 def _wish_form(s: engine.State, a: engine.Action) -> ActionForm:
@@ -587,20 +578,17 @@ def parse_version(data: QueryDict) -> int:
 
 
 def parse_action(data: QueryDict) -> dict[str, Any]:
-    """One posted action form as an action dict for ``services.submit_action``."""
+    """One posted action form as an action dict for ``services.submit_action``:
+    the fields its registry entry names, each within its bounds."""
     kind = (data.get("kind") or "").strip()
     if kind not in PLAYER_KINDS:
         raise FormError("That is not an action you can take here.")
     action: dict[str, Any] = {"kind": kind}
-    if kind in SQUARE_KINDS:
-        action["square"] = _int(data, "square", "The square", 0, engine.NUM_SQUARES - 1)
-    if kind in TARGET_KINDS:
-        action["target"] = _int(data, "target", "The choice", 0, MAX_AMOUNT)
-    if kind == engine.BID:
-        # 0 is a sealed bid's pass; an open auction refuses it with its own words.
-        action["amount"] = _int(data, "amount", "Your bid", 0, MAX_AMOUNT)
-    if kind in TERMS_KINDS:
-        action["terms"] = parse_terms(data)
+    for param in action_kinds.of(kind).params:
+        if param.name == engine.TERMS:
+            action[param.name] = parse_terms(data)
+        else:
+            action[param.name] = _int(data, param.name, param.what, param.lo, param.hi)
     return action
 
 
@@ -615,10 +603,12 @@ def parse_terms(data: QueryDict) -> dict[str, Any]:
         "give_cash": _int(data, "give_cash", "The cash you give", 0, MAX_AMOUNT, default=0),
         "take_cash": _int(data, "take_cash", "The cash you ask for", 0, MAX_AMOUNT, default=0),
         "give_cards": [
-            _int(data, f"give_cards_{d}", "The cards you give", 0, 16, default=0) for d in (0, 1)
+            _int(data, f"give_cards_{d}", "The cards you give", 0, MAX_CARDS, default=0)
+            for d in (0, 1)
         ],
         "take_cards": [
-            _int(data, f"take_cards_{d}", "The cards you ask for", 0, 16, default=0) for d in (0, 1)
+            _int(data, f"take_cards_{d}", "The cards you ask for", 0, MAX_CARDS, default=0)
+            for d in (0, 1)
         ],
     }
 

@@ -15,18 +15,21 @@ from dataclasses import dataclass
 from typing import Final
 
 from games import engine
-from games.wording import money, square_name
 
-# Hint kinds, for tests and CSS.
-BUY_CASH: Final = "buy_cash"
-JAIL_FINE_CASH: Final = "jail_fine_cash"
-BUILD_EVENLY: Final = "build_evenly"
-BUILD_MORTGAGED: Final = "build_mortgaged"
-BUILD_OWN_TURN: Final = "build_own_turn"
-BUILD_NO_HOUSES: Final = "build_no_houses"
-BUILD_NO_HOTELS: Final = "build_no_hotels"
-BUILD_CASH: Final = "build_cash"
-UNMORTGAGE_CASH: Final = "unmortgage_cash"
+# Hint kinds, for tests and CSS: each belongs to the action kind whose
+# absence it explains (its ``games.action_kinds`` entry lists it).
+from games.action_kinds import (
+    BUILD_CASH,
+    BUILD_EVENLY,
+    BUILD_MORTGAGED,
+    BUILD_NO_HOTELS,
+    BUILD_NO_HOUSES,
+    BUILD_OWN_TURN,
+    BUY_CASH,
+    JAIL_FINE_CASH,
+    UNMORTGAGE_CASH,
+)
+from games.wording import money, square_name
 
 # Where the panel shows them: with the decision, or with the property.
 DECISION_KINDS: Final = frozenset({BUY_CASH, JAIL_FINE_CASH})

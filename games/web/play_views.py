@@ -21,11 +21,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from common import ratelimit
 from common.numbers import whole_number
-from games import access, engine, services
+from games import access, action_kinds, engine, services
 from games.models import Game, Seat
 from games.signals import game_opened
 from games.web import presenters, regions
-from games.web.action_forms import FormError, Panel, parse_action, parse_version, trade_form
+from games.web.action_forms import (
+    TERMS_KINDS,
+    FormError,
+    Panel,
+    parse_action,
+    parse_version,
+    trade_form,
+)
 from games.web.answer import answer_html, answering
 from games.web.bot_refusal import api_only_for_bots
 from games.web.regions import TEMPLATE, region_context
@@ -126,8 +133,9 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         ratelimit.hit(request, "action")
         version = parse_version(request.POST)
         action = parse_action(request.POST)
-        if action["kind"] in (engine.PROPOSE_TRADE, engine.COUNTER_TRADE):
-            ratelimit.hit(request, "trade")
+        scope = action_kinds.scope(action["kind"])
+        if scope is not None:
+            ratelimit.hit(request, scope)
         # The push of this move's commit renders the player's answer along
         # with their seat's push (``games.web.answer``).
         answerer = request.user.pk if request.htmx else None  # type: ignore[attr-defined]
@@ -238,7 +246,7 @@ def _limited(
 def _keep_trade_input(context: dict[str, Any], action: dict[str, Any] | None) -> None:
     """After a refused trade, show the player's offer again, open, so that
     nothing they typed is lost."""
-    if not action or action["kind"] not in (engine.PROPOSE_TRADE, engine.COUNTER_TRADE):
+    if not action or action["kind"] not in TERMS_KINDS:
         return
     state: engine.State = context["state"]
     action_panel: Panel = context["panel"]

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
 from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
+from common.memo import Memo
 from games import decisions, engine, wording
 from games.engine import (
     D_BID,
@@ -360,73 +357,21 @@ def turn_line(s: engine.State) -> str:
 
 
 # The worded log of recent games, per (game pk, viewer): the newest
-# ``LOG_LIMIT`` lines and the version through which they are complete. Events
-# are never updated or deleted and each version's events are written with it,
-# so a later version only needs its own new events read and worded (one small
-# query instead of reloading and re-wording a hundred), or none when the write
-# that made it passes them on. Filled from committed reads only (outside any
-# transaction: a committed game row's version has all its events committed);
-# a process that has not seen the game reads it all.
-_LOG_CACHE: dict[tuple[int, int | None], tuple[int, list[dict[str, Any]]]] = {}
+# ``LOG_LIMIT`` lines, kept with the version through which they are complete.
+# Events are never updated or deleted and each version's events are written
+# with it, so a later version only needs its own new events read and worded
+# (one small query instead of reloading and re-wording a hundred), or none
+# when the write that made it passes them on. Under ``common.memo``'s rule,
+# only lines read from committed rows are kept; a process that has not seen
+# the game reads it all.
 # Three viewers a two-person game (the audience and each seat), a hundred
 # lines each (about 31 kB, measured with tracemalloc): 1,536 entries, about
 # 48 MB, hold 512 busy games' logs. At 512
 # entries, 200 games in make bench-load kept evicting each other, and reading
 # and wording whole logs again took a fifth of each Daphne's request time.
-_LOG_CACHE_SIZE = 1536
+LOG_LINES: Memo[tuple[int, list[dict[str, Any]]]] = Memo("log", 1536)
 # ``action`` and ``start`` rows record what was asked, not what happened.
 UNLOGGED_KINDS = ("action", "start")
-
-
-def _log_cacheable(limit: int) -> bool:
-    return limit == LOG_LIMIT and not connection.in_atomic_block
-
-
-# A thread rendering a version before it commits (``broadcast.render_ahead``)
-# may read the log cache, but what it would add waits here, in that thread,
-# until the version has committed (``keep_log_lines``): a version that is
-# rolled back must leave no lines behind.
-_held_lines = threading.local()
-LogLines = dict[tuple[int, int | None], tuple[int, list[dict[str, Any]]]]
-
-
-@contextmanager
-def log_cache_held() -> Iterator[LogLines]:
-    """Inside, this thread's additions to the log cache are collected in the
-    dict yielded instead of being made."""
-    held: LogLines = {}
-    _held_lines.lines = held
-    try:
-        yield held
-    finally:
-        _held_lines.lines = None
-
-
-def keep_log_lines(held: LogLines) -> None:
-    """Make the additions ``log_cache_held`` collected, once their version
-    has committed."""
-    for key, entry in held.items():
-        _cache_log_lines(key, entry)
-
-
-def _cache_log_lines(key: tuple[int, int | None], entry: tuple[int, list[dict[str, Any]]]) -> None:
-    held: LogLines | None = getattr(_held_lines, "lines", None)
-    if held is not None:
-        held[key] = entry
-        return
-    known = _LOG_CACHE.get(key)
-    if known is not None and known[0] > entry[0]:
-        return  # a newer version's lines are there already
-    # Least recently written first out: a key written again goes to the end
-    # (assigning to a key that is there would keep its place, and a busy
-    # game's lines would be dropped as if it were the oldest).
-    _LOG_CACHE.pop(key, None)
-    while len(_LOG_CACHE) >= _LOG_CACHE_SIZE:
-        try:
-            _LOG_CACHE.pop(next(iter(_LOG_CACHE)), None)
-        except (StopIteration, RuntimeError):  # emptied or changed by another thread
-            break
-    _LOG_CACHE[key] = entry
 
 
 def log(snap: Snapshot, viewer: int | None, limit: int = LOG_LIMIT) -> list[dict[str, Any]]:
@@ -485,8 +430,8 @@ def _read_log_lines(snap: Snapshot, viewer: int | None, limit: int) -> list[dict
     game, s = snap.game, snap.state
     assert s is not None
     key = (game.pk, viewer)
-    cacheable = _log_cacheable(limit)
-    cached = _LOG_CACHE.get(key) if cacheable else None
+    cacheable = limit == LOG_LIMIT
+    cached = LOG_LINES.get(key) if cacheable else None
     if cached is not None:
         through, known = cached
         rows = _written_after(snap, through, viewer)
@@ -507,7 +452,8 @@ def _read_log_lines(snap: Snapshot, viewer: int | None, limit: int) -> list[dict
         lines = _log_lines(rows, s, _turn_of(opening.payload) if opening else -1)
     lines = lines[-limit:]
     if cacheable and lines:
-        _cache_log_lines(key, (max(game.version, lines[-1]["seq"]), lines))
+        through = max(game.version, lines[-1]["seq"])
+        LOG_LINES.put(key, (through, lines), version=through)
     return lines
 
 

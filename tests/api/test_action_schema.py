@@ -1,5 +1,5 @@
-"""The action body's schema comes from the site's registries: every kind a
-player may post, with its fields, and a new kind appears without API code."""
+"""The action body's schema comes from the action registry: every kind a
+player may post, with its fields and their bounds, and nothing else."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from api.action_schema import action_body
 from games import engine
-from games.web.action_forms import PLAYER_KINDS
+from games.action_kinds import PLAYER_KINDS
 
 
 def schema(db: None) -> dict[str, Any]:
@@ -31,12 +31,31 @@ def test_every_player_action_kind_has_a_variant_with_its_fields(db: None) -> Non
     assert components["Action_Bid"]["properties"]["amount"]["description"]
 
 
-def test_a_new_engine_action_appears_without_api_code() -> None:
-    body = TypeAdapter(action_body(PLAYER_KINDS | {"play_a_new_card"}))
-    assert body.validate_python({"kind": "play_a_new_card"}).kind == "play_a_new_card"
+def test_each_field_states_the_bounds_the_server_enforces(db: None) -> None:
+    components = schema(db)["components"]["schemas"]
+    square = components["Action_Mortgage"]["properties"]["square"]
+    assert (square["minimum"], square["maximum"]) == (0, engine.NUM_SQUARES - 1)
+    assert components["Action_Bid"]["properties"]["amount"]["minimum"] == 0
+    terms = components["TermsIn"]["properties"]
+    assert set(terms["give_props"]["items"]["enum"]) == set(engine.PROPERTIES)
+    assert terms["give_cards"]["minItems"] == terms["give_cards"]["maxItems"] == 2
+
+
+def test_a_kind_without_a_registry_entry_is_refused() -> None:
+    body = TypeAdapter(action_body(PLAYER_KINDS))
+    assert body.validate_python({"kind": engine.ROLL}).kind == engine.ROLL
+    for wrong in ({"kind": "play_a_new_card"}, {"kind": engine.END_CAP}):
+        try:
+            body.validate_python(wrong)
+        except ValidationError:
+            continue
+        raise AssertionError(f"{wrong} was accepted")
+
+
+def test_an_out_of_bounds_field_is_refused_by_the_schema() -> None:
+    body = TypeAdapter(action_body(PLAYER_KINDS))
     try:
-        TypeAdapter(action_body(PLAYER_KINDS)).validate_python({"kind": "play_a_new_card"})
+        body.validate_python({"kind": engine.MORTGAGE, "square": engine.NUM_SQUARES})
     except ValidationError:
-        pass
-    else:
-        raise AssertionError("an unknown kind was accepted")
+        return
+    raise AssertionError("a square off the board was accepted")

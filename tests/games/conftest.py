@@ -8,6 +8,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games import engine, services
@@ -21,6 +22,20 @@ def no_bot_tasks() -> Iterator[Any]:
     Not autouse: tests with a real worker need the real scheduling."""
     with mock.patch("games.scheduling.schedule_bots") as scheduled:
         yield scheduled
+
+
+def writes_after_the_lock(queries: CaptureQueriesContext) -> list[str]:
+    """A write's statements after its first, the lock (which reads the game,
+    its seats and deadline rows in one round trip); each must write, since
+    the write reads nothing back."""
+    lock, *rest = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert "FOR UPDATE" in lock, lock[:80]
+    read = [sql[:80] for sql in rest if not sql.lstrip().upper().startswith(WRITES)]
+    assert not read, read
+    return rest
+
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 def _user(username: str) -> User:

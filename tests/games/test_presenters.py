@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from common import memo
 from games import engine, wording
 from games.models import Game, GameEvent, Seat
 from games.web import action_forms, presenters
@@ -240,8 +241,8 @@ def test_log_keeps_the_last_hundred(duel: Game) -> None:
     assert groups[0]["label"] == "Turn 1"  # the turn in play when the window opens
 
 
-@pytest.mark.django_db
-def test_the_cached_log_reads_only_new_events_and_matches_a_full_read(duel: Game) -> None:
+@pytest.mark.django_db(transaction=True)  # the process keeps only committed lines
+def test_a_log_shown_again_reads_only_new_events_and_matches_a_full_read(duel: Game) -> None:
     s = presenters.load_state(duel)
     assert s is not None
     v = duel.version
@@ -250,24 +251,20 @@ def test_the_cached_log_reads_only_new_events_and_matches_a_full_read(duel: Game
             event(duel, v + 1 + i, 0, kind="turn_start", player=i % 2, turn_no=i // 7)
         event(duel, v + 1 + i, 1, kind="collect", player=0, amount=i)
         event(duel, v + 1 + i, 2, audience=1, kind="collect", player=1, amount=i)
-    cached = mock.patch.object(presenters, "_log_cacheable", return_value=True)
-    presenters._LOG_CACHE.clear()
-    with cached:
-        presenters.log(Snapshot.of(duel, state=s), viewer=1)  # fills the cache
+    memo.clear_all()
+    presenters.log(Snapshot.of(duel, state=s), viewer=1)  # shown once
     v += presenters.LOG_LIMIT + 20
     event(duel, v + 1, 0, kind="turn_start", player=1, turn_no=99)
     event(duel, v + 1, 1, audience=1, kind="collect", player=1, amount=5)
     event(duel, v + 2, 0, audience=0, kind="collect", player=0, amount=6)
     snap = Snapshot.of(duel, state=s)
-    with cached, CaptureQueriesContext(connection) as queries:
+    with CaptureQueriesContext(connection) as queries:
         incremental = presenters.log(snap, viewer=1)
     assert len(queries) == 1
-    assert incremental == presenters.log(
-        Snapshot.of(duel, state=s), viewer=1
-    )  # uncached: in a transaction
+    memo.clear_all()  # a process that has not shown this game
+    assert incremental == presenters.log(Snapshot.of(duel, state=s), viewer=1)
     assert incremental[0]["label"] == "Turn 100"
     assert sum(len(g["lines"]) for g in incremental) == presenters.LOG_LIMIT
-    presenters._LOG_CACHE.clear()
 
 
 @pytest.mark.django_db
@@ -325,7 +322,7 @@ def test_the_panel_holds_exactly_the_legal_actions() -> None:
     panel = action_forms.panel(s, 0)
     kinds = [f.kind for f in panel.decision]
     kinds += [f.kind for row in panel.properties for f in row["forms"]]
-    legal = [a.kind for a in engine.legal_actions(s, 0) if a.kind != action_forms.RESIGN]
+    legal = [a.kind for a in engine.legal_actions(s, 0) if a.kind != engine.RESIGN]
     assert sorted(kinds) == sorted(legal) == sorted([engine.ROLL, engine.MORTGAGE])
     assert [p.partner for p in panel.proposals] == ["Bob", "Carol"]
 
@@ -422,19 +419,15 @@ def test_parse_action_reads_a_trade() -> None:
     }
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the process keeps only committed lines
 def test_the_broadcast_words_the_new_lines_from_the_write_without_reading_them(
     duel: Game,
 ) -> None:
     from games import services
     from games.services import play
 
-    cached = mock.patch.object(presenters, "_log_cacheable", return_value=True)
-    presenters._LOG_CACHE.clear()
-    with cached:
-        presenters.log(
-            Snapshot.of(duel, state=engine.from_dict(duel.state)), viewer=None
-        )  # fills the cache
+    memo.clear_all()
+    presenters.log(Snapshot.of(duel, state=engine.from_dict(duel.state)), viewer=None)  # shown
     # What the write announces for its commit.
     announced: list[Any] = []
     mover = duel.seats.get(number=engine.from_dict(duel.state).turn).user
@@ -443,7 +436,7 @@ def test_the_broadcast_words_the_new_lines_from_the_write_without_reading_them(
             public_id=duel.public_id, user=mover, action={"kind": "roll"}, expected_version=1
         )
     [record] = announced
-    with cached, CaptureQueriesContext(connection) as queries:
+    with CaptureQueriesContext(connection) as queries:
         snap = Snapshot.of(
             record.game, state=record.state, seats=record.seats, events=record.events
         )
@@ -451,20 +444,7 @@ def test_the_broadcast_words_the_new_lines_from_the_write_without_reading_them(
     assert not queries
     assert any(line["kind"] == "dice" and line["seq"] == 2 for line in lines)
     state = record.state
-    presenters._LOG_CACHE.clear()
+    memo.clear_all()
     assert lines == presenters.log_lines(
         Snapshot.of(Game.objects.get(pk=duel.pk), state=state), None
     )  # read
-
-
-def test_the_log_cache_drops_the_least_recently_written_game(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(presenters, "_LOG_CACHE", {})
-    monkeypatch.setattr(presenters, "_LOG_CACHE_SIZE", 2)
-    line = [{"text": "x", "kind": "k", "seq": 1, "private": False, "turn": 0}]
-    presenters._cache_log_lines((1, None), (1, line))
-    presenters._cache_log_lines((2, None), (1, line))
-    presenters._cache_log_lines((1, None), (2, line))  # game 1 moves again
-    presenters._cache_log_lines((3, None), (1, line))
-    assert set(presenters._LOG_CACHE) == {(1, None), (3, None)}

@@ -7,6 +7,7 @@ from unittest import mock
 
 import pytest
 
+from common import memo
 from games.models import Game
 from games.web.answer import answering
 from live import broadcast, groups
@@ -138,9 +139,10 @@ def test_at_the_end_spectators_get_their_idle_action_card(duel: Game) -> None:
     assert "expected_version" not in spectators["html"]  # no forms: nothing of a seat's
 
 
+@pytest.mark.django_db(transaction=True)  # the process remembers only committed rows
 def test_your_games_is_rendered_only_for_players_looking_at_the_lobby(duel: Game) -> None:
     alice_pk = duel.seats.get(number=0).user_id
-    broadcast._SHOWN.pop(duel.pk, None)
+    memo.clear_all()  # a process that has not pushed this game's row
     with mock.patch("live.presence.in_lobby", return_value={alice_pk}):
         pushes = broadcast.your_games_pushes(duel)
     assert [group for group, _ in pushes] == [groups.user_games_group(alice_pk)]

@@ -12,8 +12,10 @@ from unittest import mock
 import pytest
 from django.db import connection, transaction
 
+from common import memo
 from games.models import Game
 from games.web import presenters
+from games.web.snapshot import Snapshot
 from live import broadcast, groups
 from live.presence import Summary
 from tests.live.conftest import move, pushes_of
@@ -89,7 +91,7 @@ def test_a_watched_game_is_rendered_ahead_as_it_would_be_after_the_commit(
 
 
 def test_an_unwatched_game_is_not_rendered_ahead(duel: Game, ahead: list[Any]) -> None:
-    broadcast._watched.pop(duel.pk, None)
+    memo.clear_all()  # a process that has not pushed this game
     with (
         mock.patch("live.presence.listening", return_value=Summary(frozenset(), 0)),
         mock.patch("games.scheduling.schedule_timers"),
@@ -103,7 +105,7 @@ def test_a_render_ahead_that_needs_the_database_falls_back_to_rendering_after(
     duel: Game, sent: list[Any], ahead: list[Any]
 ) -> None:
     move(duel)
-    presenters._LOG_CACHE.clear()  # the log must now be read from the database
+    presenters.LOG_LINES.clear()  # the log must now be read from the database
     version = move(duel)
     [outcome] = ahead
     assert isinstance(outcome, broadcast.NeedsDatabase)
@@ -112,11 +114,10 @@ def test_a_render_ahead_that_needs_the_database_falls_back_to_rendering_after(
     assert 'id="players"' in pushed
 
 
-def test_a_move_rolled_back_is_not_sent_and_leaves_no_log_lines_in_the_cache(
+def test_a_move_rolled_back_is_not_sent_and_leaves_no_lines_in_the_log_shown_next(
     duel: Game, sent: list[Any], ahead: list[Any]
 ) -> None:
     version = move(duel)
-    before = presenters._LOG_CACHE[(duel.pk, None)]
 
     class Abandon(Exception):
         pass
@@ -128,8 +129,11 @@ def test_a_move_rolled_back_is_not_sent_and_leaves_no_log_lines_in_the_cache(
     while not ahead and time.monotonic() < deadline:
         time.sleep(0.01)  # the render ahead gives up waiting for the commit
     assert ahead == [None]  # rendered, never sent
-    assert presenters._LOG_CACHE[(duel.pk, None)] == before
     assert max(m["version"] for _, m in sent) == version
+    game = Game.objects.get(pk=duel.pk)
+    shown = presenters.log_lines(Snapshot.of(game), None)
+    memo.clear_all()  # as a process that never saw the move read it
+    assert shown == presenters.log_lines(Snapshot.of(game), None)
 
 
 def test_only_the_last_write_of_a_transaction_is_rendered_ahead(duel: Game) -> None:
@@ -137,8 +141,7 @@ def test_only_the_last_write_of_a_transaction_is_rendered_ahead(duel: Game) -> N
     from games.services.write import Committed
 
     with mock.patch("live.presence.listening", return_value=WATCHED):
-        move(duel)  # the start is always pushed after the commit
-    broadcast._remember_watched(duel.pk, True)
+        move(duel)  # the start is always pushed after the commit; watched since
     duel.refresh_from_db()
     state = presenters.load_state(duel)
     with (

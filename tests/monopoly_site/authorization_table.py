@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games import engine
+from games import action_kinds, engine
 
 PERSONAS = ("anonymous", "stranger", "spectator", "waiting", "mover", "host", "staff")
 SEATED = frozenset({"waiting", "mover", "host"})
@@ -553,9 +553,9 @@ SOCKETS: list[Socket] = [
 # The seat acting is always the signed-in user's own (services.check_action
 # overwrites any "player" posted). Nobody without a seat gets past the seat
 # check (403); a seat gets as far as the engine, which refuses what is not
-# legal for it now (422). Situational kinds (bids, trades, claims) are
-# therefore 422 for every seat here; what matters is that the outsiders'
-# cells stay 403 and that nothing changes.
+# legal for it now (422). What matters is that the outsiders' cells stay
+# 403 and change nothing, and that a seat's post gets exactly the engine's
+# answer.
 APPLIED = Expect("200, applied", changes=True)
 NOT_ALLOWED = Expect("403: only players in this game can act", 403, says="Only players")
 REFUSED_MOVE = Expect("422: the engine refuses this seat's move", 422)
@@ -563,66 +563,31 @@ NOT_FOR_FORMS = Expect("422: not an action a form may post", 422, says="not an a
 
 OUTSIDERS = (NOT_ALLOWED,) * 3
 N = NOT_ALLOWED
-X = REFUSED_MOVE
 
-# fmt: off
+# Each kind's row comes from its registry entry (games/action_kinds.py): a
+# kind a player posts gets as far as the engine for every seat, which
+# applies it if it is legal for that seat in the world's running game and
+# refuses it otherwise (ENGINE: the test asks the engine which); a kind of
+# the server's or of its own page is refused as no form's.
+ENGINE = Expect("the engine's answer: 200 applied if legal for this seat, else 422")
+SEATS = ("waiting", "mover", "host")
+
+
+def _row(entry: action_kinds.ActionKind) -> tuple[Expect, ...]:
+    seats = ENGINE if entry.posted else NOT_FOR_FORMS
+    return (*OUTSIDERS, *(seats for _ in SEATS), N)
+
+
+#                 anonymous, stranger, spectator, waiting, mover, host, staff
 ACTIONS: dict[str, tuple[Expect, ...]] = {
-    #                        anonymous, stranger, spectator  waiting  mover    host  staff
-    engine.ROLL:                  (*OUTSIDERS,                    X,       APPLIED, X,    N),
-    engine.PAY_JAIL_FINE:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.USE_JAIL_CARD:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.BUY:                   (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.DECLINE:               (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.INCOME_TAX_FLAT:       (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.INCOME_TAX_PERCENT:    (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PAY_TEN:               (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.TAKE_CHANCE:           (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.END_TURN:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.BID:                   (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PASS_BID:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PLACE_BUILDING:        (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.FORFEIT_BUILDING:      (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.DECLARE_WISH:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.NO_WISH:               (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.BUILD:                 (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.SELL_BUILDING:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.SELL_GROUP_BUILDINGS:  (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.MORTGAGE:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.UNMORTGAGE:            (*OUTSIDERS,                    X,       X,       X,    N),
-    # An offer of 1 in cash to the host's seat: any seat may make one, at any time.
-    engine.PROPOSE_TRADE:         (*OUTSIDERS,                    APPLIED, APPLIED, X,    N),
-    engine.ACCEPT_TRADE:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.REJECT_TRADE:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.WITHDRAW_TRADE:        (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.COUNTER_TRADE:         (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.CLAIM_RENT:            (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.EXPIRE_CLAIM:          (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.PAY_DEBT:              (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.DECLARE_BANKRUPTCY:    (*OUTSIDERS,                    X,       X,       X,    N),
-    engine.AUTO_SETTLE:           (*OUTSIDERS,                    X,       X,       X,    N),
-    # Server-only: resigning has its own URL, ending a timed game is the timer's.
-    engine.RESIGN:                (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
-    engine.END_NOW:               (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
-    # Server-only: the end of a game's length cap in days (issue #33).
-    engine.END_CAP:               (*OUTSIDERS,       NOT_FOR_FORMS, NOT_FOR_FORMS, NOT_FOR_FORMS, N),
+    kind: _row(entry) for kind, entry in action_kinds.KINDS.items()
 }
-# fmt: on
 
-# The fields each kind's form posts besides kind and version (see games/web/action_forms.py).
+# The fields each kind's form posts besides kind and version: the registry's
+# examples, but a trade names the host's seat and offers 1 in cash.
 ACTION_FIELDS: dict[str, dict[str, str]] = {
-    engine.USE_JAIL_CARD: {"target": "0"},
-    engine.BID: {"amount": "10"},
-    engine.PLACE_BUILDING: {"square": "1"},
-    engine.BUILD: {"square": "1"},
-    engine.SELL_BUILDING: {"square": "1"},
-    engine.SELL_GROUP_BUILDINGS: {"target": "0"},
-    engine.MORTGAGE: {"square": "1"},
-    engine.UNMORTGAGE: {"square": "1"},
-    engine.PROPOSE_TRADE: {"target": "{host_seat}", "give_cash": "1"},
-    engine.ACCEPT_TRADE: {"target": "0"},
-    engine.REJECT_TRADE: {"target": "0"},
-    engine.WITHDRAW_TRADE: {"target": "0"},
-    engine.COUNTER_TRADE: {"target": "0", "give_cash": "1"},
-    engine.CLAIM_RENT: {"target": "0"},
-    engine.EXPIRE_CLAIM: {"target": "0"},
+    kind: {p.name: p.example for p in entry.params if p.name != engine.TERMS}
+    for kind, entry in action_kinds.KINDS.items()
 }
+ACTION_FIELDS[engine.PROPOSE_TRADE] = {"target": "{host_seat}", "give_cash": "1"}
+ACTION_FIELDS[engine.COUNTER_TRADE] = {"target": "0", "give_cash": "1"}

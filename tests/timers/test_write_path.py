@@ -1,5 +1,5 @@
-"""A timeout is a full move written in few round trips: the rows it reads
-with the lock and the statements it sends must match what the ORM would."""
+"""A timeout is a full move: the rows it reads with the lock must match what
+the ORM would read, and after the lock it only writes."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from games import engine
 from games.models import Deadline, Game, GameEvent, Seat
 from games.services import timers, write
 from tests.conftest import setup_writes
+from tests.games.conftest import writes_after_the_lock
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
@@ -61,17 +62,13 @@ def test_a_timeout_writes_the_move_the_counters_and_the_new_deadline(
     assert not old & {d.pk for d in rows}
 
 
-@pytest.mark.skipif(not ON_POSTGRES, reason="counts PostgreSQL round trips")
+@pytest.mark.skipif(not ON_POSTGRES, reason="the lock reads in one round trip on PostgreSQL only")
 @pytest.mark.django_db
-def test_a_timeout_takes_two_round_trips_inside_its_transaction(
-    duel: Game, no_bot_tasks: Any
-) -> None:
+def test_a_timeout_reads_only_with_its_lock(duel: Game, no_bot_tasks: Any) -> None:
     with CaptureQueriesContext(connection) as queries:
         assert timers.expire_decision(duel.pk, duel.version, now=timezone.now() + timedelta(days=9))
-    # The lock with the rows it needs, then every write at once. (Here the
-    # transaction is a savepoint inside the test's own.)
-    sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
-    assert len(sent) == 2, [q[:80] for q in sent]
+    # (Here the transaction is a savepoint inside the test's own.)
+    writes_after_the_lock(queries)
 
 
 @pytest.mark.django_db
@@ -106,7 +103,7 @@ def test_a_seat_taken_over_on_a_timeout_gets_no_reminders_while_another_seat_goe
     assert all(d.remind_at is None and d.reminded for d in mine)
 
 
-@pytest.mark.skipif(not ON_POSTGRES, reason="counts PostgreSQL round trips")
+@pytest.mark.skipif(not ON_POSTGRES, reason="the lock reads in one round trip on PostgreSQL only")
 @pytest.mark.django_db
 def test_a_bot_move_reads_its_seats_and_deadlines_with_the_lock(
     alice: Any, no_bot_tasks: Any
@@ -122,14 +119,13 @@ def test_a_bot_move_reads_its_seats_and_deadlines_with_the_lock(
         Game.objects.filter(pk=game.pk).update(state=engine.to_dict(state), bot_delay_ms=1000)
     with CaptureQueriesContext(connection) as queries:
         assert services.play_bot_move(game.pk, game.version)
-    sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
-    assert len(sent) == 2, [q[:80] for q in sent]
+    writes_after_the_lock(queries)
     assert Game.objects.get(pk=game.pk).version == game.version + 1
 
 
-@pytest.mark.skipif(not ON_POSTGRES, reason="counts PostgreSQL round trips")
+@pytest.mark.skipif(not ON_POSTGRES, reason="the lock reads in one round trip on PostgreSQL only")
 @pytest.mark.django_db
-def test_a_players_move_takes_two_round_trips_and_counts_on_their_seat(
+def test_a_players_move_reads_only_with_its_lock_and_counts_on_their_seat(
     duel: Game, no_bot_tasks: Any
 ) -> None:
     from games import services
@@ -145,9 +141,7 @@ def test_a_players_move_takes_two_round_trips_and_counts_on_their_seat(
             action={"kind": "roll"},
             expected_version=duel.version,
         )
-    # The lock with the seats and deadline rows, then every write at once.
-    sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
-    assert len(sent) == 2, [q[:80] for q in sent]
+    writes_after_the_lock(queries)
     seat.refresh_from_db()
     assert (seat.timeouts_in_row, seat.decisions_total) == (0, 6)
     assert Game.objects.get(pk=duel.pk).version == duel.version + 1
@@ -171,5 +165,4 @@ def test_a_deadline_with_no_legal_default_is_dropped_through_the_write(
     assert Game.objects.get(pk=duel.pk).version == duel.version
     if ON_POSTGRES:
         # The lock with the rows, then the one delete.
-        sent = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
-        assert len(sent) == 2, [q[:80] for q in sent]
+        assert len(writes_after_the_lock(queries)) == 1
