@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, Union
 from ninja import Field, Schema
 from pydantic import create_model
 
+from api.openapi import Body
 from games import action_kinds, decisions, engine
 from games.action_kinds import MAX_AMOUNT, MAX_CARDS, PLAYER_KINDS
 
@@ -26,7 +27,7 @@ Cards = Annotated[
 ]
 
 
-class TermsIn(Schema):
+class TermsIn(Body):
     give_props: list[PropertySquare] = Field(  # type: ignore[valid-type]
         default_factory=list, description="Squares you give (properties only)."
     )
@@ -71,7 +72,7 @@ def _variant(kind: str) -> type[Schema]:
     for param in action_kinds.of(kind).params:
         fields[param.name] = _field(param)
     name = "Action_" + "".join(part.title() for part in kind.split("_"))
-    model: type[Schema] = create_model(name, __base__=Schema, __doc__=describe(kind), **fields)
+    model: type[Schema] = create_model(name, __base__=Body, __doc__=describe(kind), **fields)
     return model
 
 

@@ -13,7 +13,8 @@ from ninja.responses import Status
 from api import limits
 from api.auth import need, visible
 from api.models import SCOPE_PLAY, SCOPE_READ
-from api.problems import ERRORS, Problem, game_problem
+from api.openapi import USERNAME, Body
+from api.problems import ERRORS, Problem, ProblemOut, game_problem
 from games import services
 from games.models import Challenge
 
@@ -26,9 +27,9 @@ ChallengeId = Path(  # type: ignore[type-arg]
 GameId = Path(..., pattern=PUBLIC_ID, description="The game's public id.")  # type: ignore[type-arg]
 
 
-class ChallengeIn(Schema):
+class ChallengeIn(Body):
     username: str = Field(
-        min_length=1, max_length=150, description="Who is challenged: a person or bot account."
+        pattern=USERNAME, description="Who is challenged: a person or bot account."
     )
 
 
@@ -80,7 +81,7 @@ def challenges(request: HttpRequest) -> dict[str, Any]:
 
 @router.post(
     "/games/{game_id}/challenges",
-    response={201: ChallengeOut, **ERRORS},
+    response={201: ChallengeOut, 409: ProblemOut, **ERRORS},
     summary="Challenge someone to your game",
 )
 def challenge(
@@ -118,7 +119,7 @@ def _answer(
 
 @router.post(
     "/challenges/{challenge_id}/accept",
-    response={200: ChallengeOut, **ERRORS},
+    response={200: ChallengeOut, 409: ProblemOut, **ERRORS},
     summary="Accept a challenge",
 )
 def accept(request: HttpRequest, challenge_id: str = ChallengeId) -> dict[str, Any]:
@@ -129,7 +130,7 @@ def accept(request: HttpRequest, challenge_id: str = ChallengeId) -> dict[str, A
 
 @router.post(
     "/challenges/{challenge_id}/decline",
-    response={200: ChallengeOut, **ERRORS},
+    response={200: ChallengeOut, 409: ProblemOut, **ERRORS},
     summary="Decline a challenge",
 )
 def decline(request: HttpRequest, challenge_id: str = ChallengeId) -> dict[str, Any]:
@@ -138,7 +139,7 @@ def decline(request: HttpRequest, challenge_id: str = ChallengeId) -> dict[str, 
 
 @router.post(
     "/challenges/{challenge_id}/withdraw",
-    response={200: ChallengeOut, **ERRORS},
+    response={200: ChallengeOut, 409: ProblemOut, **ERRORS},
     summary="Withdraw your challenge",
 )
 def withdraw(request: HttpRequest, challenge_id: str = ChallengeId) -> dict[str, Any]:

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from django import forms
-from ninja import Field, Schema
-from pydantic import create_model
+from ninja import Field
+from pydantic import ConfigDict, create_model
 
+from api.openapi import SEED, Body
 from api.problems import Problem
+from api.switch_schema import seat_rules, switch_properties
 from games.web.forms import CreateGameForm
 
 # The API's names for the form's fields where they differ.
@@ -51,6 +53,7 @@ def _fields() -> dict[str, Any]:
         dict[str, Any],
         Field(
             default_factory=dict,
+            json_schema_extra={"additionalProperties": False, "properties": switch_properties()},
             description="House-rule switches over the preset, by name (as the lobby's "
             'switches form lists them), e.g. {"starting_cash": 2000}.',
         ),
@@ -59,7 +62,7 @@ def _fields() -> dict[str, Any]:
         str | None,
         Field(
             None,
-            max_length=128,
+            pattern=SEED,
             description="Your dice seed as the seated host: 32 to 128 hex digits you drew "
             "yourself. The dice key is derived from the site's secret and every player's "
             "seed at the start (docs/fair-dice.md). Sent here, it reaches the site before "
@@ -70,7 +73,22 @@ def _fields() -> dict[str, Any]:
     return out
 
 
-CreateGameIn = create_model("CreateGameIn", __base__=Schema, **_fields())
+def _choices(name: str) -> list[Any]:
+    return [value for value, _ in _FORM.fields[name].choices]  # type: ignore[attr-defined]
+
+
+class _Rules(Body):
+    model_config = ConfigDict(
+        json_schema_extra=seat_rules(
+            _choices("preset"),
+            _choices("max_seats"),
+            preset=_FORM.fields["preset"].initial,
+            seated=_FORM.fields["max_seats"].initial,
+        )
+    )
+
+
+CreateGameIn = create_model("CreateGameIn", __base__=_Rules, **_fields())
 
 
 def create_kwargs(body: Any) -> dict[str, Any]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Field, Router, Schema
+from ninja import Field, Router
 
 from accounts.bot import BotAccountError, set_bot_account
 from api.auth import granted, need
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken
+from api.openapi import Body
 from api.problems import ERRORS, Problem, ProblemOut
 from api.records import ProfileOut, profile_of
 
@@ -21,7 +22,7 @@ class MeOut(ProfileOut):
     scopes: list[str] = Field(description="What this token may do now (read, play, bot).")
 
 
-class MeIn(Schema):
+class MeIn(Body):
     bot_account: bool = Field(
         description="Make the account a bot account (true) or a person's again (false). "
         "Only between games. A bot account then plays with a token of the bot scope: "

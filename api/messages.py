@@ -14,6 +14,7 @@ from ninja.responses import Status
 
 from api.auth import need
 from api.models import SCOPE_PLAY, SCOPE_READ
+from api.openapi import USERNAME, Body
 from api.problems import ERRORS, Problem, ProblemOut
 from common import ratelimit
 from people.errors import PeopleError
@@ -21,7 +22,6 @@ from social import live, messages, reads
 from social.models import MAX_LENGTH, Message
 
 router = Router(tags=["messages"])
-USERNAME = r"^[\w.@+-]{1,150}$"
 
 Username = Path(  # type: ignore[type-arg]
     ..., pattern=USERNAME, description="The other person's username."
@@ -55,8 +55,15 @@ class MessagesOut(Schema):
     )
 
 
-class MessageIn(Schema):
-    text: str = Field(min_length=1, max_length=MAX_LENGTH, description="The message.")
+class MessageIn(Body):
+    text: str = Field(
+        min_length=1,
+        max_length=MAX_LENGTH,
+        description="The message: at least one visible character, line breaks kept, no "
+        "control, bidirectional or zero-width character.",
+        # Only in the document: check_body is what refuses (422, saying why).
+        json_schema_extra=lambda schema: schema.update(pattern=messages.body_pattern()),
+    )
 
 
 def _reader(request: HttpRequest) -> Any:
@@ -113,7 +120,7 @@ def conversations(request: HttpRequest) -> dict[str, Any]:
 
 @router.get(
     "/me/conversations/{username}",
-    response={200: MessagesOut, **ERRORS},
+    response={200: MessagesOut, 409: ProblemOut, **ERRORS},
     summary="Messages with someone",
 )
 def conversation(
@@ -128,7 +135,7 @@ def conversation(
     user = _reader(request)
     other = _other(username)
     if other.pk == user.pk:
-        raise Problem(422, _("You cannot write to yourself."), slug="unprocessable")
+        raise Problem(409, _("You cannot write to yourself."), slug="yourself")
     found = reads.conversation_between(user, other)
     shown = reads.page_of(found, before=before) if found else []
     if found is not None and before is None and messages.do_mark_read(user, found):
@@ -142,7 +149,7 @@ def conversation(
 
 @router.post(
     "/me/conversations/{username}",
-    response={201: MessageOut, 403: ProblemOut, 404: ProblemOut, **ERRORS},
+    response={201: MessageOut, 403: ProblemOut, 404: ProblemOut, 409: ProblemOut, **ERRORS},
     summary="Send a message",
 )
 def send(request: HttpRequest, body: MessageIn, username: str = Username) -> Status[dict[str, Any]]:

@@ -9,9 +9,11 @@ from typing import Any, Literal
 
 from django.http import HttpRequest
 from ninja import Field, Path, Router, Schema
+from pydantic import ConfigDict
 
 from api.auth import need, visible
 from api.models import SCOPE_PLAY, SCOPE_READ
+from api.openapi import Body
 from api.problems import ERRORS, Problem, ProblemOut, game_problem
 from games import services
 from games.models import Game
@@ -26,17 +28,34 @@ AuctionChoice = Literal[tuple(v for v, _ in _FORM.fields["auction"].choices)]  #
 JailChoice = Literal[tuple(v for v, _ in _FORM.fields["jail"].choices)]  # type: ignore[attr-defined,valid-type]
 
 
-class OrdersIn(Schema):
+# The form's own rule (StandingOrdersForm.clean): bidding "upto" needs a ceiling.
+UPTO_NEEDS_A_CEILING: dict[str, Any] = {
+    "anyOf": [
+        {"properties": {"auction": {"not": {"const": "upto"}}}},
+        {"properties": {"auction_max": {"type": "integer"}}, "required": ["auction_max"]},
+    ]
+}
+
+
+class OrdersIn(Body):
     """The whole set of orders (what is left out takes its default)."""
+
+    model_config = ConfigDict(json_schema_extra=UPTO_NEEDS_A_CEILING)
 
     claim_rent: bool = Field(True, description="Claim rent owed to you at once.")
     buy_min_cash_left: int | None = Field(
-        None, description="Buy unowned property when at least this much cash is left; null: ask."
+        None,
+        ge=_FORM.fields["buy_min_cash_left"].min_value,  # type: ignore[attr-defined]
+        description="Buy unowned property when at least this much cash is left; null: ask.",
     )
     auction: AuctionChoice = Field(  # type: ignore[valid-type]
         "", description="'' ask me, pass, printed (bid up to the printed price), upto."
     )
-    auction_max: int | None = Field(None, description="With upto: the highest bid.")
+    auction_max: int | None = Field(
+        None,
+        ge=_FORM.fields["auction_max"].min_value,  # type: ignore[attr-defined]
+        description="With upto: the highest bid.",
+    )
     jail: JailChoice = Field("", description="'' ask me, card, pay or roll.")  # type: ignore[valid-type]
     auto_roll: bool = Field(False, description="Roll at once when rolling is the only decision.")
 

@@ -14,14 +14,15 @@ from ninja.responses import Status
 from accounts.models import User
 from api.auth import need
 from api.models import SCOPE_PLAY, SCOPE_READ
-from api.problems import ERRORS, Problem
+from api.openapi import USERNAME, Body
+from api.problems import ERRORS, Problem, ProblemOut
 from people import services
 from people.errors import PeopleError
 from people.models import Block, Follow
 
 router = Router(tags=["people"])
 
-Username: Any = Path(..., max_length=150, description="The other person's username.")  # type: ignore[type-arg]
+Username: Any = Path(..., pattern=USERNAME, description="The other person's username.")  # type: ignore[type-arg]
 
 
 class FollowOut(Schema):
@@ -35,7 +36,7 @@ class FollowingOut(Schema):
     following: list[FollowOut] = Field(description="Everyone you follow, friends first.")
 
 
-class FollowIn(Schema):
+class FollowIn(Body):
     bell: bool | None = Field(
         None, description="Tell me when they start a game (true/false); left as it is if absent."
     )
@@ -95,7 +96,9 @@ def following(request: HttpRequest) -> dict[str, Any]:
 
 
 @router.put(
-    "/me/following/{username}", response={200: FollowOut, **ERRORS}, summary="Follow someone"
+    "/me/following/{username}",
+    response={200: FollowOut, 409: ProblemOut, **ERRORS},
+    summary="Follow someone",
 )
 def follow(
     request: HttpRequest,
@@ -112,7 +115,9 @@ def follow(
 
 
 @router.delete(
-    "/me/following/{username}", response={204: None, **ERRORS}, summary="Unfollow someone"
+    "/me/following/{username}",
+    response={204: None, 409: ProblemOut, **ERRORS},
+    summary="Unfollow someone",
 )
 def unfollow(request: HttpRequest, username: str = Username) -> Status[None]:
     user = need(request, SCOPE_PLAY)
@@ -131,7 +136,11 @@ def blocks(request: HttpRequest) -> dict[str, Any]:
     return {"blocks": [{"username": name} for name in names]}
 
 
-@router.put("/me/blocks/{username}", response={204: None, **ERRORS}, summary="Block someone")
+@router.put(
+    "/me/blocks/{username}",
+    response={204: None, 409: ProblemOut, **ERRORS},
+    summary="Block someone",
+)
 def block(request: HttpRequest, username: str = Username) -> Status[None]:
     """They can no longer challenge you, message you or join a game you host,
     and their chat is hidden from you. You stop following them. They are not told."""
@@ -140,7 +149,11 @@ def block(request: HttpRequest, username: str = Username) -> Status[None]:
     return Status(204, None)
 
 
-@router.delete("/me/blocks/{username}", response={204: None, **ERRORS}, summary="Unblock someone")
+@router.delete(
+    "/me/blocks/{username}",
+    response={204: None, 409: ProblemOut, **ERRORS},
+    summary="Unblock someone",
+)
 def unblock(request: HttpRequest, username: str = Username) -> Status[None]:
     user = need(request, SCOPE_PLAY)
     _do(services.do_unblock, user, _person(username))

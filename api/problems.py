@@ -92,6 +92,8 @@ def game_problem(exc: Any) -> Problem:
         return Problem(404, "There is no such game.")
     if isinstance(exc, services.TooManyGames):
         return Problem(409, exc.message, slug="too-many-games")
+    if isinstance(exc, services.StateConflict):
+        return Problem(409, exc.message)
     if isinstance(exc, services.BlockedPlayerSeated):
         return Problem(409, exc.message, slug="blocked-player-seated")
     return Problem(exc.status if 400 <= exc.status < 500 else 400, exc.message)

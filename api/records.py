@@ -14,6 +14,7 @@ from accounts.models import User
 from accounts.profile import profile_context
 from api.auth import need, visible
 from api.models import SCOPE_READ
+from api.openapi import USERNAME
 from api.problems import ERRORS, Problem, ProblemOut
 from games.models import Game
 from games.web.replay import load_replay
@@ -68,7 +69,7 @@ class BoardRow(Schema):
     games: int = Field(description="Rated games in this pool.")
 
 
-class BoardOut(Schema):
+class LeaderboardOut(Schema):
     pool: str = Field(description="regular, short or bot (bot accounts' own pool).")
     pools: dict[str, str] = Field(description="Every pool and its label.")
     page: int = Field(description="This page's number, from 1.")
@@ -90,7 +91,7 @@ def _row(rating: Any, rank: int | None) -> dict[str, Any]:
     }
 
 
-@router.get("/leaderboard", response={200: BoardOut, **ERRORS}, summary="A leaderboard")
+@router.get("/leaderboard", response={200: LeaderboardOut, **ERRORS}, summary="A leaderboard")
 def leaderboard(
     request: HttpRequest,
     pool: PoolName = POOL,  # type: ignore[valid-type]
@@ -166,7 +167,7 @@ def profile_of(player: Any, viewer: Any) -> dict[str, Any]:
 @router.get("/users/{username}", response={200: ProfileOut, **ERRORS}, summary="A profile")
 def profile(
     request: HttpRequest,
-    username: str = Path(..., max_length=150, description="The username."),  # type: ignore[type-arg]
+    username: str = Path(..., pattern=USERNAME, description="The username."),  # type: ignore[type-arg]
 ) -> dict[str, Any]:
     """A player's profile, as its page shows it: ratings by pool, record
     and games (only those you may see are listed)."""

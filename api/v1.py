@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
-from ninja import Field, Header, NinjaAPI, Path, Schema
+from ninja import Field, Header, Path, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.responses import Status
 from ninja.security import HttpBearer
@@ -36,9 +36,11 @@ from api import (
 from api.action_schema import ActionBody
 from api.create import CreateGameIn, create_kwargs
 from api.models import SCOPE_PLAY, SCOPE_READ, ApiToken, IdempotentAnswer
+from api.openapi import SEED, Body, DocumentedApi
 from api.problems import ERRORS, Problem, ProblemOut, game_problem, problem
 from games import action_kinds, engine, services
 from games.models import Seat
+from games.services.lobby import BOT_KINDS
 from games.web.action_forms import FormError, parse_action
 from games.web.lobby_rows import open_game_rows, your_game_rows
 
@@ -55,7 +57,7 @@ class TokenAuth(HttpBearer):
         return row
 
 
-api = NinjaAPI(
+api = DocumentedApi(
     title="Async Monopoly API",
     version="1",
     description=(
@@ -101,7 +103,13 @@ def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResp
 @api.exception_handler(ValidationError)
 def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     errors = json.loads(json.dumps(exc.errors, default=str))
-    return problem(422, "The request does not match the schema.", errors=errors)
+    detail = "The request does not match the schema."
+    if errors:
+        # The first field at fault, named as the client sent it (ninja's
+        # locations start with where it was: body, query, path...).
+        where = ".".join(str(part) for part in errors[0].get("loc", [])[2:])
+        detail = f"{detail} {where}: {errors[0].get('msg', '')}" if where else detail
+    return problem(422, detail, errors=errors)
 
 
 @api.exception_handler(HttpError)
@@ -170,8 +178,10 @@ class GameOut(Schema):
     deadlines: list[dict[str, Any]] = Field(description="When each pending decision times out.")
 
 
-class BotIn(Schema):
-    kind: str = Field("heuristic", description="heuristic or random.")
+class BotIn(Body):
+    kind: Literal[tuple(sorted(str(k) for k in BOT_KINDS))] = Field(  # type: ignore[valid-type]
+        "heuristic", description="heuristic or random."
+    )
 
 
 SEED_DESCRIPTION = (
@@ -181,9 +191,9 @@ SEED_DESCRIPTION = (
 )
 
 
-class JoinIn(Schema):
+class JoinIn(Body):
     invite_token: str | None = Field(None, description="A private game's invite token.")
-    seed: str | None = Field(None, max_length=128, description=SEED_DESCRIPTION)
+    seed: str | None = Field(None, pattern=SEED, description=SEED_DESCRIPTION)
     confirm_blocked: bool = Field(
         False,
         description="Join although someone you blocked sits in the game "
@@ -191,17 +201,15 @@ class JoinIn(Schema):
     )
 
 
-class SeedIn(Schema):
-    seed: str | None = Field(
-        max_length=128, description=SEED_DESCRIPTION + ' null or "" removes it.'
-    )
+class SeedIn(Body):
+    seed: str | None = Field(pattern=SEED, description=SEED_DESCRIPTION + ' null or "" removes it.')
 
 
-class VersionIn(Schema):
+class VersionIn(Body):
     expected_version: int | None = Field(None, ge=0, description="The version you acted on.")
 
 
-class ActionIn(Schema):
+class ActionIn(Body):
     action: ActionBody = Field(
         description="One entry of legal_actions, or a trade offer: one variant per action kind."
     )
@@ -337,7 +345,7 @@ def join(request: HttpRequest, body: JoinIn, game_id: str = GameId) -> dict[str,
 
 @api.post(
     "/games/{game_id}/seed",
-    response={200: GameOut, **ERRORS},
+    response={200: GameOut, 409: ProblemOut, **ERRORS},
     summary="Change your dice seed",
 )
 def set_seed(request: HttpRequest, body: SeedIn, game_id: str = GameId) -> dict[str, Any]:
@@ -352,7 +360,11 @@ def set_seed(request: HttpRequest, body: SeedIn, game_id: str = GameId) -> dict[
     return _view(game_id, user)
 
 
-@api.post("/games/{game_id}/bots", response={201: GameOut, **ERRORS}, summary="Add a site bot")
+@api.post(
+    "/games/{game_id}/bots",
+    response={201: GameOut, 409: ProblemOut, **ERRORS},
+    summary="Add a site bot",
+)
 def add_bot(request: HttpRequest, body: BotIn, game_id: str = GameId) -> Status[dict[str, Any]]:
     user = _need(request, SCOPE_PLAY)
     _visible(game_id, user)
@@ -363,7 +375,11 @@ def add_bot(request: HttpRequest, body: BotIn, game_id: str = GameId) -> Status[
     return Status(201, _view(game_id, user))
 
 
-@api.post("/games/{game_id}/start", response={200: GameOut, **ERRORS}, summary="Start a game")
+@api.post(
+    "/games/{game_id}/start",
+    response={200: GameOut, 409: ProblemOut, **ERRORS},
+    summary="Start a game",
+)
 def start(request: HttpRequest, game_id: str = GameId) -> dict[str, Any]:
     user = _need(request, SCOPE_PLAY)
     _visible(game_id, user)

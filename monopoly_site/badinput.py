@@ -45,19 +45,15 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from common.controls import CONTROLS, CONTROLS_BUT_LINES, MAX_JSON_TEXT, SURROGATES
 from common.headers import header_problem
 from common.numbers import MAX_DIGITS
 
-# C0 controls, DEL, C1 controls and lone surrogates (which no UTF-8 decoder
-# produces but ``errors="surrogateescape"`` and JSON's \\ud800 can).
-ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-# The same, less tab, line feed and carriage return: text that may have lines.
-CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+ANY_CONTROL = re.compile(f"[{CONTROLS}{SURROGATES}]")
+CONTROL_BUT_LINES = re.compile(f"[{CONTROLS_BUT_LINES}{SURROGATES}]")
 
 MAX_NAME_SHOWN = 40
-# The longest text any JSON field of the site takes (a push service's
-# address, 1,000), and the deepest nesting (an action's trade terms: 3).
-MAX_JSON_TEXT = 1000
+# The deepest nesting of any JSON body (an action's trade terms: 3).
 MAX_JSON_DEPTH = 8
 REMOVE_IT = " Remove it and try again."
 FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}

@@ -19,5 +19,13 @@ class Refused(PeopleError):
     status = 403
 
 
+class Yourself(PeopleError):
+    """Following, blocking or muting yourself: what was sent is well formed,
+    it only names the one asking, so the API answers 409 (a 422 says the
+    request did not match the schema, which it did)."""
+
+    status = 409
+
+
 class NoSuchPerson(PeopleError):
     status = 404

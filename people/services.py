@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from people import signals
-from people.errors import PeopleError
+from people.errors import PeopleError, Yourself
 from people.models import Block, Follow, Mute
 
 
@@ -17,7 +17,7 @@ def _check_other(user: Any, target: Any) -> None:
     if not getattr(user, "is_authenticated", False):
         raise PeopleError(_("Sign in first."))
     if target.pk == user.pk:
-        raise PeopleError(_("That is you."))
+        raise Yourself(_("That is you."))
 
 
 def _create_once(model: Any, **fields: Any) -> bool:

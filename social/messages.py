@@ -8,6 +8,8 @@ and the API count the sender's rate (``RATE_LIMITS["message"]``) first.
 
 from __future__ import annotations
 
+import functools
+import sys
 import unicodedata
 from typing import Any
 
@@ -19,7 +21,7 @@ from django.utils.translation import gettext as _
 from common import text
 from games.bot_accounts import is_bot_account
 from games.newcomers import is_newcomer, newcomer_wait_words
-from people.errors import NoSuchPerson, PeopleError, Refused
+from people.errors import NoSuchPerson, PeopleError, Refused, Yourself
 from people.relations import check_may_message, follows
 from social import live
 from social.models import MAX_LENGTH, Conversation, Message
@@ -41,6 +43,45 @@ class MessageError(PeopleError):
     """A message that cannot be sent as written."""
 
 
+def refused(ch: str) -> bool:
+    """A character no message may hold (a line break is kept: CR becomes LF)."""
+    return ch not in "\n\r" and (unicodedata.category(ch) in _REFUSED or ord(ch) in _TURNING)
+
+
+@functools.cache
+def body_pattern() -> str:
+    """``check_body``'s rule as a regular expression, for the API's schema:
+    only characters it keeps, at least one of them visible. Built from the
+    same tests, once per process (a pass over every code point)."""
+    kept: list[list[int]] = []
+    shown: list[list[int]] = []
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        if 0xD800 <= code <= 0xDFFF or refused(ch):
+            continue
+        _extend(kept, code)
+        if text.has_visible(ch):
+            _extend(shown, code)
+    return f"^[{_class(kept)}]*[{_class(shown)}][{_class(kept)}]*$"
+
+
+def _extend(spans: list[list[int]], code: int) -> None:
+    if spans and spans[-1][1] == code - 1:
+        spans[-1][1] = code
+    else:
+        spans.append([code, code])
+
+
+def _class(spans: list[list[int]]) -> str:
+    """A character class's ranges, the BMP's escaped so that the pattern
+    reads the same in any regex dialect."""
+
+    def one(code: int) -> str:
+        return f"\\u{code:04x}" if code < 0x10000 else chr(code)
+
+    return "".join(one(a) if a == b else f"{one(a)}-{one(b)}" for a, b in spans)
+
+
 def check_body(raw: str) -> str:
     """The body as stored, or ``MessageError``. Line breaks are kept (a
     textarea sends them as CR LF); every other control character is refused,
@@ -48,10 +89,9 @@ def check_body(raw: str) -> str:
     body = (raw or "").replace("\r\n", "\n").replace("\r", "\n")
     # Before stripping: Python counts some control characters as spaces.
     for ch in body:
-        code = ord(ch)
         if ch == "\x00":
             raise MessageError(_("Messages cannot contain NUL characters."))
-        if ch != "\n" and (unicodedata.category(ch) in _REFUSED or code in _TURNING):
+        if refused(ch):
             raise MessageError(
                 _(
                     "Messages cannot contain the invisible character %(char)s. Remove it and send again."
@@ -79,7 +119,7 @@ def check_may_send(sender: Any, recipient: Any) -> None:
     if recipient is None or not recipient.is_active:
         raise NoSuchPerson(_("There is no such player."))
     if recipient.pk == sender.pk:
-        raise MessageError(_("You cannot write to yourself."))
+        raise Yourself(_("You cannot write to yourself."))
     if is_bot_account(sender):
         raise Refused(_("Bot accounts cannot send messages."))
     if is_bot_account(recipient):

@@ -177,7 +177,16 @@ from .record import (
     state_digest,
     verify_record,
 )
-from .rng import GEN_KEYED, GEN_SPLITMIX, bot_rng, commitment, dice_key, seed_bytes
+from .rng import (
+    GEN_KEYED,
+    GEN_SPLITMIX,
+    MAX_SEED_BYTES,
+    MIN_SEED_BYTES,
+    bot_rng,
+    commitment,
+    dice_key,
+    seed_bytes,
+)
 from .rules import (
     AUCTION_OPEN,
     AUCTION_SEALED,
@@ -188,7 +197,9 @@ from .rules import (
     END_TIME,
     END_TURN_LIMIT,
     PRESETS,
+    SWITCH_CHOICES,
     SWITCH_NAMES,
+    SWITCH_RANGES,
     Ruleset,
     ruleset,
     ruleset_from_dict,
@@ -304,6 +315,8 @@ __all__ = [
     "JAIL_SQUARE",
     "KIND",
     "LUXURY_TAX",
+    "MAX_SEED_BYTES",
+    "MIN_SEED_BYTES",
     "MORTGAGE",
     "MORTGAGE_VALUE",
     "NO_WISH",
@@ -340,7 +353,9 @@ __all__ = [
     "SITES",
     "SQUARE",
     "STILL_MEANT",
+    "SWITCH_CHOICES",
     "SWITCH_NAMES",
+    "SWITCH_RANGES",
     "SYSTEM",
     "TAKE_CHANCE",
     "TARGET",

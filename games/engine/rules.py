@@ -146,6 +146,10 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "cap_days": (0, 366),
 }
 
+# What each switch may be, for the API's schema to state (api/create.py).
+SWITCH_CHOICES: Final = _CHOICES
+SWITCH_RANGES: Final = _RANGES
+
 
 def _check_type(name: str, value: object) -> None:
     default = getattr(DEFAULT, name) if name != "preset" else ""

@@ -18,6 +18,7 @@ from games.services.errors import (
     IllegalMove,
     InvalidRequest,
     NotAllowed,
+    StateConflict,
     TooManyGames,
     VersionConflict,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "InvalidRequest",
     "NotAllowed",
     "Played",
+    "StateConflict",
     "TooManyGames",
     "VersionConflict",
     "accept_challenge",

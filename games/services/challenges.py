@@ -18,7 +18,12 @@ from games.bot_accounts import seating_refusal
 from games.deadlines import describe_left
 from games.models import Challenge, Game, Seat
 from games.services import seating
-from games.services.errors import GameNotFound, InvalidRequest, NotAllowed
+from games.services.errors import (
+    GameNotFound,
+    NoSuchPlayer,
+    NotAllowed,
+    StateConflict,
+)
 from games.services.lobby import _lobby_game, _require_host, join_game
 from games.services.subscribers import announce
 from games.services.write import Committed, Notice, game_transaction
@@ -49,15 +54,15 @@ def challenge_player(*, public_id: str, user: Any, username: str) -> Challenge:
             .first()
         )
         if target is None:
-            raise InvalidRequest(f"No player is called {username.strip()!r}.")
+            raise NoSuchPlayer(f"No player is called {username.strip()!r}.")
         if target.pk == user.pk:
-            raise InvalidRequest("You cannot challenge yourself.")
+            raise StateConflict("You cannot challenge yourself.")
         seating.check_may_challenge(user, target)
         check_seatable(game, target)
         if open_challenges().filter(game=game, challenged=target).exists():
-            raise InvalidRequest(f"{target.username} has already been challenged to this game.")
+            raise StateConflict(f"{target.username} has already been challenged to this game.")
         if open_challenges().filter(challenger=user).count() >= MAX_OPEN_CHALLENGES:
-            raise InvalidRequest(
+            raise StateConflict(
                 f"You have {MAX_OPEN_CHALLENGES} challenges waiting for an answer: "
                 "withdraw some before sending more."
             )
@@ -70,9 +75,9 @@ def challenge_player(*, public_id: str, user: Any, username: str) -> Challenge:
 def check_seatable(game: Game, user: Any) -> None:
     seats = list(game.seats.select_related("user"))
     if any(s.user_id == user.pk for s in seats):
-        raise InvalidRequest(f"{user.username} already has a seat in this game.")
+        raise StateConflict(f"{user.username} already has a seat in this game.")
     if len(seats) >= game.max_seats:
-        raise InvalidRequest("This game is full.")
+        raise StateConflict("This game is full.")
     refusal = seating_refusal(game, [s.user for s in seats if s.user is not None], user)
     if refusal:
         raise NotAllowed(f"{user.username} cannot take a seat here: {refusal}")
@@ -130,9 +135,9 @@ def _locked(challenge_id: str, user: Any, *, as_challenger: bool = False) -> Cha
 
 def _check_pending(made: Challenge) -> None:
     if made.status != Challenge.Status.PENDING:
-        raise InvalidRequest(f"This challenge was already {made.get_status_display().lower()}.")
+        raise StateConflict(f"This challenge was already {made.get_status_display().lower()}.")
     if made.game.status != Game.Status.LOBBY:
-        raise InvalidRequest("This challenge has lapsed: its game has already started.")
+        raise StateConflict("This challenge has lapsed: its game has already started.")
 
 
 def _answerable(challenge_id: str, user: Any) -> Challenge:

@@ -19,6 +19,12 @@ class GameNotFound(GameError):
     status = 404
 
 
+class NoSuchPlayer(GameError):
+    """A username that names nobody active."""
+
+    status = 404
+
+
 class NotAllowed(GameError):
     status = 403
 
@@ -31,6 +37,14 @@ class TooManyGames(GameError):
 
 class InvalidRequest(GameError):
     status = 422
+
+
+class StateConflict(InvalidRequest):
+    """Refused for the game's state now (started, full, not in play, your
+    seat taken or missing), not for what was asked: the same request may
+    succeed later. The API answers 409 (``api.problems.game_problem``), as
+    HTTP says for a conflict with the resource's state; the pages show the
+    message as for any refusal."""
 
 
 class IllegalMove(GameError):

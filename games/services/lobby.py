@@ -24,7 +24,7 @@ from games.models import (
 )
 from games.services import seating
 from games.services.clocks import sync_deadlines
-from games.services.errors import InvalidRequest, NotAllowed, TooManyGames
+from games.services.errors import InvalidRequest, NotAllowed, StateConflict, TooManyGames
 from games.services.locking import lock_game
 from games.services.play import set_auto_move
 from games.services.subscribers import announce
@@ -186,14 +186,14 @@ def check_timers(timers: dict[str, int]) -> dict[str, int]:
 def _lobby_game(public_id: str) -> Game:
     game = lock_game(public_id=public_id)
     if game.status != Game.Status.LOBBY:
-        raise InvalidRequest("This game has already started.")
+        raise StateConflict("This game has already started.")
     return game
 
 
 def _next_number(game: Game) -> int:
     taken = set(game.seats.values_list("number", flat=True))
     if len(taken) >= game.max_seats:
-        raise InvalidRequest("This game is full.")
+        raise StateConflict("This game is full.")
     return min(set(range(game.max_seats)) - taken)
 
 
@@ -233,7 +233,7 @@ def join_game(
         if not game.is_public and not access.token_matches(invite_token, game):
             raise NotAllowed("This is a private game: you need its invite link.")
         if game.seats.filter(user=user).exists():
-            raise InvalidRequest("You already have a seat in this game.")
+            raise StateConflict("You already have a seat in this game.")
         check_open_games(user)
         seats = list(game.seats.select_related("user"))
         seated = [seat.user for seat in seats if seat.user_id]
@@ -251,7 +251,7 @@ def join_game(
                     seed=seed,
                 )  # fmt: skip
         except IntegrityError:
-            raise InvalidRequest("You already have a seat in this game.") from None
+            raise StateConflict("You already have a seat in this game.") from None
         _seat_taken(game)
     return seat
 
@@ -263,7 +263,7 @@ def use_suggested_orders(*, public_id: str, user: Any) -> Seat:
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
-            raise InvalidRequest("You have no seat in this game.")
+            raise StateConflict("You have no seat in this game.")
         seat.standing_orders = with_suggested(seat.standing_orders)
         seat.save(update_fields=["standing_orders"])
     return seat
@@ -277,7 +277,7 @@ def set_seed(*, public_id: str, user: Any, seed: str | None) -> Seat:
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
-            raise InvalidRequest("You have no seat in this game.")
+            raise StateConflict("You have no seat in this game.")
         seat.seed = seed
         seat.save(update_fields=["seed"])
     return seat
@@ -288,7 +288,7 @@ def leave_game(*, public_id: str, user: Any) -> None:
         game = _lobby_game(public_id)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
-            raise InvalidRequest("You have no seat in this game.")
+            raise StateConflict("You have no seat in this game.")
         seat.delete()
         if not game.seats.filter(user__isnull=False).exists():
             game.status = Game.Status.ABANDONED
@@ -324,7 +324,7 @@ def do_rotate_invite(*, public_id: str, user: Any) -> Game:
         game = lock_game(public_id=public_id)
         _require_host(game, user)
         if game.status not in (Game.Status.LOBBY, Game.Status.ACTIVE):
-            raise InvalidRequest("This game is over; its invite link can no longer be changed.")
+            raise StateConflict("This game is over; its invite link can no longer be changed.")
         game.invite_token = new_invite_token()
         game.save(update_fields=["invite_token", "updated_at"])
         pk = game.pk
@@ -359,7 +359,7 @@ def start_game(*, public_id: str, user: Any) -> Game:
         # The seats and deadline rows come with the lock, as for a move.
         w = lock(public_id=public_id)
         if w.game.status != Game.Status.LOBBY:
-            raise InvalidRequest("This game has already started.")
+            raise StateConflict("This game has already started.")
         _require_host(w.game, user)
         _start(w)
     return w.game
@@ -373,7 +373,7 @@ def _start(w: Write) -> None:
     game.switches = with_turn_limit(game.switches, seats)
     rules = check_ruleset(game.preset, game.switches)
     if len(seats) < max(2, rules.min_players):
-        raise InvalidRequest("At least two players are needed to start.")
+        raise StateConflict("At least two players are needed to start.")
     seating.check_may_start_rated(game, seats)
     # Engine players are numbered 0..n-1; close the gaps left by departures.
     # Each renumbering is its own UPDATE, in order, so the unique constraint holds throughout.

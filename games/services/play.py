@@ -12,7 +12,13 @@ from games import decisions, engine
 from games.models import Game, GameEvent, Seat
 from games.ranking import final_ranking
 from games.services.clocks import charge_time_bank, count_own_move, sync_deadlines
-from games.services.errors import GameNotFound, IllegalMove, InvalidRequest, NotAllowed
+from games.services.errors import (
+    GameNotFound,
+    IllegalMove,
+    InvalidRequest,
+    NotAllowed,
+    StateConflict,
+)
 from games.services.locking import access_seat, check_version, check_version_or_meaning
 from games.services.subscribers import announce
 from games.services.write import Write, game_transaction, lock
@@ -21,7 +27,7 @@ from games.standing_orders import describe as describe_order
 
 def load_state(game: Game) -> engine.State:
     if game.state is None:
-        raise InvalidRequest("This game has not started.")
+        raise StateConflict("This game has not started.")
     return engine.from_dict(game.state)
 
 
@@ -43,7 +49,7 @@ def _lock_for_player(public_id: str, user: Any) -> tuple[Write, Seat]:
     w = lock(public_id=public_id)
     seat = access_seat(w.seats, user)
     if w.game.status != Game.Status.ACTIVE:
-        raise InvalidRequest("This game is not in play.")
+        raise StateConflict("This game is not in play.")
     if seat.status != Seat.Status.PLAYING:
         raise NotAllowed("You are no longer playing in this game.")
     return w, seat

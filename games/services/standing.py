@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Game, Seat
-from games.services.errors import InvalidRequest, NotAllowed
+from games.services.errors import NotAllowed, StateConflict
 from games.services.locking import access_seat
 from games.services.play import fire_standing_orders
 from games.services.write import game_transaction, lock
@@ -18,7 +18,7 @@ def set_standing_orders(*, public_id: str, user: Any, orders: dict[str, Any]) ->
         w = lock(public_id=public_id)
         game, seat = w.game, access_seat(w.seats, user)
         if game.status != Game.Status.ACTIVE:
-            raise InvalidRequest("This game is not in play.")
+            raise StateConflict("This game is not in play.")
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You are no longer playing in this game.")
         cleaned = clean(orders)

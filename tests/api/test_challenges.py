@@ -43,7 +43,7 @@ def test_a_challenged_player_accepts_and_takes_a_seat_in_a_private_game(
         == 1
     )
     again = bob_api.post(f"/challenges/{challenge['id']}/decline")
-    assert again.status_code == 422 and "already accepted" in again.json()["detail"]
+    assert again.status_code == 409 and "already accepted" in again.json()["detail"]
     assert bob_api.get("/challenges").json()["incoming"] == []
 
 
@@ -81,15 +81,15 @@ def test_only_the_challenged_answers_and_only_the_host_challenges(
 def test_bad_challenges_are_refused_with_a_reason(alice_api: Api, bob_api: Api) -> None:
     game_id = _lobby(alice_api)
     cases = [
-        ("nobody-here", 422, "No player is called"),
-        ("alice", 422, "cannot challenge yourself"),
+        ("nobody-here", 404, "No player is called"),
+        ("alice", 409, "cannot challenge yourself"),
     ]
     for username, status, words in cases:
         answered = alice_api.post(f"/games/{game_id}/challenges", {"username": username})
         assert answered.status_code == status and words in answered.json()["detail"], username
     assert alice_api.post(f"/games/{game_id}/challenges", {"username": "bob"}).status_code == 201
     twice = alice_api.post(f"/games/{game_id}/challenges", {"username": "bob"})
-    assert twice.status_code == 422 and "already been challenged" in twice.json()["detail"]
+    assert twice.status_code == 409 and "already been challenged" in twice.json()["detail"]
     empty = alice_api.post(f"/games/{game_id}/challenges", {"username": ""})
     assert empty.status_code == 422
 
@@ -118,7 +118,7 @@ def test_a_challenge_lapses_when_its_game_starts(
     services.join_game(public_id=game.public_id, user=bob)
     services.start_game(public_id=game.public_id, user=alice)
     answered = api_for(charlie).post(f"/challenges/{made.public_id}/accept")
-    assert answered.status_code == 422 and "lapsed" in answered.json()["detail"]
+    assert answered.status_code == 409 and "lapsed" in answered.json()["detail"]
     assert api_for(charlie).get("/challenges").json()["incoming"] == []
 
 
@@ -131,7 +131,7 @@ def test_a_host_has_at_most_twenty_challenges_waiting(alice: User, alice_api: Ap
         services.challenge_player(public_id=game.public_id, user=alice, username=f"p{i}")
     User.objects.create_user("late", "late@example.com", None)
     refused = alice_api.post(f"/games/{game.public_id}/challenges", {"username": "late"})
-    assert refused.status_code == 422 and "withdraw some" in refused.json()["detail"]
+    assert refused.status_code == 409 and "withdraw some" in refused.json()["detail"]
     first = Challenge.objects.filter(challenger=alice).first()
     assert first is not None
     services.withdraw_challenge(challenge_id=first.public_id, user=alice)

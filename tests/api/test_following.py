@@ -98,10 +98,10 @@ def test_an_unknown_person_is_a_404_problem(alice: User, call: Any) -> None:
     assert answer.json()["detail"] == "There is no such player."
 
 
-def test_following_or_blocking_yourself_is_a_422_problem(alice: User) -> None:
+def test_following_or_blocking_yourself_is_a_409_problem(alice: User) -> None:
     api = api_for(alice)
     for answer in (_put(api, "/me/following/alice"), _put(api, "/me/blocks/alice")):
-        assert answer.status_code == 422
+        assert answer.status_code == 409
         assert answer.json()["detail"] == "That is you."
     assert not Follow.objects.exists() and not Block.objects.exists()
 

@@ -233,7 +233,7 @@ def test_open_games_lists_public_lobbies_and_a_player_joins_one(alice: User, bob
     assert joined.status_code == 200, joined.content
     assert joined.json()["your_seat"] == 1
     again = bob_api.post(f"/games/{public.public_id}/join")
-    assert again.status_code == 422
+    assert again.status_code == 409
 
 
 def test_a_player_resigns_through_the_api(alice_api: Api, no_bot_tasks: Any) -> None:

@@ -104,8 +104,8 @@ def test_unknown_people_and_yourself(alice: User) -> None:
     api = api_for(alice)
     assert api.get("/me/conversations/nobody-here").status_code == 404
     assert api.post("/me/conversations/nobody-here", {"text": "hi"}).status_code == 404
-    assert api.get("/me/conversations/alice").status_code == 422
-    assert api.post("/me/conversations/alice", {"text": "hi"}).status_code == 422
+    assert api.get("/me/conversations/alice").status_code == 409
+    assert api.post("/me/conversations/alice", {"text": "hi"}).status_code == 409
 
 
 def test_the_page_and_the_api_share_one_message_limit_per_account(

@@ -46,7 +46,7 @@ def test_a_seed_changes_until_the_start_and_is_refused_after(
     # No seed leaves the server while the game runs, not even to its player.
     assert bob_api.get(f"/games/{game_id}").json()["your_seed"] is None
     late = bob_api.post(f"/games/{game_id}/seed", {"seed": A_SEED})
-    assert late.status_code == 422 and "already started" in late.json()["detail"]
+    assert late.status_code == 409 and "already started" in late.json()["detail"]
     assert Game.objects.get(public_id=game_id).seeds == ["", B_SEED]
 
 
@@ -62,4 +62,4 @@ def test_a_malformed_seed_is_a_clear_422(alice_api: Api) -> None:
 def test_a_spectator_cannot_set_a_seed(alice_api: Api, charlie_api: Api) -> None:
     game_id = alice_api.post("/games", {"seats": 2}).json()["id"]
     refused = charlie_api.post(f"/games/{game_id}/seed", {"seed": A_SEED})
-    assert refused.status_code == 422 and "no seat" in refused.json()["detail"]
+    assert refused.status_code == 409 and "no seat" in refused.json()["detail"]
