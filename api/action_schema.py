@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Union
 
 from ninja import Field, Schema
-from pydantic import create_model
+from pydantic import ConfigDict, create_model
 
 from api.openapi import Body
 from games import action_kinds, decisions, engine
@@ -27,7 +27,22 @@ Cards = Annotated[
 ]
 
 
+def _on_both_sides(square: int) -> dict[str, Any]:
+    return {
+        "required": ["give_props", "take_props"],
+        "properties": {
+            side: {"contains": {"const": square}} for side in ("give_props", "take_props")
+        },
+    }
+
+
 class TermsIn(Body):
+    # parse_terms refuses a property on both sides; JSON Schema says it as
+    # "no property is contained by both lists", one clause per property.
+    model_config = ConfigDict(
+        json_schema_extra={"not": {"anyOf": [_on_both_sides(sq) for sq in engine.PROPERTIES]}}
+    )
+
     give_props: list[PropertySquare] = Field(  # type: ignore[valid-type]
         default_factory=list, description="Squares you give (properties only)."
     )
