@@ -386,7 +386,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
 
     async def deliver(self, message: dict[str, Any]) -> bool:
         """A push from ``live.fanout`` (the audiences' messages); True if
-        it is on the wire already."""
+        nothing was written (``fanout.Member``)."""
         if self.ended:
             return True
         if message["type"] == "game.push":
