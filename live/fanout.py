@@ -114,7 +114,9 @@ def _own(data: bytes | str) -> bool:
     while its sockets are being written: told by the envelope's first bytes
     rather than by parsing a push of several kilobytes on the event loop."""
     mine = _envelope({})[:-8]  # '{"o": "<origin>", '
-    return data.startswith(mine.encode() if isinstance(data, bytes) else mine)
+    if isinstance(data, bytes):
+        return data.startswith(mine.encode())
+    return data.startswith(mine)
 
 
 def channel_for(group: str) -> str:

@@ -4,9 +4,8 @@ import asyncio
 import contextlib
 import gc
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import django
 from asgiref.sync import ThreadSensitiveContext
@@ -83,7 +82,12 @@ class LentThreads:
     def __init__(self, handler: ASGIHandler) -> None:
         self.handler = handler
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(
+        self,
+        scope: dict[str, object],
+        receive: Callable[[], Awaitable[Mapping[str, object]]],
+        send: Callable[[Mapping[str, object]], Awaitable[None]],
+    ) -> None:
         # The module's pool, read per request: tests swap in a smaller one.
         async with request_threads.lend() as executor, ThreadSensitiveContext(executor=executor):
             await self.handler(scope, receive, send)
