@@ -15,7 +15,7 @@ import json
 import logging
 import random
 import time
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -23,7 +23,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from common import redis_health
-from common.patches import twisted_writes
 from games import access
 from live import broadcast, chat, estimating, fanout, groups, presence, sessions
 from live.chatview import EVERYONE, ChatView, chat_view
@@ -173,7 +172,6 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
     resyncing: asyncio.Task[None] | None = None  # a snapshot asked for too soon, put off
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
     audiences: list[str]
-    wire: twisted_writes.Wire | Literal[False] | None = None  # False: not under Daphne
     chat_view: ChatView = EVERYONE  # whose chat lines go out (``live.chatview``)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -388,7 +386,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
 
     async def deliver(self, message: dict[str, Any]) -> bool:
         """A push from ``live.fanout`` (the audiences' messages); True if
-        it is on the wire already."""
+        nothing was written (``fanout.Member``)."""
         if self.ended:
             return True
         if message["type"] == "game.push":
@@ -427,12 +425,8 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         if event["version"] <= self.versions.get(part, -1):
             return True  # already in the snapshot, or a duplicate
         self.versions[part] = event["version"]
-        if self.wire is None:
-            self.wire = twisted_writes.Wire.under(self.base_send) or False
-        sent = self.wire.send(event["html"]) if self.wire else twisted_writes.Sent.REFUSED
-        if sent is twisted_writes.Sent.REFUSED:
-            await self.send(text_data=event["html"])
-        return sent is twisted_writes.Sent.WRITTEN
+        await self.send(text_data=event["html"])
+        return False  # Twisted writes it when the loop next polls the socket
 
     # --- presence -------------------------------------------------------------
 

@@ -82,26 +82,41 @@ RECONNECT_DELAY_MOST = 5.0  # seconds
 # What a member is handed when pushes may have been missed (its audience's
 # subscription was lost and is back): it should send its client a snapshot.
 RESYNC: dict[str, Any] = {"type": "game.resync"}
-# A member whose frame is not on the wire yet waits for the event loop to
-# poll its socket, so the delivery yields to the loop after every few such
-# members rather than making all of them wait for the last (about 0.1 ms
-# each). Each yield costs a poll. On the 2-core VM's bench-live (50 sockets)
-# any of every 1, 3, 5 or 10 beat yielding only at the end by several ms at
-# the median; 5 was slightly ahead, within the noise. Daphne's sockets are
-# usually written at once (``live.consumers``) and need no yield.
+# A member's frame goes on the wire when the event loop next polls its socket
+# (Twisted buffers what Channels' send hands it), so the delivery yields to
+# the loop after every few such members rather than making all of them wait
+# for the last (about 0.1 ms each). Each yield costs a poll. On the 2-core
+# VM's bench-live (50 sockets) any of every 1, 3, 5 or 10 beat yielding only
+# at the end by several ms at the median; 5 was slightly ahead, within the
+# noise. A member with nothing to write (a closed socket, a version it has)
+# needs no yield.
 FLUSH_EVERY = 5
 _TOKEN = secrets.token_hex(8)
 
 
 class Member(Protocol):
     async def deliver(self, message: dict[str, Any]) -> bool | None:
-        """True if the message is on the wire when this returns."""
+        """True if nothing of the message waits for the loop to go out."""
         ...
 
 
 def _origin() -> str:
     # Per process, also after a fork: our own publishes are delivered directly.
     return f"{os.getpid()}-{_TOKEN}"
+
+
+def _envelope(message: dict[str, Any]) -> str:
+    return json.dumps({"o": _origin(), "m": message})
+
+
+def _own(data: bytes | str) -> bool:
+    """Whether ``data`` is this process's own publish, come back from Redis
+    while its sockets are being written: told by the envelope's first bytes
+    rather than by parsing a push of several kilobytes on the event loop."""
+    mine = _envelope({})[:-8]  # '{"o": "<origin>", '
+    if isinstance(data, bytes):
+        return data.startswith(mine.encode())
+    return data.startswith(mine)
 
 
 def channel_for(group: str) -> str:
@@ -268,14 +283,12 @@ class _Hub:
                 if kind == "subscribe" and group in self.sent:
                     self.confirmed(group)
             return
-        if kind != "message":
-            return
+        if kind != "message" or _own(message["data"]):
+            return  # ours was delivered directly when it was published
         try:
             data = json.loads(message["data"])
         except ValueError:
             return
-        if data.get("o") == _origin():
-            return  # delivered directly when it was published
         self.spawn([(group, data["m"])])
 
     def confirmed(self, group: str) -> None:
@@ -394,7 +407,7 @@ def publish(messages: list[tuple[str, dict[str, Any]]]) -> threading.Event | Non
         with redis_health.guarded():
             pipe = _sync_redis().pipeline(transaction=False)
             for group, message in messages:
-                pipe.publish(channel_for(group), json.dumps({"o": _origin(), "m": message}))
+                pipe.publish(channel_for(group), _envelope(message))
             pipe.execute()
     except redis_health.RedisDown:
         pass  # said when it went down (redis_health)

@@ -4,15 +4,13 @@ import asyncio
 import contextlib
 import gc
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import django
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
-
-from common.patches.django_asgi import OneHopASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "monopoly_site.settings")
 
@@ -73,22 +71,35 @@ def _drain(queue: asyncio.Queue[ThreadPoolExecutor]) -> list[ThreadPoolExecutor]
     return out
 
 
-class RequestThreadsASGIHandler(OneHopASGIHandler):
-    """Each request's sync code runs on one of a few long-lived threads
-    (``request_threads``), once its body is in."""
+class LentThreads:
+    """Django's own ASGI handler, each request's sync code on a thread lent
+    by ``request_threads``. Django enters a ``ThreadSensitiveContext`` of
+    its own only where none is set; this one, entered around it with its
+    executor, carries every thread-sensitive call of the request
+    (``request_started``, the middleware and view, ``request_finished``,
+    ``response.close``) to the lent thread. Daphne calls the application
+    once the body is in, so the thread is not held while it uploads."""
 
-    @contextlib.asynccontextmanager
-    async def request_context(self) -> AsyncIterator[None]:
+    def __init__(self, handler: ASGIHandler) -> None:
+        self.handler = handler
+
+    async def __call__(
+        self,
+        scope: dict[str, object],
+        receive: Callable[[], Awaitable[Mapping[str, object]]],
+        send: Callable[[Mapping[str, object]], Awaitable[None]],
+    ) -> None:
+        # The module's pool, read per request: tests swap in a smaller one.
         async with request_threads.lend() as executor, ThreadSensitiveContext(executor=executor):
-            yield
+            await self.handler(scope, receive, send)
 
 
 request_threads = RequestThreads()
 
 
-def get_asgi_application() -> ASGIHandler:
+def get_asgi_application() -> LentThreads:
     django.setup(set_prefix=False)
-    return RequestThreadsASGIHandler()
+    return LentThreads(ASGIHandler())
 
 
 # This server process pools its database connections (settings.py says why);

@@ -115,6 +115,25 @@ def test_members_joining_at_once_on_a_fresh_hub_all_hear_other_processes() -> No
     run(scenario)
 
 
+def test_a_push_published_here_reaches_its_members_once() -> None:
+    """Redis hands this process's own publish back to its listener; the
+    members had it directly, so the echo is dropped, and the push another
+    process sends after it is the next they hear."""
+
+    async def scenario() -> list[Any]:
+        inbox = Inbox()
+        await fanout.join("t-own", inbox)
+        try:
+            await asyncio.to_thread(fanout.publish, [("t-own", {"type": "game.push", "n": 1})])
+            async with elsewhere() as redis:
+                await publish_elsewhere(redis, "t-own", {"type": "game.push", "n": 2})
+            return [(await inbox.next())["n"], (await inbox.next())["n"]]
+        finally:
+            await fanout.leave("t-own", inbox)
+
+    assert run(scenario) == [1, 2]
+
+
 def test_an_audience_left_and_joined_at_once_stays_subscribed() -> None:
     async def scenario() -> None:
         async with elsewhere() as redis:

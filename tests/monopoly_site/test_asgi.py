@@ -1,6 +1,6 @@
-"""The ASGI handler runs ``request_started``, the middleware and the view in
-one hop to the thread it lends the request, and still sends the signal once
-per request as Django does, on every path."""
+"""Django's own ASGI handler runs ``request_started``, the middleware, the
+view and ``request_finished`` on the one thread ``monopoly_site.asgi`` lends
+the request, and sends the signal once per request, on every path."""
 
 from __future__ import annotations
 
