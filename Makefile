@@ -12,6 +12,9 @@ else
 REQUIREMENTS := -r requirements.lock
 endif
 ENGINE_BUILD := games/engine/native.digest
+# pyproject.toml's dependency ranges, one a line for `pip install -r` (the
+# project itself does not install: its packages sit side by side at the top).
+RANGES = $(PY) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*p["dependencies"], *p["optional-dependencies"]["dev"], sep="\n")'
 
 .PHONY: run test test-long test-slow test-upgrade install engine lint format audit chromium nginx bench-engine bench-estimate bench-timers bench-live bench-load bench-api bench-pairing soak lock
 
@@ -53,7 +56,7 @@ install: $(STAMP) $(ENGINE_BUILD)
 
 $(STAMP):
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*p["dependencies"], *p["optional-dependencies"]["dev"], sep="\n")' > $(VENV)/ranges.txt
+	$(RANGES) > $(VENV)/ranges.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check $(REQUIREMENTS)
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
@@ -174,5 +177,6 @@ bench-pairing: install
 
 # Re-pin after changing pyproject.toml's dependencies.
 lock:
-	$(PY) -m pip install --quiet -e ".[dev]" && $(PY) -m pip uninstall -y -q async-monopoly
+	$(RANGES) > $(VENV)/ranges.txt
+	$(PY) -m pip install --quiet -r $(VENV)/ranges.txt
 	$(PY) -m pip freeze --exclude-editable | grep -v '^async-monopoly' > requirements.lock
