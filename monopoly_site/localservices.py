@@ -97,8 +97,11 @@ def drop_test_databases(url: str) -> None:
         with server_connection(url) as conn:
             names = [row[0] for row in conn.execute("SELECT datname FROM pg_database")]
             for name in names:
-                suffix = name.removeprefix(base + "_")
-                if name != mine and not (suffix.isdigit() and not _pid_alive(int(suffix))):
+                # pytest-xdist's workers have one each: ``_gw0``, ``_gw1``...
+                run = name.removeprefix(base + "_").split("_gw")[0]
+                if run != mine.removeprefix(base + "_") and not (
+                    run.isdigit() and not _pid_alive(int(run))
+                ):
                     continue
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     except psycopg.Error as exc:
