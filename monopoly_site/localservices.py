@@ -290,7 +290,10 @@ def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
     env[LOCAL_ENV] = "none"
     try:
         manage(env, "collectstatic", "--noinput", "-v", "0")
-        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=env).returncode
+        # tests.xdist_worker gives each pytest-xdist worker a Redis prefix of
+        # its own; it must load before the settings do, so with -p.
+        pytest = [sys.executable, "-m", "pytest", "-p", "tests.xdist_worker"]
+        return subprocess.run([*pytest, *pytest_args], env=env).returncode
     finally:
         if db_url.startswith("postgres"):
             drop_test_databases(db_url)

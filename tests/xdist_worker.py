@@ -1,5 +1,5 @@
-"""Loaded with ``-p`` (pyproject.toml's addopts), so before pytest-django
-reads the settings: each pytest-xdist worker gets Redis keys, Celery queues
+"""Loaded with ``-p`` by ``make test`` (monopoly_site.localservices), so
+before pytest-django reads the settings: each pytest-xdist worker gets Redis keys, Celery queues
 and channel groups of its own, as its database gets pytest-django's ``_gwN``
 suffix. The workers and Daphnes a test starts inherit the prefix, and take
 their ports, logs and beat schedules by process id."""
