@@ -1,11 +1,22 @@
 # The two commands: `make run` and `make test`. Everything else supports them.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
-VENV := .venv
+VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+# test-upgrade's venv holds the newest releases pyproject.toml's ranges
+# allow, never the lock: `make test VENV=.venv-upgrade` keeps them.
+UPGRADE_VENV := .venv-upgrade
+ifeq ($(VENV),$(UPGRADE_VENV))
+REQUIREMENTS := --upgrade --upgrade-strategy eager -r $(VENV)/ranges.txt
+else
+REQUIREMENTS := -r requirements.lock
+endif
 ENGINE_BUILD := games/engine/native.digest
+# pyproject.toml's dependency ranges, one a line for `pip install -r` (the
+# project itself does not install: its packages sit side by side at the top).
+RANGES = $(PY) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(*p["dependencies"], *p["optional-dependencies"]["dev"], sep="\n")'
 
-.PHONY: run test test-long test-slow install engine lint format audit chromium nginx bench-engine bench-estimate bench-timers bench-live bench-load bench-api bench-pairing soak lock
+.PHONY: run test test-long test-slow test-upgrade install engine lint format audit chromium nginx bench-engine bench-estimate bench-timers bench-live bench-load bench-api bench-pairing soak lock
 
 run: install
 	$(PY) -m monopoly_site.localservices run
@@ -26,6 +37,18 @@ test: install chromium nginx
 test-long: install chromium
 	$(PY) -m monopoly_site.localservices test -- -m slow $(PYTEST_ARGS)
 
+# `make test` on the newest releases that pyproject.toml's ranges allow, in
+# a fresh venv of its own (.venv-upgrade), with the engine compiled by the
+# newest mypyc (CI=true: a failed build fails it): what a security release
+# would bring. Run it before each release (docs/operations.md, "Upgrades");
+# it prints the releases that moved.
+test-upgrade:
+	rm -rf $(UPGRADE_VENV) $(ENGINE_BUILD)
+	CI=true $(MAKE) install VENV=$(UPGRADE_VENV)
+	$(MAKE) test VENV=$(UPGRADE_VENV)
+	@echo "==> releases newer than requirements.lock (tested above):"
+	@$(UPGRADE_VENV)/bin/python -m pip freeze | grep -vxiF -f requirements.lock || echo "(none)"
+
 # The former name of test-long.
 test-slow: test-long
 
@@ -33,7 +56,8 @@ install: $(STAMP) $(ENGINE_BUILD)
 
 $(STAMP):
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(RANGES) > $(VENV)/ranges.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check $(REQUIREMENTS)
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -153,5 +177,6 @@ bench-pairing: install
 
 # Re-pin after changing pyproject.toml's dependencies.
 lock:
-	$(PY) -m pip install --quiet -e ".[dev]" && $(PY) -m pip uninstall -y -q async-monopoly
+	$(RANGES) > $(VENV)/ranges.txt
+	$(PY) -m pip install --quiet -r $(VENV)/ranges.txt
 	$(PY) -m pip freeze --exclude-editable | grep -v '^async-monopoly' > requirements.lock

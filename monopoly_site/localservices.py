@@ -97,8 +97,11 @@ def drop_test_databases(url: str) -> None:
         with server_connection(url) as conn:
             names = [row[0] for row in conn.execute("SELECT datname FROM pg_database")]
             for name in names:
-                suffix = name.removeprefix(base + "_")
-                if name != mine and not (suffix.isdigit() and not _pid_alive(int(suffix))):
+                # pytest-xdist's workers have one each: ``_gw0``, ``_gw1``...
+                run = name.removeprefix(base + "_").split("_gw")[0]
+                if run != mine.removeprefix(base + "_") and not (
+                    run.isdigit() and not _pid_alive(int(run))
+                ):
                     continue
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     except psycopg.Error as exc:
@@ -287,7 +290,10 @@ def run_tests(env: dict[str, str], pytest_args: list[str]) -> int:
     env[LOCAL_ENV] = "none"
     try:
         manage(env, "collectstatic", "--noinput", "-v", "0")
-        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=env).returncode
+        # tests.xdist_worker gives each pytest-xdist worker a Redis prefix of
+        # its own; it must load before the settings do, so with -p.
+        pytest = [sys.executable, "-m", "pytest", "-p", "tests.xdist_worker"]
+        return subprocess.run([*pytest, *pytest_args], env=env).returncode
     finally:
         if db_url.startswith("postgres"):
             drop_test_databases(db_url)

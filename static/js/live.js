@@ -218,6 +218,9 @@
     sockets.set(event.target, event.detail.socketWrapper);
     retries.set(event.target, 0);
     event.target.classList.remove("is-offline");
+    // The server joins a socket to its groups before accepting it: from
+    // here on the page hears every push (tests wait for this, not a delay).
+    event.target.setAttribute("data-socket", "open");
     scheduleHeartbeat(event.target);
     if (document.visibilityState !== "visible") tellVisibility(event.target);
   });
@@ -233,6 +236,7 @@
     sockets.delete(elt);
     clearTimeout(heartbeats.get(elt));
     elt.classList.add("is-offline");
+    elt.setAttribute("data-socket", "closed");
     if (!document.body.contains(elt) || REFUSED.indexOf(code) >= 0) return;
     if (code === SESSION_ENDED) {
       setTimeout(function () { window.location.reload(); }, SESSION_RELOAD_MS * (1 + Math.random()));

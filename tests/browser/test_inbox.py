@@ -72,15 +72,14 @@ def test_the_inbox_pages_pass_axe_and_a_message_arrives_live(
 
     page.goto("/inbox/grace/")
     page.wait_for_selector("#messages .message-line")
-    page.wait_for_selector(".conversation:not(.is-offline)")
+    page.wait_for_selector(".conversation[data-socket='open']")  # static/js/live.js
     page.locator(".message-report summary").first.click()  # the report form, open
     if violations := serious_violations(page):
         found["/inbox/grace/"] = violations
     assert not scrolls_sideways(page), f"/inbox/grace/ scrolls sideways: {scrolls_sideways(page)}"
 
     # A message arrives over the socket while the page is open.
-    page.wait_for_function("document.querySelector('.conversation') && "
-                           "!document.querySelector('.conversation').classList.contains('is-offline')")  # fmt: skip
+    page.wait_for_selector(".conversation[data-socket='open']")
     with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
         pool.submit(messages.do_send_message, grace, ada, "Still there?").result()
     page.wait_for_selector("#messages .message-line:has-text('Still there?')")

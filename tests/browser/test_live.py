@@ -47,6 +47,11 @@ XMLHttpRequest.prototype.send = function (body) {
 """
 
 
+# The page's socket is open, and so in its groups (static/js/live.js): a push
+# sent from now on reaches it.
+SOCKET_OPEN = "[ws-connect][data-socket='open']"
+
+
 def context_for(browser: Any, base_url: str, user: User | None) -> Any:
     # These tests read the page with Playwright's string expressions, which the
     # site's policy (no eval) would refuse; tests/browser/test_csp.py tests it.
@@ -358,7 +363,7 @@ def test_the_lobby_shows_a_new_game_without_a_reload(browser: Any, daphne_server
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto("/lobby/")
-    page.wait_for_timeout(500)  # let the socket open
+    page.wait_for_selector(SOCKET_OPEN)
     page.evaluate("window.__notReloaded = true")
     with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
         game = pool.submit(services.create_game, host=ada, max_seats=3).result()
@@ -378,7 +383,7 @@ def test_your_games_shows_a_started_game_without_a_reload(
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto("/lobby/")
-    page.wait_for_timeout(500)  # let the socket open
+    page.wait_for_selector(SOCKET_OPEN)
     page.evaluate("window.__notReloaded = true")
     with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
         game = pool.submit(services.create_seated_game, humans=[ada, grace], bots=[], start=True)
@@ -410,7 +415,8 @@ def test_pushed_deadlines_show_in_the_zone_the_player_chose(
         page.set_default_timeout(15_000)
         page.goto("/lobby/")
         pages[user.pk] = page
-    page.wait_for_timeout(500)  # let the sockets open
+    for page in pages.values():
+        page.wait_for_selector(SOCKET_OPEN)
     with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
         game = pool.submit(services.create_seated_game, humans=players, bots=[], start=True)
         game = game.result()
@@ -435,7 +441,7 @@ def test_the_waiting_page_follows_the_seats_and_the_start(
     with ThreadPoolExecutor(1) as pool:  # Playwright runs a loop in this thread
         game = pool.submit(services.create_game, host=ada, max_seats=3).result()
         page.goto(game.get_absolute_url())
-        page.wait_for_timeout(500)  # let the socket open
+        page.wait_for_selector(SOCKET_OPEN)
         pool.submit(services.join_game, public_id=game.public_id, user=grace).result()
         page.wait_for_selector("#seats-heading:has-text('Seats (2 / 3)')")
         pool.submit(services.start_game, public_id=game.public_id, user=ada).result()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -88,11 +89,18 @@ def test_windows_are_counted_in_one_call_and_always_expire() -> None:
     assert count == 6 and 0 < left <= 30
 
 
-def test_without_redis_requests_are_let_through(settings: Any) -> None:
+def test_without_redis_requests_are_let_through(
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
     settings.RATE_LIMITS = {"chat": (Rate(1, 60, "ip"),)}
     caches = {"default": {"BACKEND": "common.cache.RedisCache", "LOCATION": dead}}
     request = RequestFactory().post("/", REMOTE_ADDR="10.0.0.7")
-    with override_settings(CACHES=caches):
-        for _ in range(3):
+    with override_settings(CACHES=caches), caplog.at_level(logging.WARNING, "common.ratelimit"):
+        for _ in range(3):  # over the limit of one from the second on
             ratelimit.hit(request, "chat")
+    # Each was let through, uncounted, and said so.
+    uncounted = [r for r in caplog.records if r.name == "common.ratelimit"]
+    assert [r.getMessage() for r in uncounted] == [
+        "Rate limits are not counted: Redis does not answer."
+    ] * 3

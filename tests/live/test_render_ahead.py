@@ -4,6 +4,7 @@ the database, and nothing kept from a move that rolls back."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -136,24 +137,25 @@ def test_a_move_rolled_back_is_not_sent_and_leaves_no_lines_in_the_log_shown_nex
     assert shown == presenters.log_lines(Snapshot.of(game), None)
 
 
-def test_only_the_last_write_of_a_transaction_is_rendered_ahead(duel: Game) -> None:
+def test_only_the_last_write_of_a_transaction_is_rendered_ahead(
+    duel: Game, sent: list[Any], ahead: list[Any]
+) -> None:
+    from games.services import play
     from games.services.subscribers import announce
-    from games.services.write import Committed
 
-    with mock.patch("live.presence.listening", return_value=WATCHED):
-        move(duel)  # the start is always pushed after the commit; watched since
-    duel.refresh_from_db()
-    state = presenters.load_state(duel)
-    with (
-        mock.patch.object(broadcast, "render_ahead") as render_ahead,
-        mock.patch("live.pushes.push"),
-        mock.patch("games.scheduling.schedule_timers"),
-        transaction.atomic(),
-    ):
-        announce(Committed(duel, duel.version, state=state))
-        render_ahead.assert_not_called()
-        announce(Committed(duel, duel.version, state=state, last_write=True))
-        render_ahead.assert_called_once()
+    move(duel)  # its push marks the game watched
+    written: list[Any] = []
+    with mock.patch.object(play, "announce", written.append):
+        move(duel)  # what this write announces, kept to be announced below
+    [last] = written
+    earlier = dataclasses.replace(last, last_write=False, scratch={})
+    with transaction.atomic():
+        announce(earlier)
+        assert not broadcast.rendering_ahead(earlier)
+        announce(last)
+        assert broadcast.rendering_ahead(last)
+    # The commit let the last write's render go out, and waited for it.
+    assert len(ahead) == 1 and ahead[0] is not None and not isinstance(ahead[0], Exception)
 
 
 def test_a_push_rendered_ahead_goes_out_before_presence_is_read(duel: Game) -> None:

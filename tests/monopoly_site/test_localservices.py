@@ -25,16 +25,26 @@ def _databases(conn: psycopg.Connection) -> set[str]:
 def test_leftover_test_databases_of_finished_runs_are_dropped() -> None:
     dead = 4_194_304  # Linux pids stay below 2**22: no process has it
     with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        for name in (f"test_lsprobe_{dead}", "test_lsprobe_1", f"test_lsprobe_{os.getpid()}"):
+        mine = f"test_lsprobe_{os.getpid()}"
+        kept = ["test_lsprobe_1", "test_lsprobe_1_gw0"]
+        for name in (
+            f"test_lsprobe_{dead}",
+            f"test_lsprobe_{dead}_gw1",
+            mine,
+            f"{mine}_gw0",
+            *kept,
+        ):
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
             conn.execute(f'CREATE DATABASE "{name}"')
         try:
             drop_test_databases(f"{SERVER}/lsprobe_{os.getpid()}")
             left = {n for n in _databases(conn) if n.startswith("test_lsprobe_")}
-            # Its own and a finished run's go; a running process's (pid 1) stays.
-            assert left == {"test_lsprobe_1"}
+            # Its own and a finished run's go, with their pytest-xdist
+            # workers'; a running process's (pid 1) stay.
+            assert left == set(kept)
         finally:
-            conn.execute('DROP DATABASE IF EXISTS "test_lsprobe_1"')
+            for name in kept:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
 def test_make_run_turns_debug_on_unless_the_environment_says_otherwise(

@@ -20,16 +20,14 @@ from tests.games.conftest import _started
 
 @pytest.mark.django_db
 def test_the_slot_task_resolves_one_batch_itself_and_queues_the_rest_marked(
-    alice: Any, bob: Any, no_bot_tasks: Any
+    alice: Any, bob: Any, no_bot_tasks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(tasks, "BATCH_SIZE", 1)  # three games, three batches
     games = [_started(alice, bob) for _ in range(3)]
     with setup_writes("deadlines overdue"):
         Deadline.objects.filter(game__in=games).update(due_at=timezone.now() - timedelta(seconds=1))
     queued: list[list[tuple[int, int]]] = []
-    with (
-        mock.patch.object(tasks, "batches", lambda pairs: [[p] for p in pairs]),
-        mock.patch.object(tasks.expire_decisions, "delay", queued.append),
-    ):
+    with mock.patch.object(tasks.expire_decisions, "delay", queued.append):
         assert tasks.dispatch_overdue(take_eta=True, run_one=True) == 3
     assert len(queued) == 2
     moved = [g for g in games if Game.objects.get(pk=g.pk).version > g.version]
