@@ -384,10 +384,7 @@ def _d_end_cap(s: State, a: A.Action, ev: EventLog) -> None:
     finish(s, END_LENGTH_CAP, ev, settle=True)
 
 
-_Check = Check
-_Do = Do
-
-_PAIRS: Final[dict[str, tuple[_Check, _Do]]] = {
+_PAIRS: Final[dict[str, tuple[Check, Do]]] = {
     A.ROLL: (_c_roll, _d_roll),
     A.PAY_JAIL_FINE: (_c_pay_jail_fine, _d_pay_jail_fine),
     A.USE_JAIL_CARD: (_c_use_jail_card, _d_use_jail_card),
@@ -417,7 +414,7 @@ def _c_seat(s: State, a: A.Action) -> None:
         raise NotYourTurn("You are not playing in this game.")
 
 
-def _checked(check: _Check, do: _Do, system: bool) -> _Do:
+def _checked(check: Check, do: Do, system: bool) -> Do:
     """``do`` preceded by the seat check (unless a system action) and ``check``."""
     if system:
 
@@ -503,7 +500,7 @@ def run_build(s: State, a: A.Action, ev: EventLog) -> None:
 
 
 # The most frequent kinds validate inside one function (one call fewer).
-_FUSED: Final[dict[str, _Do]] = {
+_FUSED: Final[dict[str, Do]] = {
     A.BUILD: run_build,
     A.ROLL: run_roll,
     A.END_TURN: run_end_turn,
@@ -519,7 +516,7 @@ _SYSTEM_KINDS: Final = frozenset({A.END_NOW, A.END_CAP, A.EXPIRE_CLAIM})
 # kind -> one function that checks the seat (system actions skip it),
 # validates and applies: one call per action from ``step`` (the simulator
 # calls these directly).
-RUNNERS: Final[dict[str, _Do]] = {
+RUNNERS: Final[dict[str, Do]] = {
     k: _FUSED[k] if k in _FUSED else _checked(c, d, k in _SYSTEM_KINDS)
     for k, (c, d) in _PAIRS.items()
 }
