@@ -21,10 +21,14 @@ RANGES = $(PY) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb")
 run: install
 	$(PY) -m monopoly_site.localservices run
 
+# make test runs on TEST_WORKERS pytest-xdist workers (one a core here), whole
+# files to a worker (tests/xdist_worker.py keeps their Redis keys, queues and
+# databases apart); TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= 2
 test: install chromium nginx
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m monopoly_site.localservices test -- -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m monopoly_site.localservices test -- -m "not slow" -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The long runs (tests marked slow: 20,000 bot games with invariants, the
 # failed-build check of the engine, the leaderboard at scale, real workers
