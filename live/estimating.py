@@ -3,7 +3,9 @@
 A subscriber to the write path, like the pushes: on each committed move of
 a running game that someone spectates (a spectator's page open; the home
 page's small boards do not count), the estimate of that version is queued
-``ANALYSIS_DEBOUNCE_MS`` later (``live.tasks.estimate_position``), and when
+``ANALYSIS_DEBOUNCE_MS`` later (``live.tasks.estimate_position``; of a
+person's game only the versions that start a turn, the only ones its
+spectators are ever shown: ``ever_shown``), and when
 it runs it does nothing if the game has moved on meanwhile: the newer move
 queued its own. Private or public alike, a game nobody watches costs no
 playouts; the watch list shows the latest estimate stored, if any. A
@@ -48,7 +50,22 @@ def on_commit(record: Committed) -> None:
         here = presence.listening(game.pk)
     if here is None or here.watching == 0:
         return  # nobody to show it to (or Redis cannot say)
+    if not ever_shown(record):
+        return
     schedule(game.pk, record.version, countdown=settings.ANALYSIS_DEBOUNCE_MS / 1000)
+
+
+def ever_shown(record: Committed) -> bool:
+    """Whether spectators could ever be shown the estimate of this version.
+    While a person is seated they see the newest estimate no newer than the
+    start of the turn a full round back (``estimates.visible_version``), so
+    of a person's game only a version that starts a turn is worth its
+    playouts: the others' estimates would be passed over (a turn is several
+    moves, so this spares most of them). A game of site bots alone shows
+    every move's."""
+    if not estimates.has_person(record.game, record.seats):
+        return True
+    return any(e.kind == "turn_start" and e.audience_seat is None for e in record.events)
 
 
 SUBSCRIBER = Subscriber("win estimates", on_commit=on_commit)

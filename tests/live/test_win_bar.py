@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from games import services
 from games.models import Game, PositionEstimate
-from live import broadcast, groups, tasks
+from live import broadcast, estimating, groups, presence, tasks
 from tests.games.conftest import played_turns
 from tests.live.conftest import collect, communicator, frames, roll, run
 
@@ -62,9 +62,8 @@ def test_spectators_get_the_bar_after_a_move_and_players_never(
         assert queued_versions(queued, duel) == [before]
 
         version = await roll(duel)
-        assert queued_versions(queued, duel) == [before, version]
-        [countdown] = {c.kwargs["countdown"] for c in queued.call_args_list[1:]}
-        assert countdown == 1.0  # ANALYSIS_DEBOUNCE_MS
+        # A roll starts no turn: its estimate would never be shown (ever_shown).
+        assert queued_versions(queued, duel) == [before]
         for comm in sockets:
             await collect(comm)  # the move's own pushes
 
@@ -181,3 +180,55 @@ def test_the_games_end_pushes_the_result_to_spectators(
         await spectator.disconnect()
 
     run(scenario)
+
+
+def committed(game: Game, *kinds: str, seats: Any = None) -> Any:
+    """A commit of ``game``'s next version with events of ``kinds``."""
+    from games.models import GameEvent
+    from games.services.write import Committed
+
+    events = [
+        GameEvent(game=game, seq=game.version + 1, index=i, kind=kind, payload={"kind": kind})
+        for i, kind in enumerate(kinds)
+    ]
+    return Committed(game=game, version=game.version + 1, events=events, seats=seats)
+
+
+WATCHED = presence.Summary(frozenset({0}), watching=1)
+
+
+def test_a_move_that_starts_a_turn_queues_its_estimate_after_the_debounce(
+    duel: Game, queued: Any
+) -> None:
+    record = committed(duel, "action", "turn_end", "turn_start")
+    record.scratch["here"] = WATCHED
+    estimating.on_commit(record)
+    assert queued_versions(queued, duel) == [duel.version + 1]
+    assert queued.call_args.kwargs["countdown"] == 1.0  # ANALYSIS_DEBOUNCE_MS
+
+
+def test_a_persons_move_that_starts_no_turn_queues_no_estimate(duel: Game, queued: Any) -> None:
+    """Its spectators only ever see the estimate of a turn's start a full
+    round back: the playouts of any other version would be wasted."""
+    record = committed(duel, "action", "dice", "move")
+    record.scratch["here"] = WATCHED
+    estimating.on_commit(record)
+    assert queued_versions(queued, duel) == []
+    # A turn_start told to one seat alone is no public start of a turn.
+    private = committed(duel, "action", "turn_start")
+    private.events[1].audience_seat = 0
+    private.scratch["here"] = WATCHED
+    estimating.on_commit(private)
+    assert queued_versions(queued, duel) == []
+
+
+def test_a_bots_only_game_queues_every_watched_move(queued: Any, no_bot_tasks: Any) -> None:
+    """Without a person seated the bar trails the game by moves, not a
+    round: each move's estimate may be shown."""
+    from tests.games.test_replay import bot_game
+
+    game, _ = bot_game(0)
+    record = committed(game, "action", "dice", "move", seats=list(game.seats.all()))
+    record.scratch["here"] = WATCHED
+    estimating.on_commit(record)
+    assert queued_versions(queued, game) == [game.version + 1]
