@@ -44,6 +44,7 @@ from benchlib import (
     percentile,
     ratio,
 )
+from cpu import per_unit
 from stack import HARNESS_APP_NAME, Stack
 from watchers import Watcher, watch
 
@@ -289,6 +290,7 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
     under_load: list[float] = []
+    page_failures = [0]
 
     async def sample_page() -> None:
         # The same anonymous page, now and then during the load.
@@ -296,15 +298,26 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(warmup)
         while time.perf_counter() < end:
             start = time.perf_counter()
-            await client.request("GET", "/")
+            try:
+                await client.request("GET", "/")
+            except ConnectionFailed:  # an overloaded site: the page is late, not the run
+                page_failures[0] += 1
+                continue
             under_load.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(0.5)
         await client.close()
 
-    cpu_before = os.times()
-    await asyncio.gather(sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
+    # Every process's CPU over the counted window (bench/cpu.py).
+    meter = stack.cpu_meter()
+
+    async def start_meter() -> None:
+        await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
+        meter.start()
+
+    await asyncio.gather(start_meter(), sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
     window = time.perf_counter() - counted_from
-    harness_cpu = sum(os.times()[:2]) - sum(cpu_before[:2])
+    cpu_ms = meter.stop()
+    harness_cpu = cpu_ms.get("harness", 0.0) / 1000
     await asyncio.sleep(1)
     stop.set()
     await asyncio.gather(*watchers, return_exceptions=True)
@@ -324,9 +337,24 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             failures[k] = failures.get(k, 0) + v
         for client in duo.clients:
             await client.close()
+    healthz = await measure_healthz(stack, opts.healthz_requests, opts.healthz_clients)
+    moves = applied_in_window[0]
+    per_move = per_unit(cpu_ms, moves)
     page = floor["page_p50_ms"]
     push = summary(latencies)
     return {
+        # The CPU of one applied move over every process of the stack (not
+        # the harness), read from /proc, and that of one /healthz in the
+        # same run: the ratio travels between machines.
+        "cpu_ms_per_move": per_move["total"],
+        "healthz_cpu_ms": healthz["cpu_ms"],
+        "cpu_per_move_in_healthz": (
+            round(per_move["total"] / healthz["cpu_ms"], 1) if healthz["cpu_ms"] else None
+        ),
+        "cpu_ms_per_move_by_kind": per_move["by_kind"],
+        # Cores busy on average over the window, by kind.
+        "cpu_cores_by_kind": {k: round(ms / 1000 / window, 2) for k, ms in cpu_ms.items()},
+        "healthz": healthz,
         "games": len(duos),
         "offered_actions_per_second": opts.rate,
         "seconds": round(window, 1),
@@ -343,6 +371,51 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         "harness_cpu_share": round(harness_cpu / window, 2),
         "floor": floor,
         "page_ms_during_load": summary(under_load),
+        "page_failures_during_load": page_failures[0],
+    }
+
+
+async def measure_healthz(stack: Stack, requests: int, clients: int) -> dict[str, Any]:
+    """The CPU of one GET /healthz: ``requests`` of them from ``clients``
+    kept-alive connections straight to the first Daphne (no nginx), its
+    /proc CPU and that of the PostgreSQL backends and Redis, less what they
+    spend idle over as long (measured just before), divided by the requests."""
+    port = stack.daphne_ports[0]
+    conns = [HttpClient([port], source=f"127.9.1.{i + 1}") for i in range(clients)]
+    statuses: dict[int, int] = {}
+
+    async def one(client: HttpClient, count: int) -> None:
+        for _ in range(count):
+            answer = await client.request("GET", "/healthz")
+            statuses[answer.status] = statuses.get(answer.status, 0) + 1
+
+    await asyncio.gather(*(one(c, 2) for c in conns))  # connections and first answers apart
+    idle_meter = stack.cpu_meter(only=["daphne0"]).start()
+    await asyncio.sleep(2.0)
+    idle = idle_meter.stop()
+    statuses.clear()
+    meter = stack.cpu_meter(only=["daphne0"]).start()
+    began = time.perf_counter()
+    shares = [requests // clients + (i < requests % clients) for i in range(clients)]
+    await asyncio.gather(*(one(c, n) for c, n in zip(conns, shares, strict=True)))
+    seconds = time.perf_counter() - began
+    busy = meter.stop()
+    for client in conns:
+        await client.close()
+    by_kind = {
+        kind: round(
+            max(0.0, ms - idle.get(kind, 0.0) / idle_meter.seconds * meter.seconds) / requests, 2
+        )
+        for kind, ms in busy.items()
+        if kind in ("daphne", "postgres", "redis")
+    }
+    return {
+        "cpu_ms": round(sum(by_kind.values()), 2),
+        "cpu_ms_by_kind": by_kind,
+        "requests": requests,
+        "clients": clients,
+        "requests_per_second": round(requests / seconds, 1),
+        "statuses": {str(k): v for k, v in statuses.items()},
     }
 
 
@@ -452,6 +525,10 @@ def main() -> int:
         "--crowd-seconds", type=float, default=120.0, help="at most this long for the moves"
     )
     parser.add_argument("--skip-crowd", action="store_true")
+    parser.add_argument(
+        "--healthz-requests", type=int, default=800, help="for healthz_cpu_ms, after the games"
+    )
+    parser.add_argument("--healthz-clients", type=int, default=8)
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--no-nginx", action="store_true")
     parser.add_argument("--keep-logs", action="store_true")

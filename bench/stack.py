@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib import BASE_DIR
+from cpu import CpuMeter, PostgresBackends
 
 
 def _postgres_server() -> str:
@@ -273,6 +274,39 @@ class Stack:
     @property
     def database_url(self) -> str:
         return f"{POSTGRES_SERVER}/{self.db_name}"
+
+    # --- what it costs -----------------------------------------------------
+
+    def process_kind(self, name: str) -> str:
+        """The kind a started process reports its CPU under ("daphne1" is a daphne)."""
+        return name.rstrip("0123456789")
+
+    def cpu_meter(self, only: list[str] | None = None, interval: float = 0.5) -> CpuMeter:
+        """A meter of the CPU each kind of the stack's processes spends (see
+        bench/cpu.py): the processes started here with their descendants,
+        the PostgreSQL backends of the stack's database, and this harness
+        (the process that calls it). ``only``: just these process names
+        (and the backends, Redis still counted)."""
+        backends = PostgresBackends(POSTGRES_SERVER, self.db_name, HARNESS_APP_NAME)
+        harness = os.getpid()
+
+        def resolve() -> dict[str, tuple[list[int], list[int]]]:
+            groups: dict[str, tuple[list[int], list[int]]] = {}
+            for name, proc in self.procs.items():
+                if only is not None and name not in only and name != "redis":
+                    continue
+                if proc.process is not None and proc.process.poll() is None:
+                    groups.setdefault(self.process_kind(name), ([], []))[0].append(proc.pid)
+            try:
+                for kind, pids in backends().items():
+                    groups[kind] = ([], pids)
+            except Exception:  # PostgreSQL restarting: the last sample stands
+                pass
+            if only is None:
+                groups["harness"] = ([], [harness])
+            return groups
+
+        return CpuMeter(resolve, interval, close=backends.close)
 
     # --- faults -------------------------------------------------------------
 
