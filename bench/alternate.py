@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+LIVE_DATABASE = "postgres://postgres@127.0.0.1:5432/monopoly_bench_live"
 
 DEFAULT_METRICS = {
     "load.py": [
@@ -102,12 +103,18 @@ def command(tree: Path, script: str, args: list[str], tools: str) -> tuple[list[
     return [interpreter, str(HERE / Path(script).name), *args], HERE.parent
 
 
-def run_once(tree: Path, script: str, args: list[str], tools: str, log: Any) -> dict[str, Any]:
+def run_once(
+    tree: Path, label: str, script: str, args: list[str], tools: str, log: Any
+) -> dict[str, Any]:
     argv, cwd = command(tree, script, args, tools)
     env = dict(os.environ)
     env.pop("BENCH_SITE_DIR", None)
     if tools != "own":
         env["BENCH_SITE_DIR"] = str(tree)
+    if Path(script).name == "live.py" and "DATABASE_URL" not in os.environ:
+        # bench-live keeps its database between runs: one per tree, whose
+        # migrations differ.
+        env["DATABASE_URL"] = f"{LIVE_DATABASE}_{label.lower()}"
     started = time.time()
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
     log.write(done.stderr)
@@ -172,7 +179,8 @@ def main() -> int:
     with open(out, "a") as jsonl, open(out.with_suffix(".log"), "a") as log:
         for tree in schedule(trees, opts.pairs):
             print(f"[alternate {time.strftime('%H:%M:%S')}] {script} on {tree}", file=sys.stderr)
-            run = run_once(Path(tree), script, args, opts.tools, log)
+            label = "AB"[trees.index(tree)]
+            run = run_once(Path(tree), label, script, args, opts.tools, log)
             runs.append(run)
             jsonl.write(json.dumps(run) + "\n")
             jsonl.flush()
