@@ -173,6 +173,7 @@ def main() -> int:
         # Every process's CPU over the run (bench/cpu.py); the clients are
         # this process's threads ("harness").
         meter = stack.cpu_meter().start()
+        counted = stack.counters()
         started = time.perf_counter()
         for thread in threads:
             thread.start()
@@ -180,6 +181,7 @@ def main() -> int:
             thread.join()
         seconds = time.perf_counter() - started
         cpu = per_unit(meter.stop(), len(tally.post_ms))
+        counts = stack.count_deltas(counted, len(tally.post_ms))
         ms = tally.post_ms
         print(
             json.dumps(
@@ -198,6 +200,7 @@ def main() -> int:
                     # action posted, the site bots' answers included.
                     "cpu_ms_per_action": cpu["total"],
                     "cpu_ms_per_action_by_kind": cpu["by_kind"],
+                    "counts_per_action": counts,
                     "machine": machine(),
                 }
             ),

@@ -310,13 +310,17 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     # Every process's CPU over the counted window (bench/cpu.py).
     meter = stack.cpu_meter()
 
+    counted: dict[str, Any] = {}
+
     async def start_meter() -> None:
         await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
         meter.start()
+        counted["before"] = stack.counters()
 
     await asyncio.gather(start_meter(), sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
     window = time.perf_counter() - counted_from
     cpu_ms = meter.stop()
+    counts = stack.count_deltas(counted["before"], applied_in_window[0])
     harness_cpu = cpu_ms.get("harness", 0.0) / 1000
     await asyncio.sleep(1)
     stop.set()
@@ -355,6 +359,8 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         # Cores busy on average over the window, by kind.
         "cpu_cores_by_kind": {k: round(ms / 1000 / window, 2) for k, ms in cpu_ms.items()},
         "healthz": healthz,
+        # Counts per applied move over the same window (bench/stack.py counters).
+        "counts_per_move": counts,
         "games": len(duos),
         "offered_actions_per_second": opts.rate,
         "seconds": round(window, 1),
