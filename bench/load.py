@@ -30,10 +30,13 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
+import spy
 from agents import ConnectionFailed, HttpClient, Panel, Spectator, read_panel
 from benchlib import (
     BASE_DIR,
@@ -44,7 +47,7 @@ from benchlib import (
     percentile,
     ratio,
 )
-from cpu import per_unit
+from cpu import per_unit, pid_cpu_ms
 from stack import HARNESS_APP_NAME, Stack
 from watchers import Watcher, watch
 
@@ -312,15 +315,20 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
 
     counted: dict[str, Any] = {}
 
+    spies: list[Any] = []
+
     async def start_meter() -> None:
         await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
         meter.start()
         counted["before"] = stack.counters()
+        if opts.py_spy:
+            spies.extend(profile(stack, opts.py_spy, opts.seconds))
 
     await asyncio.gather(start_meter(), sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
     window = time.perf_counter() - counted_from
     cpu_ms = meter.stop()
     counts = stack.count_deltas(counted["before"], applied_in_window[0])
+    profiles = await loop.run_in_executor(None, summarize_profiles, spies)
     harness_cpu = cpu_ms.get("harness", 0.0) / 1000
     await asyncio.sleep(1)
     stop.set()
@@ -361,6 +369,7 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         "healthz": healthz,
         # Counts per applied move over the same window (bench/stack.py counters).
         "counts_per_move": counts,
+        **({"profiles": profiles} if profiles else {}),
         "games": len(duos),
         "offered_actions_per_second": opts.rate,
         "seconds": round(window, 1),
@@ -381,6 +390,33 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def profile(stack: Stack, folder: Path, seconds: float) -> list[tuple[Any, Path]]:
+    """py-spy on Daphne #0 and Celery worker #0 (with its pool) for the
+    counted window: raw profiles in ``folder`` (bench/spy.py)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    started = []
+    for name, children in (("daphne0", False), ("worker0", True)):
+        out = folder / f"{name}.txt"
+        started.append((spy.record(stack.procs[name].pid, out, seconds, children), out))
+    return started
+
+
+def summarize_profiles(spies: list[tuple[Any, Path]]) -> list[str]:
+    """Wait for the profilers, write each summary beside its raw profile."""
+    written = []
+    for process, out in spies:
+        try:
+            process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if out.exists():
+            text = out.with_suffix(".summary.txt")
+            text.write_text(spy.summary(out) + "\n")
+            written.append(str(text))
+    return written
+
+
 async def measure_healthz(stack: Stack, requests: int, clients: int) -> dict[str, Any]:
     """The CPU of one GET /healthz: ``requests`` of them from ``clients``
     kept-alive connections straight to the first Daphne (no nginx), its
@@ -396,6 +432,9 @@ async def measure_healthz(stack: Stack, requests: int, clients: int) -> dict[str
             statuses[answer.status] = statuses.get(answer.status, 0) + 1
 
     await asyncio.gather(*(one(c, 2) for c in conns))  # connections and first answers apart
+    # The games' sockets have just closed, and a backlog may remain: what
+    # Daphne still does for them is not idle. Wait (30 s at most) until it is.
+    waited = await until_quiet(stack.procs["daphne0"].pid)
     idle_meter = stack.cpu_meter(only=["daphne0"]).start()
     await asyncio.sleep(2.0)
     idle = idle_meter.stop()
@@ -422,7 +461,23 @@ async def measure_healthz(stack: Stack, requests: int, clients: int) -> dict[str
         "clients": clients,
         "requests_per_second": round(requests / seconds, 1),
         "statuses": {str(k): v for k, v in statuses.items()},
+        "idle_cpu_ms_per_second": {
+            k: round(v / idle_meter.seconds, 1) for k, v in idle.items() if k in by_kind
+        },
+        "waited_for_quiet_seconds": waited,
     }
+
+
+async def until_quiet(pid: int, most: float = 30.0, busy_ms_per_s: float = 30.0) -> float:
+    """Wait until ``pid`` spends less than ``busy_ms_per_s`` of CPU in a
+    second (or ``most`` seconds went by); how long it took."""
+    began = time.perf_counter()
+    while time.perf_counter() - began < most:
+        before = pid_cpu_ms(pid) or 0.0
+        await asyncio.sleep(1.0)
+        if (pid_cpu_ms(pid) or 0.0) - before < busy_ms_per_s:
+            break
+    return round(time.perf_counter() - began, 1)
 
 
 async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
@@ -535,6 +590,12 @@ def main() -> int:
         "--healthz-requests", type=int, default=800, help="for healthz_cpu_ms, after the games"
     )
     parser.add_argument("--healthz-clients", type=int, default=8)
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        metavar="DIR",
+        help="profile Daphne #0 and worker #0 over the counted window (raw files and summaries)",
+    )
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--no-nginx", action="store_true")
     parser.add_argument("--keep-logs", action="store_true")
