@@ -265,9 +265,9 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         readies.append(ready)
         watchers.append(asyncio.create_task(spectator.run(stop, ready)))
         if len(readies) >= 60:  # people arrive a few dozen at a time
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), opts.ready)
             readies = []
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), opts.ready)
     floor = await measure_floor(ports)
 
     interval = opts.games / opts.rate
@@ -586,6 +586,12 @@ def main() -> int:
         "--crowd-seconds", type=float, default=120.0, help="at most this long for the moves"
     )
     parser.add_argument("--skip-crowd", action="store_true")
+    parser.add_argument(
+        "--ready",
+        type=float,
+        default=300.0,
+        help="seconds for each batch of sockets to hold their snapshot (a crowded machine is slow)",
+    )
     parser.add_argument(
         "--healthz-requests", type=int, default=800, help="for healthz_cpu_ms, after the games"
     )
