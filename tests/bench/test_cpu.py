@@ -36,7 +36,7 @@ def busy_child(seconds: float) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-c", BUSY.format(seconds=seconds)])
 
 
-def wait_for(predicate: Any, timeout: float = 20.0) -> None:
+def wait_for(predicate: Any, timeout: float = 90.0) -> None:
     end = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < end, "timed out"
