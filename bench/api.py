@@ -26,12 +26,10 @@ import statistics
 import sys
 import threading
 import time
-from pathlib import Path
 
-from benchlib import machine, percentile
+from benchlib import BASE_DIR, machine, percentile
+from cpu import per_unit
 from stack import HARNESS_APP_NAME, Stack
-
-BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 class Tally:
@@ -172,12 +170,18 @@ def main() -> int:
         ]
         if opts.duel:
             threads = [threading.Thread(target=duel, args=(url, tokens, opts.actions, tally))]
+        # Every process's CPU over the run (bench/cpu.py); the clients are
+        # this process's threads ("harness").
+        meter = stack.cpu_meter().start()
+        counted = stack.counters()
         started = time.perf_counter()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         seconds = time.perf_counter() - started
+        cpu = per_unit(meter.stop(), len(tally.post_ms))
+        counts = stack.count_deltas(counted, len(tally.post_ms))
         ms = tally.post_ms
         print(
             json.dumps(
@@ -192,6 +196,11 @@ def main() -> int:
                     "post_p99_ms": round(percentile(ms, 99), 2) if ms else None,
                     "statuses": tally.statuses,
                     "stream_reconnects": len(tally.errors),
+                    # The stack's CPU (all its processes, not the clients) per
+                    # action posted, the site bots' answers included.
+                    "cpu_ms_per_action": cpu["total"],
+                    "cpu_ms_per_action_by_kind": cpu["by_kind"],
+                    "counts_per_action": counts,
                     "machine": machine(),
                 }
             ),

@@ -4,11 +4,15 @@ first on the path.)"""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+# The site a benchmark starts and imports: this tree's, or, with
+# BENCH_SITE_DIR, another checkout's (bench/alternate.py measures an older
+# commit with these same scripts).
+BASE_DIR = Path(os.environ.get("BENCH_SITE_DIR") or Path(__file__).resolve().parent.parent)
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 

@@ -29,11 +29,11 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 from benchlib import (
+    BASE_DIR,
     cpu_calibration_ms,
     ensure_database,
     floor_report,
@@ -41,8 +41,8 @@ from benchlib import (
     percentile,
     ratio,
 )
+from cpu import pid_cpu_ms
 
-BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/monopoly_bench_live"
 FRAME = re.compile(r"^<!--(push|snapshot|live)(?: (\d+)(?: after \d+)?)?-->")
 
@@ -165,8 +165,18 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
             answer = await asyncio.to_thread(conn.getresponse)
             answer.read()
 
+        async def healthz() -> None:
+            await asyncio.to_thread(conn.request, "GET", "/healthz")
+            answer = await asyncio.to_thread(conn.getresponse)
+            answer.read()
+
         await anonymous_page()
         floor = floor_report(await page_floor_ms(anonymous_page, 50), cpu_calibration_ms())
+        # The cheapest request that still reads PostgreSQL and Redis: a push
+        # is read against it (a ratio that travels between machines).
+        await healthz()
+        healthz_p50 = await page_floor_ms(healthz, 50)
+        daphne_cpu_before = pid_cpu_ms(daphne.pid) or 0.0
         latencies: list[float] = []
         post_times: list[float] = []
         firsts: list[float] = []  # until the first spectator has it: the fan-out excluded
@@ -213,6 +223,7 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
                 firsts.append((min(arrived.values()) - start) * 1000)
                 lasts.append((max(arrived.values()) - start) * 1000)
             await asyncio.sleep(args.pause)
+        daphne_cpu = (pid_cpu_ms(daphne.pid) or 0.0) - daphne_cpu_before
         conn.close()
         for task in tasks:
             task.cancel()
@@ -237,6 +248,11 @@ async def main(args: argparse.Namespace, game: Any, cookies: list[str]) -> dict[
         # p50 of an anonymous page on the same Daphne and client.
         "push_vs_floor": {k: ratio(v, floor["page_p50_ms"]) for k, v in push.items()},
         "floor": floor,
+        "healthz_p50_ms": healthz_p50,
+        "push_p50_in_healthz": ratio(push["p50"], healthz_p50),
+        # Daphne's CPU (/proc) per move over the moves, the fan-out to every
+        # spectator included (and the pauses' idle work: --pause).
+        "daphne_cpu_ms_per_move": round(daphne_cpu / max(1, len(post_times)), 2),
         "first_spectator_ms": {
             "p50": round(statistics.median(firsts), 2),
             "p99": round(percentile(firsts, 99), 2),

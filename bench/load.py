@@ -30,10 +30,13 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
+import spy
 from agents import ConnectionFailed, HttpClient, Panel, Spectator, read_panel
 from benchlib import (
     BASE_DIR,
@@ -44,6 +47,7 @@ from benchlib import (
     percentile,
     ratio,
 )
+from cpu import per_unit, pid_cpu_ms
 from stack import HARNESS_APP_NAME, Stack
 from watchers import Watcher, watch
 
@@ -261,9 +265,9 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         readies.append(ready)
         watchers.append(asyncio.create_task(spectator.run(stop, ready)))
         if len(readies) >= 60:  # people arrive a few dozen at a time
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), opts.ready)
             readies = []
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), opts.ready)
     floor = await measure_floor(ports)
 
     interval = opts.games / opts.rate
@@ -289,6 +293,7 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
     under_load: list[float] = []
+    page_failures = [0]
 
     async def sample_page() -> None:
         # The same anonymous page, now and then during the load.
@@ -296,15 +301,35 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(warmup)
         while time.perf_counter() < end:
             start = time.perf_counter()
-            await client.request("GET", "/")
+            try:
+                await client.request("GET", "/")
+            except ConnectionFailed:  # an overloaded site: the page is late, not the run
+                page_failures[0] += 1
+                continue
             under_load.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(0.5)
         await client.close()
 
-    cpu_before = os.times()
-    await asyncio.gather(sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
+    # Every process's CPU over the counted window (bench/cpu.py).
+    meter = stack.cpu_meter()
+
+    counted: dict[str, Any] = {}
+
+    spies: list[Any] = []
+
+    async def start_meter() -> None:
+        await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
+        meter.start()
+        counted["before"] = stack.counters()
+        if opts.py_spy:
+            spies.extend(profile(stack, opts.py_spy, opts.seconds))
+
+    await asyncio.gather(start_meter(), sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
     window = time.perf_counter() - counted_from
-    harness_cpu = sum(os.times()[:2]) - sum(cpu_before[:2])
+    cpu_ms = meter.stop()
+    counts = stack.count_deltas(counted["before"], applied_in_window[0])
+    profiles = await loop.run_in_executor(None, summarize_profiles, spies)
+    harness_cpu = cpu_ms.get("harness", 0.0) / 1000
     await asyncio.sleep(1)
     stop.set()
     await asyncio.gather(*watchers, return_exceptions=True)
@@ -324,9 +349,27 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             failures[k] = failures.get(k, 0) + v
         for client in duo.clients:
             await client.close()
+    healthz = await measure_healthz(stack, opts.healthz_requests, opts.healthz_clients)
+    moves = applied_in_window[0]
+    per_move = per_unit(cpu_ms, moves)
     page = floor["page_p50_ms"]
     push = summary(latencies)
     return {
+        # The CPU of one applied move over every process of the stack (not
+        # the harness), read from /proc, and that of one /healthz in the
+        # same run: the ratio travels between machines.
+        "cpu_ms_per_move": per_move["total"],
+        "healthz_cpu_ms": healthz["cpu_ms"],
+        "cpu_per_move_in_healthz": (
+            round(per_move["total"] / healthz["cpu_ms"], 1) if healthz["cpu_ms"] else None
+        ),
+        "cpu_ms_per_move_by_kind": per_move["by_kind"],
+        # Cores busy on average over the window, by kind.
+        "cpu_cores_by_kind": {k: round(ms / 1000 / window, 2) for k, ms in cpu_ms.items()},
+        "healthz": healthz,
+        # Counts per applied move over the same window (bench/stack.py counters).
+        "counts_per_move": counts,
+        **({"profiles": profiles} if profiles else {}),
         "games": len(duos),
         "offered_actions_per_second": opts.rate,
         "seconds": round(window, 1),
@@ -343,7 +386,98 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         "harness_cpu_share": round(harness_cpu / window, 2),
         "floor": floor,
         "page_ms_during_load": summary(under_load),
+        "page_failures_during_load": page_failures[0],
     }
+
+
+def profile(stack: Stack, folder: Path, seconds: float) -> list[tuple[Any, Path]]:
+    """py-spy on Daphne #0 and Celery worker #0 (with its pool) for the
+    counted window: raw profiles in ``folder`` (bench/spy.py)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    started = []
+    for name, children in (("daphne0", False), ("worker0", True)):
+        out = folder / f"{name}.txt"
+        started.append((spy.record(stack.procs[name].pid, out, seconds, children), out))
+    return started
+
+
+def summarize_profiles(spies: list[tuple[Any, Path]]) -> list[str]:
+    """Wait for the profilers, write each summary beside its raw profile."""
+    written = []
+    for process, out in spies:
+        try:
+            process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if out.exists():
+            text = out.with_suffix(".summary.txt")
+            text.write_text(spy.summary(out) + "\n")
+            written.append(str(text))
+    return written
+
+
+async def measure_healthz(stack: Stack, requests: int, clients: int) -> dict[str, Any]:
+    """The CPU of one GET /healthz: ``requests`` of them from ``clients``
+    kept-alive connections straight to the first Daphne (no nginx), its
+    /proc CPU and that of the PostgreSQL backends and Redis, less what they
+    spend idle over as long (measured just before), divided by the requests."""
+    port = stack.daphne_ports[0]
+    conns = [HttpClient([port], source=f"127.9.1.{i + 1}") for i in range(clients)]
+    statuses: dict[int, int] = {}
+
+    async def one(client: HttpClient, count: int) -> None:
+        for _ in range(count):
+            answer = await client.request("GET", "/healthz")
+            statuses[answer.status] = statuses.get(answer.status, 0) + 1
+
+    await asyncio.gather(*(one(c, 2) for c in conns))  # connections and first answers apart
+    # The games' sockets have just closed, and a backlog may remain: what
+    # Daphne still does for them is not idle. Wait (30 s at most) until it is.
+    waited = await until_quiet(stack.procs["daphne0"].pid)
+    idle_meter = stack.cpu_meter(only=["daphne0"]).start()
+    await asyncio.sleep(2.0)
+    idle = idle_meter.stop()
+    statuses.clear()
+    meter = stack.cpu_meter(only=["daphne0"]).start()
+    began = time.perf_counter()
+    shares = [requests // clients + (i < requests % clients) for i in range(clients)]
+    await asyncio.gather(*(one(c, n) for c, n in zip(conns, shares, strict=True)))
+    seconds = time.perf_counter() - began
+    busy = meter.stop()
+    for client in conns:
+        await client.close()
+    by_kind = {
+        kind: round(
+            max(0.0, ms - idle.get(kind, 0.0) / idle_meter.seconds * meter.seconds) / requests, 2
+        )
+        for kind, ms in busy.items()
+        if kind in ("daphne", "postgres", "redis")
+    }
+    return {
+        "cpu_ms": round(sum(by_kind.values()), 2),
+        "cpu_ms_by_kind": by_kind,
+        "requests": requests,
+        "clients": clients,
+        "requests_per_second": round(requests / seconds, 1),
+        "statuses": {str(k): v for k, v in statuses.items()},
+        "idle_cpu_ms_per_second": {
+            k: round(v / idle_meter.seconds, 1) for k, v in idle.items() if k in by_kind
+        },
+        "waited_for_quiet_seconds": waited,
+    }
+
+
+async def until_quiet(pid: int, most: float = 30.0, busy_ms_per_s: float = 30.0) -> float:
+    """Wait until ``pid`` spends less than ``busy_ms_per_s`` of CPU in a
+    second (or ``most`` seconds went by); how long it took."""
+    began = time.perf_counter()
+    while time.perf_counter() - began < most:
+        before = pid_cpu_ms(pid) or 0.0
+        await asyncio.sleep(1.0)
+        if (pid_cpu_ms(pid) or 0.0) - before < busy_ms_per_s:
+            break
+    return round(time.perf_counter() - began, 1)
 
 
 async def crowd(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
@@ -452,6 +586,22 @@ def main() -> int:
         "--crowd-seconds", type=float, default=120.0, help="at most this long for the moves"
     )
     parser.add_argument("--skip-crowd", action="store_true")
+    parser.add_argument(
+        "--ready",
+        type=float,
+        default=300.0,
+        help="seconds for each batch of sockets to hold their snapshot (a crowded machine is slow)",
+    )
+    parser.add_argument(
+        "--healthz-requests", type=int, default=800, help="for healthz_cpu_ms, after the games"
+    )
+    parser.add_argument("--healthz-clients", type=int, default=8)
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        metavar="DIR",
+        help="profile Daphne #0 and worker #0 over the counted window (raw files and summaries)",
+    )
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--no-nginx", action="store_true")
     parser.add_argument("--keep-logs", action="store_true")

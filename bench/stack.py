@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib import BASE_DIR
+from cpu import CpuMeter, PostgresBackends
 
 
 def _postgres_server() -> str:
@@ -44,6 +46,8 @@ NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").e
 # The harness's own PostgreSQL connections carry this name, so terminating
 # the site's connections spares them.
 HARNESS_APP_NAME = "bench-harness"
+# A Celery worker's log line (--loglevel=INFO) for each task it takes.
+TASK_RECEIVED = re.compile(r"Task ([\w.]+)\[[^\]]+\] received")
 
 
 def free_port() -> int:
@@ -273,6 +277,103 @@ class Stack:
     @property
     def database_url(self) -> str:
         return f"{POSTGRES_SERVER}/{self.db_name}"
+
+    # --- what it costs -----------------------------------------------------
+
+    def process_kind(self, name: str) -> str:
+        """The kind a started process reports its CPU under ("daphne1" is a daphne)."""
+        return name.rstrip("0123456789")
+
+    def cpu_meter(self, only: list[str] | None = None, interval: float = 0.5) -> CpuMeter:
+        """A meter of the CPU each kind of the stack's processes spends (see
+        bench/cpu.py): the processes started here with their descendants,
+        the PostgreSQL backends of the stack's database, and this harness
+        (the process that calls it). ``only``: just these process names
+        (and the backends, Redis still counted)."""
+        backends = PostgresBackends(POSTGRES_SERVER, self.db_name, HARNESS_APP_NAME)
+        harness = os.getpid()
+
+        def resolve() -> dict[str, tuple[list[int], list[int]]]:
+            groups: dict[str, tuple[list[int], list[int]]] = {}
+            for name, proc in self.procs.items():
+                if only is not None and name not in only and name != "redis":
+                    continue
+                if proc.process is not None and proc.process.poll() is None:
+                    groups.setdefault(self.process_kind(name), ([], []))[0].append(proc.pid)
+            try:
+                for kind, pids in backends().items():
+                    groups[kind] = ([], pids)
+            except Exception:  # PostgreSQL restarting: the last sample stands
+                pass
+            if only is None:
+                groups["harness"] = ([], [harness])
+            return groups
+
+        return CpuMeter(resolve, interval, close=backends.close)
+
+    def counters(self) -> dict[str, Any]:
+        """Counts that a busy machine does not change, for ``count_deltas``:
+        Redis commands by name (INFO commandstats of the stack's own
+        redis-server), PostgreSQL transactions and rows of its database
+        (pg_stat_database, flushed by the backends about once a second), and
+        where each Celery log stands (the tasks received since are counted)."""
+        import redis
+
+        from monopoly_site.localservices import server_connection
+
+        out: dict[str, Any] = {"redis": {}, "postgres": {}, "logs": {}}
+        with contextlib.suppress(Exception):
+            client = redis.Redis(port=self.redis_port, socket_timeout=5)
+            stats = client.info("commandstats")
+            client.close()
+            out["redis"] = {k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()}
+        with (
+            contextlib.suppress(Exception),
+            server_connection(POSTGRES_SERVER + "/postgres") as conn,
+        ):
+            row = conn.execute(
+                "SELECT xact_commit + xact_rollback, tup_returned, tup_fetched, tup_inserted,"
+                " tup_updated, tup_deleted FROM pg_stat_database WHERE datname = %s",
+                [self.db_name],
+            ).fetchone()
+            if row:
+                names = ["transactions", "returned", "fetched", "inserted", "updated", "deleted"]
+                out["postgres"] = dict(zip(names, row, strict=True))
+        for name, proc in self.procs.items():
+            if name.startswith("worker") or name == "analysis":
+                out["logs"][name] = proc.log.stat().st_size if proc.log.exists() else 0
+        return out
+
+    def count_deltas(self, before: dict[str, Any], units: int) -> dict[str, Any]:
+        """What happened since ``before`` (``counters()``), per unit (a move,
+        an action): Redis commands (total and the most frequent), PostgreSQL
+        transactions and rows, Celery tasks received by name."""
+        after = self.counters()
+        units = max(units, 1)
+
+        def each(d: dict[str, float]) -> dict[str, float]:
+            return {k: round(v / units, 3) for k, v in sorted(d.items(), key=lambda kv: -kv[1])}
+
+        commands = {
+            k: v - before["redis"].get(k, 0)
+            for k, v in after["redis"].items()
+            if v - before["redis"].get(k, 0) > 0 and k != "info"
+        }
+        rows = {k: v - before["postgres"].get(k, 0) for k, v in after["postgres"].items()}
+        tasks: dict[str, float] = {}
+        for name, mark in before["logs"].items():
+            log = self.procs[name].log
+            with contextlib.suppress(OSError), open(log, "rb") as f:
+                f.seek(mark)
+                for task in TASK_RECEIVED.findall(f.read().decode(errors="replace")):
+                    tasks[task] = tasks.get(task, 0) + 1
+        return {
+            "redis_commands": round(sum(commands.values()) / units, 2),
+            "redis_commands_by_name": dict(list(each(commands).items())[:12]),
+            "postgres": each(rows),
+            "celery_tasks": round(sum(tasks.values()) / units, 3),
+            "celery_tasks_by_name": each(tasks),
+        }
 
     # --- faults -------------------------------------------------------------
 
