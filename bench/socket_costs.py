@@ -87,11 +87,17 @@ async def listen(
     async with websockets.connect(
         url, origin=origin, max_size=None, ping_interval=None, additional_headers=headers
     ) as socket_:
-        ready.set()
         async for message in socket_:
             match = FRAME.match(message)
             if match and match.group(1) == "push":
                 inbox.setdefault(int(match.group(2)), set()).add(index)
+            elif match and match.group(1) == "snapshot":
+                ready.set()  # connected, and its snapshot sent: the connect is done
+            elif 'id="presence"' in message:
+                LAST_PRESENCE[0] = time.monotonic()
+
+
+LAST_PRESENCE = [0.0]  # when a socket was last told who is here
 
 
 async def main(args: argparse.Namespace, redis_port: int) -> dict[str, Any]:
@@ -140,8 +146,10 @@ async def main(args: argparse.Namespace, redis_port: int) -> dict[str, Any]:
             tasks.append(
                 asyncio.create_task(listen(url, origin, readies[index], inbox, index, cookie))
             )
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
-        await asyncio.sleep(3)  # the arrivals' presence news settle
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+        # The arrivals' presence news settle: none for 3 s.
+        while time.monotonic() - LAST_PRESENCE[0] < 3:
+            await asyncio.sleep(0.5)
 
         stats0, cpu0, t0 = commandstats(redis_port), cpu_ms(daphne.pid), time.monotonic()
         await asyncio.sleep(args.idle)

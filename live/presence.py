@@ -150,11 +150,13 @@ async def _refresh(due: Due[Announcer | None]) -> None:
                 pipe.expire(key, TTL_SECONDS * 2)
                 pipe.zadd(_hidden_key(game_pk), scores, xx=True)  # those hidden
             results = await pipe.execute()
-    for index, (game_pk, entries) in enumerate(due.items()):
+    for index, game_pk in enumerate(due):
         summary = _summarise(results[5 * index + 2])
         if HEARTBEAT.noted(game_pk) == summary:
             continue
-        announcer = next((a for a in entries.values() if a is not None), None)
+        # One of the sockets still open (not one that closed meanwhile).
+        here = HEARTBEAT.members(game_pk).values()
+        announcer = next((a for a in here if a is not None), None)
         if announcer is None:
             continue  # only API streams here: a page's socket announces it
         try:
