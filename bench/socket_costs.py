@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -84,6 +85,24 @@ async def listen(
 ) -> None:
     import websockets
 
+    while True:  # a socket closed before its snapshot (try again later) comes back
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await _listen(url, origin, ready, inbox, index, headers)
+        if ready.is_set():
+            return
+        await asyncio.sleep(0.5)
+
+
+async def _listen(
+    url: str,
+    origin: str,
+    ready: asyncio.Event,
+    inbox: dict[int, set[int]],
+    index: int,
+    headers: dict[str, str] | None,
+) -> None:
+    import websockets
+
     async with websockets.connect(
         url, origin=origin, max_size=None, ping_interval=None, additional_headers=headers
     ) as socket_:
@@ -140,6 +159,8 @@ async def main(args: argparse.Namespace, redis_port: int) -> dict[str, Any]:
         readies = [asyncio.Event() for _ in range(total)]
         for i in range(args.spectators):
             tasks.append(asyncio.create_task(listen(url, origin, readies[i], inbox, i)))
+            if i % 10 == 9:  # in tens, as a crowd of a thousand is not the point here
+                await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies[: i + 1])), 120)
         for seat in range(2):
             cookie = {"Cookie": f"sessionid={cookies[seat]}"}
             index = args.spectators + seat
