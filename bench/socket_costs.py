@@ -14,7 +14,10 @@ opens ``--spectators`` anonymous sockets, then:
 
 Counts travel between machines; the CPU figures only under the same load.
 
-    python bench/socket_costs.py [--spectators 50] [--moves 60] [--idle 25]
+    python bench/socket_costs.py [--spectators 50] [--moves 60] [--idle 25] [--games 0]
+
+``--games G`` adds G games of two players, with both seats' sockets and one
+spectator's open, as bench-load plays them (counted in the idle window).
 """
 
 from __future__ import annotations
@@ -132,6 +135,16 @@ async def main(args: argparse.Namespace, redis_port: int) -> dict[str, Any]:
     bench_env, next_move, set_up = bench_live.bench_env, bench_live.next_move, bench_live.set_up
 
     game, cookies = await sync_to_async(set_up)()
+    others: list[tuple[str, list[str]]] = []
+    if args.games:
+        # More games as bench-load plays them: two seats' sockets and a spectator's each.
+        spec = importlib.util.spec_from_file_location(
+            "bench_load", Path(__file__).with_name("load.py")
+        )
+        assert spec is not None and spec.loader is not None
+        bench_load = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench_load)
+        others = await sync_to_async(bench_load.create_games)(args.games, secrets.token_hex(3))
     csrf = secrets.token_hex(16)
     port = free_port()
     (BASE_DIR / ".run").mkdir(exist_ok=True)
@@ -167,7 +180,19 @@ async def main(args: argparse.Namespace, redis_port: int) -> dict[str, Any]:
             tasks.append(
                 asyncio.create_task(listen(url, origin, readies[index], inbox, index, cookie))
             )
+        for number, (public_id, keys) in enumerate(others):
+            other = f"ws://127.0.0.1:{port}/ws/games/{public_id}/"
+            for seat, key in enumerate([*keys, None]):
+                readies.append(asyncio.Event())
+                head = {"Cookie": f"sessionid={key}"} if key else None
+                index = 100_000 + 3 * number + seat  # not among the main game's
+                tasks.append(
+                    asyncio.create_task(listen(other, origin, readies[-1], {}, index, head))
+                )
+            if number % 5 == 4:
+                await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies[total:])), 120)
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+        total_sockets = len(readies)
         # The arrivals' presence news settle: none for 3 s.
         while time.monotonic() - LAST_PRESENCE[0] < 3:
             await asyncio.sleep(0.5)
@@ -227,11 +252,12 @@ async def main(args: argparse.Namespace, redis_port: int) -> dict[str, Any]:
         daphne.wait(timeout=20)
         log.close()
     return {
-        "sockets": total,
+        "sockets": total_sockets,
+        "games": 1 + len(others),
         "idle": {
             "seconds": round(idle_seconds, 1),
             "redis_commands_per_s": round(idle_rate, 2),
-            "redis_commands_per_socket_minute": round(idle_rate * 60 / total, 2),
+            "redis_commands_per_socket_minute": round(idle_rate * 60 / total_sockets, 2),
             "daphne_cpu_ms_per_s": round(idle_cpu_rate, 2),
             "commands": idle_cmds,
         },
@@ -258,6 +284,9 @@ if __name__ == "__main__":
     parser.add_argument("--spectators", type=int, default=50)
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--idle", type=float, default=25.0)
+    parser.add_argument(
+        "--games", type=int, default=0, help="more games, three sockets each (idle window)"
+    )
     args = parser.parse_args()
     redis_port = free_port()
     print(f"redis on port {redis_port}", file=sys.stderr)

@@ -1,9 +1,10 @@
 """Who is looking at a game, counted in people rather than tabs.
 
 Each open socket keeps one entry in a Redis sorted set per game, scored by
-the time it expires. A socket's heartbeat pushes its expiry forward; a socket
-whose process died simply stops doing so, and the next reader drops it. So
-the count heals itself without any clean-up job.
+the time it expires. Its process's heartbeat (one for all its sockets,
+``live.beats``) pushes its expiry forward; a process that died simply stops
+doing so, and the next reader drops its entries. So the count heals itself
+without any clean-up job.
 """
 
 from __future__ import annotations

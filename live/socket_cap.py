@@ -2,8 +2,9 @@
 every process.
 
 Each open socket of a person is one entry of a Redis sorted set, scored by
-the time it expires; the socket pushes that forward every
-``REFRESH_SECONDS`` while it lives and removes it when it closes. A process
+the time it expires; its process pushes that forward every
+``REFRESH_SECONDS`` while the socket lives (one refresh for all of the
+process's places, ``live.beats``) and removes it when it closes. A process
 that dies leaves its entries to expire within ``TTL_SECONDS``, so no ghost
 holds a place for long (the counter of ``live.presence.person_connected``,
 made for pushes, may stay too high for a day: a cap on it would lock people
