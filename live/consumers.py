@@ -167,7 +167,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
     seat_names: list[dict[str, Any]] | None = None
     last_resync = 0.0
     accepted = False
-    heartbeat: asyncio.Task[None] | None = None
+    kept = False  # its presence entry is in this process's heartbeat
     ensuring: asyncio.Task[None] | None = None  # a spectator's win estimate queued
     resyncing: asyncio.Task[None] | None = None  # a snapshot asked for too soon, put off
     announcing: asyncio.Task[None] | None = None  # a presence announcement put off
@@ -222,7 +222,8 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         except redis_health.ERRORS:
             await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=UNAVAILABLE)
             return
-        self.heartbeat = asyncio.create_task(self.beat())
+        presence.keep(self.listener.game_pk, self.presence_entry, self)
+        self.kept = True
         if self.listener.seat is None and not self.glance:
             # A spectator: the position's win estimate, if it has none yet.
             # Apart from the connect, which it must not slow down.
@@ -267,7 +268,10 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         await self.free_place()
         if self.listener is None:
             return
-        for task in (self.heartbeat, self.announcing, self.ensuring, self.resyncing):
+        if self.kept:
+            presence.forget(self.listener.game_pk, self.presence_entry)
+            self.kept = False
+        for task in (self.announcing, self.ensuring, self.resyncing):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -430,16 +434,6 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
 
     # --- presence -------------------------------------------------------------
 
-    async def beat(self) -> None:
-        assert self.listener is not None
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
-            try:
-                summary = await presence.touch(self.listener.game_pk, self.presence_entry)
-                await self.update_presence(summary)
-            except Exception:
-                logger.exception("presence heartbeat failed")
-
     async def update_presence(self, summary: presence.Summary, always_self: bool = False) -> None:
         """Announce who is here to the game's sockets if it changed (at most
         every ``presence.ANNOUNCE_EVERY``, the last change always), and with
@@ -448,6 +442,7 @@ class GameConsumer(ForwardingMixin, CappedSocket, AsyncWebsocketConsumer):  # ty
         if self.seat_names is None:
             return  # could not render it: claiming the announcement would lose it
         verdict = await presence.announce(self.listener.game_pk, summary)
+        presence.seen(self.listener.game_pk, summary)
         if verdict is presence.Announce.LATER:
             self.announce_later()
         if verdict is presence.Announce.NOW:

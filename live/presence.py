@@ -1,24 +1,29 @@
 """Who is looking at a game, counted in people rather than tabs.
 
 Each open socket keeps one entry in a Redis sorted set per game, scored by
-the time it expires. A socket's heartbeat pushes its expiry forward; a socket
-whose process died simply stops doing so, and the next reader drops it. So
-the count heals itself without any clean-up job.
+the time it expires. Its process's heartbeat (one for all its sockets,
+``live.beats``) pushes its expiry forward; a process that died simply stops
+doing so, and the next reader drops its entries. So the count heals itself
+without any clean-up job.
 """
 
 from __future__ import annotations
 
 import enum
 import hashlib
+import logging
 import time
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 from django.conf import settings
 from django.core.cache import cache
 
 from common import redis_health
+from live.beats import Beat, Due
+
+logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 20
 TTL_SECONDS = 3 * HEARTBEAT_SECONDS  # survives two lost heartbeats
@@ -115,6 +120,70 @@ async def touch(game_pk: int, entry: str) -> Summary:
         pipe.zadd(_hidden_key(game_pk), {entry: now + TTL_SECONDS}, xx=True)  # if hidden
         results = await pipe.execute()
     return _summarise(results[2])
+
+
+# --- the heartbeat ----------------------------------------------------------------
+#
+# One task per process refreshes the entries of all its sockets (``live.beats``):
+# per game, in one pipelined round trip for every game that is due, each
+# game's entries in one ZADD. A game's sockets are told of the count only if
+# it differs from what this process last saw of that game (an entry that
+# expired, an API stream that came or went): a heartbeat that finds nothing
+# new announces nothing, and costs no announcement script either.
+
+
+class Announcer(Protocol):
+    async def update_presence(self, summary: Summary) -> None:
+        """Announce ``summary`` to the game's sockets if it changed."""
+        ...
+
+
+async def _refresh(due: Due[Announcer | None]) -> None:
+    now = time.time()
+    with redis_health.guarded():
+        async with _redis().pipeline(transaction=False) as pipe:
+            for game_pk, entries in due.items():
+                key = _key(game_pk)
+                scores = {entry: now + TTL_SECONDS for entry in entries}
+                pipe.zadd(key, scores)
+                pipe.zremrangebyscore(key, "-inf", now)
+                pipe.zrange(key, 0, -1)
+                pipe.expire(key, TTL_SECONDS * 2)
+                pipe.zadd(_hidden_key(game_pk), scores, xx=True)  # those hidden
+            results = await pipe.execute()
+    for index, game_pk in enumerate(due):
+        summary = _summarise(results[5 * index + 2])
+        if HEARTBEAT.noted(game_pk) == summary:
+            continue
+        # One of the sockets still open (not one that closed meanwhile).
+        here = HEARTBEAT.members(game_pk).values()
+        announcer = next((a for a in here if a is not None), None)
+        if announcer is None:
+            continue  # only API streams here: a page's socket announces it
+        try:
+            await announcer.update_presence(summary)
+        except Exception:
+            logger.warning("presence announcement failed", exc_info=True)
+
+
+HEARTBEAT: Beat[Announcer | None] = Beat("presence heartbeat", lambda: HEARTBEAT_SECONDS, _refresh)
+
+
+def keep(game_pk: int, entry: str, announcer: Announcer | None) -> None:
+    """Keep ``entry`` (touched already) from expiring until ``forget``; its
+    game's count changes are announced by ``announcer`` (None: an API
+    stream, which has no page to show it). Called on the event loop."""
+    HEARTBEAT.add(game_pk, entry, announcer)
+
+
+def forget(game_pk: int, entry: str) -> None:
+    HEARTBEAT.remove(game_pk, entry)
+
+
+def seen(game_pk: int, summary: Summary) -> None:
+    """This process has checked ``summary`` against what the game's pages
+    show (``announce``): a heartbeat that finds it again says nothing."""
+    HEARTBEAT.note(game_pk, summary)
 
 
 async def set_visible(game_pk: int, entry: str, visible: bool) -> None:

@@ -2,8 +2,9 @@
 every process.
 
 Each open socket of a person is one entry of a Redis sorted set, scored by
-the time it expires; the socket pushes that forward every
-``REFRESH_SECONDS`` while it lives and removes it when it closes. A process
+the time it expires; its process pushes that forward every
+``REFRESH_SECONDS`` while the socket lives (one refresh for all of the
+process's places, ``live.beats``) and removes it when it closes. A process
 that dies leaves its entries to expire within ``TTL_SECONDS``, so no ghost
 holds a place for long (the counter of ``live.presence.person_connected``,
 made for pushes, may stay too high for a day: a cap on it would lock people
@@ -19,7 +20,6 @@ from, and their pages push nothing of a person.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
@@ -30,6 +30,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from common import redis_health
+from live.beats import Beat, Due
 
 logger = logging.getLogger(__name__)
 
@@ -86,38 +87,38 @@ async def claim(user_pk: int, channel_name: str) -> bool:
 
 
 async def refresh(user_pk: int, channel_name: str) -> None:
-    async with _redis().pipeline(transaction=False) as pipe:
-        pipe.zadd(_key(user_pk), {channel_name: time.time() + TTL_SECONDS})
-        pipe.expire(_key(user_pk), TTL_SECONDS * 2)
-        await pipe.execute()
+    await _refresh({user_pk: {channel_name: None}})
+
+
+async def _refresh(due: Due[None]) -> None:
+    """Every due person's places, in one round trip (``live.beats``)."""
+    now = time.time()
+    with redis_health.guarded():
+        async with _redis().pipeline(transaction=False) as pipe:
+            for user_pk, places in due.items():
+                pipe.zadd(_key(user_pk), dict.fromkeys(places, now + TTL_SECONDS))
+                pipe.expire(_key(user_pk), TTL_SECONDS * 2)
+            await pipe.execute()
+
+
+# The places of this process's sockets and streams, kept together: one task
+# and one round trip per process, not one per socket.
+PLACES: Beat[None] = Beat("socket places", lambda: REFRESH_SECONDS, _refresh)
 
 
 async def release(user_pk: int, channel_name: str) -> None:
     await _redis().zrem(_key(user_pk), channel_name)
 
 
-async def keep(user_pk: int, member: str) -> None:
-    """Keep a claimed place from expiring, until cancelled."""
-    while True:
-        await asyncio.sleep(REFRESH_SECONDS)
-        try:
-            with redis_health.guarded():
-                await refresh(user_pk, member)
-        except Exception:
-            logger.warning("could not refresh a socket's place", exc_info=True)
-
-
 @contextlib.asynccontextmanager
 async def held(user_pk: int, member: str) -> AsyncIterator[None]:
     """A place claimed already (``claim``), kept while the block runs and
     given back when it ends (an API stream's whole life)."""
-    task = asyncio.create_task(keep(user_pk, member))
+    PLACES.add(user_pk, member, None)
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        PLACES.remove(user_pk, member)
         with contextlib.suppress(Exception):
             await release(user_pk, member)
 
@@ -133,7 +134,6 @@ class CappedSocket:
     first thing in ``disconnect``."""
 
     place_user_pk: int | None = None
-    place_refresh: asyncio.Task[None] | None = None
 
     async def claim_place(self) -> bool:
         user = self.scope.get("user")  # type: ignore[attr-defined]
@@ -146,19 +146,12 @@ class CappedSocket:
             await self.close(code=CLOSE_TOO_MANY, reason=too_many_words())  # type: ignore[attr-defined]
             return False
         self.place_user_pk = user.pk
-        self.place_refresh = asyncio.create_task(self._keep_place(user.pk, channel_name))
+        PLACES.add(user.pk, channel_name, None)
         return True
 
-    async def _keep_place(self, user_pk: int, channel_name: str) -> None:
-        await keep(user_pk, channel_name)
-
     async def free_place(self) -> None:
-        task, user_pk = self.place_refresh, self.place_user_pk
-        self.place_refresh = self.place_user_pk = None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        user_pk, self.place_user_pk = self.place_user_pk, None
         if user_pk is not None:
+            PLACES.remove(user_pk, self.channel_name)  # type: ignore[attr-defined]
             with contextlib.suppress(Exception):
                 await release(user_pk, self.channel_name)  # type: ignore[attr-defined]
