@@ -140,7 +140,7 @@ def _apply(
     with w.write_behind():
         new_state, events = _apply_one(w, action, actor=actor, note=note, state=state)
         new_state = _fire_standing_orders(w, new_state)
-        new_state = _answer_instant_bots(w, new_state)
+        new_state = answer_instant_bots(w, new_state)
     announce(w.committed(new_state, last_write=last_write))
     return events, new_state
 
@@ -151,7 +151,7 @@ def _apply(
 MAX_INSTANT_BOT_MOVES = 200
 
 
-def _answer_instant_bots(w: Write, state: engine.State) -> engine.State:
+def answer_instant_bots(w: Write, state: engine.State) -> engine.State:
     """Site bots at the instant pace answer within the move that handed
     them a decision, as standing orders do: a player (or an API client)
     gets their own next decision with their move's answer, and nothing is
@@ -376,7 +376,7 @@ def play_bot(w: Write, state: engine.State) -> bool:
     bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, game.version))
     # With people in the game, instant bots answer each other here until a
     # person is to decide; bots alone move a version per task, whatever the
-    # pace, so that spectators see each move (_answer_instant_bots).
+    # pace, so that spectators see each move (answer_instant_bots).
     _apply(w, bot.act(state, player), actor=player, last_write=True)
     return True
 
