@@ -4,8 +4,11 @@ A write is one transaction with the game row locked. It reads the game's
 seats and deadline rows at most once, with the lock, and keeps them here
 current as it changes them, so that the timeout, the deadline rewrite, the
 standing orders and the bot check never query them again. Its changes go
-out through the ORM as it makes them (``save(update_fields=...)``,
-``bulk_create``, queryset updates and deletes), in the order made. Once it has
+out through the ORM (``save(update_fields=...)``, ``bulk_create``, queryset
+updates and deletes), as it makes them, except within a chain of versions
+(a move with the standing orders and instant bots' answers it sets off):
+there the game row, the events and the deadline rows are written once, when
+the chain ends (``Write.write_behind``). Once it has
 committed, ``announce`` hands subscribers (``games.services.subscribers``)
 a ``Committed`` record of the result: the game row as written, the engine
 state, the seats and deadline rows, the events it added and the notices it
