@@ -44,7 +44,7 @@ def sync_deadlines(
     existing = {(d.player, d.kind, d.ref): d for d in w.deadlines}
     if state.finished or game.status != Game.Status.ACTIVE:
         if existing:
-            Deadline.objects.filter(game=game).delete()
+            w.store_deadlines([d.pk for d in existing.values() if d.pk is not None], [], [])
         _set_held(w, None)
         w.deadlines = []
         return
@@ -101,17 +101,13 @@ def sync_deadlines(
             # who moved last; and the timer, a standing order or a bot
             # playing for a seat is not its player moving (``w.mover``).
             d.notice_at = now + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS)
-    # A diff: only the rows that changed are written.
-    if drop:
-        Deadline.objects.filter(pk__in=drop).delete()
+    # A diff: only the rows that changed are written (inside a chain of
+    # versions, once at its end: ``Write.write_behind``).
     _set_held(w, held)
     stale = [d.pk for d in kept if d.version != game.version]
-    if stale:
-        Deadline.objects.filter(pk__in=stale).update(version=game.version)
+    w.store_deadlines([pk for pk in drop if pk is not None], stale, created)
     for d in kept:
         d.version = game.version
-    if created:
-        Deadline.objects.bulk_create(created)
     w.deadlines = kept + created
     # Tell players whose turn has come. The rows say when to look
     # (``notice_at``); the task after the commit is the shortcut for those
@@ -153,7 +149,7 @@ def _resumed(game: Game, seat: Seat | None, held: dict[str, Any], now: datetime)
 def _set_held(w: Write, held: dict[str, Any] | None) -> None:
     if w.game.held_clock != held:
         w.game.held_clock = held
-        w.game.save(update_fields=["held_clock"])
+        w.save_game(["held_clock"])
 
 
 def _new_deadline(

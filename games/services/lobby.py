@@ -26,7 +26,7 @@ from games.services import seating
 from games.services.clocks import sync_deadlines
 from games.services.errors import InvalidRequest, NotAllowed, StateConflict, TooManyGames
 from games.services.locking import lock_game
-from games.services.play import set_auto_move
+from games.services.play import answer_instant_bots, set_auto_move
 from games.services.subscribers import announce
 from games.services.write import Committed, Write, game_transaction, lock
 from games.standing_orders import with_suggested
@@ -405,19 +405,26 @@ def _start(w: Write) -> None:
         "auto_move_at",
         "switches",
     ]
-    game.save(update_fields=[*fields, "updated_at"])
-    # The start (with the commitment to the secret), then the engine's events.
-    start = GameEvent(
-        game=game, seq=game.version, index=0, kind="start", payload={"commitment": game.commitment}
-    )
-    rows = [start] + [
-        GameEvent(game=game, seq=game.version, index=1 + i, kind=ev.kind, payload=ev.to_dict())
-        for i, ev in enumerate(events)
-    ]
-    GameEvent.objects.bulk_create(rows)
-    w.events.extend(rows)
-    # The deadline rows go out with the rest (``sync_deadlines`` sends them).
-    sync_deadlines(w, state, actor=None)
+    # The start's rows and an opening instant bot's answers are written
+    # together at the end (``Write.write_behind``).
+    with w.write_behind():
+        w.save_game([*fields, "updated_at"])
+        # The start (with the commitment to the secret), then the engine's events.
+        start = GameEvent(
+            game=game, seq=game.version, index=0, kind="start",
+            payload={"commitment": game.commitment},
+        )  # fmt: skip
+        rows = [start] + [
+            GameEvent(game=game, seq=game.version, index=1 + i, kind=ev.kind, payload=ev.to_dict())
+            for i, ev in enumerate(events)
+        ]
+        w.add_events(rows)
+        # The deadline rows go out with the rest (``sync_deadlines`` sends them).
+        sync_deadlines(w, state, actor=None)
+        # A site bot that opens a game at the instant pace answers within its
+        # start, as within a move: no task, and the start's answer holds the
+        # first person's decision.
+        state = answer_instant_bots(w, state)
     announce(w.committed(state))
 
 

@@ -136,9 +136,11 @@ def _apply(
     events; announce once, for commit. Returns the action's events and the
     state the game was left in.
     ``last_write``: the caller's transaction writes nothing more to the game."""
-    new_state, events = _apply_one(w, action, actor=actor, note=note, state=state)
-    new_state = _fire_standing_orders(w, new_state)
-    new_state = _answer_instant_bots(w, new_state)
+    # The chain's versions are written once at its end (``Write.write_behind``).
+    with w.write_behind():
+        new_state, events = _apply_one(w, action, actor=actor, note=note, state=state)
+        new_state = _fire_standing_orders(w, new_state)
+        new_state = answer_instant_bots(w, new_state)
     announce(w.committed(new_state, last_write=last_write))
     return events, new_state
 
@@ -149,7 +151,7 @@ def _apply(
 MAX_INSTANT_BOT_MOVES = 200
 
 
-def _answer_instant_bots(w: Write, state: engine.State) -> engine.State:
+def answer_instant_bots(w: Write, state: engine.State) -> engine.State:
     """Site bots at the instant pace answer within the move that handed
     them a decision, as standing orders do: a player (or an API client)
     gets their own next decision with their move's answer, and nothing is
@@ -177,7 +179,8 @@ def fire_standing_orders(w: Write) -> bool:
     """Apply the standing orders that answer decisions open now (after a
     player sets their orders). The caller holds the game lock."""
     version = w.game.version
-    state = _fire_standing_orders(w, load_state(w.game))
+    with w.write_behind():
+        state = _fire_standing_orders(w, load_state(w.game))
     if w.game.version == version:
         return False
     announce(w.committed(state))
@@ -241,7 +244,7 @@ def _apply_one(
     set_auto_move(w, new_state)
     # The game row, the action, the note saying why the server acted, the
     # engine's events, then the deadline rows (``sync_deadlines``).
-    game.save(update_fields=fields)
+    w.save_game(fields)
     rows = [
         GameEvent(
             game=game,
@@ -268,10 +271,9 @@ def _apply_one(
         GameEvent(game=game, seq=game.version, index=first + i, kind=ev.kind, payload=ev.to_dict())
         for i, ev in enumerate(events)
     ]
-    GameEvent.objects.bulk_create(rows)
     # Announced with the commit: the new log lines are worded from them
     # instead of being read back.
-    w.events.extend(rows)
+    w.add_events(rows)
     # The deadlines of the new pending decisions are written with the move.
     charge_time_bank(w, actor, action.kind)
     sync_deadlines(w, new_state, actor=actor, action_kind=action.kind)
@@ -374,7 +376,7 @@ def play_bot(w: Write, state: engine.State) -> bool:
     bot = engine.make_bot(bots[player], rng=engine.bot_rng(state, game.version))
     # With people in the game, instant bots answer each other here until a
     # person is to decide; bots alone move a version per task, whatever the
-    # pace, so that spectators see each move (_answer_instant_bots).
+    # pace, so that spectators see each move (answer_instant_bots).
     _apply(w, bot.act(state, player), actor=player, last_write=True)
     return True
 

@@ -4,8 +4,11 @@ A write is one transaction with the game row locked. It reads the game's
 seats and deadline rows at most once, with the lock, and keeps them here
 current as it changes them, so that the timeout, the deadline rewrite, the
 standing orders and the bot check never query them again. Its changes go
-out through the ORM as it makes them (``save(update_fields=...)``,
-``bulk_create``, queryset updates and deletes), in the order made. Once it has
+out through the ORM (``save(update_fields=...)``, ``bulk_create``, queryset
+updates and deletes), as it makes them, except within a chain of versions
+(a move with the standing orders and instant bots' answers it sets off):
+there the game row, the events and the deadline rows are written once, when
+the chain ends (``Write.write_behind``). Once it has
 committed, ``announce`` hands subscribers (``games.services.subscribers``)
 a ``Committed`` record of the result: the game row as written, the engine
 state, the seats and deadline rows, the events it added and the notices it
@@ -65,10 +68,90 @@ class Write:
     # sets off standing orders or instant bots commits several versions,
     # and is pushed once, as one step from here.
     since: int = -1
+    # Write-behind (``behind``): while a move's chain of versions (its
+    # standing orders, the instant bots' answers) is applied, the game row's
+    # changed fields, the new events and the deadline rows are kept here and
+    # written once at its end, not once a version. ``_stored`` is the
+    # deadline rows' versions as the database has them (by pk).
+    _behind: bool = False
+    _dirty: set[str] = field(default_factory=set)
+    _unsaved_events: list[GameEvent] = field(default_factory=list)
+    _stored: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.since < 0:
             self.since = self.game.version
+
+    def save_game(self, fields: Sequence[str]) -> None:
+        """Save these fields of the game row (at the write-behind's end, inside one)."""
+        if self._behind:
+            self._dirty.update(fields)
+        else:
+            self.game.save(update_fields=list(fields))
+
+    def add_events(self, rows: list[GameEvent]) -> None:
+        """Store the version's event rows; they are announced with the commit."""
+        self.events.extend(rows)
+        if self._behind:
+            self._unsaved_events.extend(rows)
+        else:
+            GameEvent.objects.bulk_create(rows)
+
+    def store_deadlines(self, drop: list[int], stale: list[int], created: list[Deadline]) -> None:
+        """Write a version's change of the deadline rows: ``drop`` deleted,
+        ``stale`` moved to the game's version, ``created`` inserted. Inside
+        a write-behind the database sees only the whole chain's change, at
+        its end."""
+        if self._behind:
+            return
+        if drop:
+            Deadline.objects.filter(pk__in=drop).delete()
+        if stale:
+            Deadline.objects.filter(pk__in=stale).update(version=self.game.version)
+        if created:
+            Deadline.objects.bulk_create(created)
+
+    @contextmanager
+    def write_behind(self) -> Iterator[None]:
+        """Apply a chain of versions in memory and write what it left at the
+        end, in one statement a table: the intermediate game rows and
+        deadline rows nobody reads are never written. Nested blocks join
+        the outer one; on an error nothing is written (the transaction
+        rolls back)."""
+        if self._behind:
+            yield
+            return
+        self._stored = {d.pk: d.version for d in self.deadlines}
+        self._behind = True
+        try:
+            yield
+        except BaseException:
+            self._behind = False
+            self._dirty, self._unsaved_events, self._stored = set(), [], {}
+            raise
+        self._behind = False
+        self._flush()
+
+    def _flush(self) -> None:
+        if self._dirty:
+            self.game.save(update_fields=sorted(self._dirty))
+            self._dirty = set()
+        if self._unsaved_events:
+            GameEvent.objects.bulk_create(self._unsaved_events)
+            self._unsaved_events = []
+        rows = self.deadlines
+        kept = {d.pk for d in rows if d.pk is not None}
+        gone = [pk for pk in self._stored if pk not in kept]
+        if gone:
+            Deadline.objects.filter(pk__in=gone).delete()
+        # Rows kept throughout share the game's version now.
+        stale = [d.pk for d in rows if d.pk is not None and self._stored.get(d.pk) != d.version]
+        if stale:
+            Deadline.objects.filter(pk__in=stale).update(version=self.game.version)
+        created = [d for d in rows if d.pk is None]
+        if created:
+            Deadline.objects.bulk_create(created)
+        self._stored = {}
 
     @property
     def seats(self) -> list[Seat]:

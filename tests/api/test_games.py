@@ -252,8 +252,10 @@ def test_instant_site_bots_answer_within_the_move_so_each_answer_is_the_next_dec
     game_id = made.json()["id"]
     assert alice_api.post(f"/games/{game_id}/bots", {"kind": "heuristic"}).status_code == 201
     view = alice_api.post(f"/games/{game_id}/start").json()
-    play_bots_until_seat(game_id, view["your_seat"])  # a bot to open is due at the start
-    view = alice_api.get(f"/games/{game_id}").json()
+    # A bot that opens has answered within the start: its answer is her first decision.
+    game = Game.objects.get(public_id=game_id)
+    assert (game.version, game.auto_move_at) == (view["version"], None)
+    assert view["legal_actions"] == alice_api.get(f"/games/{game_id}").json()["legal_actions"]
     version, legal, jumped = view["version"], view["legal_actions"], 0
     for _ in range(40):
         if not legal:

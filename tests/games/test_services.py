@@ -265,9 +265,10 @@ def test_stale_bot_task_does_nothing(alice: User) -> None:
     game = services.create_seated_game(
         humans=[alice], bots=["heuristic"], start=True, bot_delay_ms=0
     )
+    before = game.version  # beyond the start's if an instant bot opened
     assert services.play_bot_move(game.pk, game.version + 5) is False
     game.refresh_from_db()
-    assert game.version == 1
+    assert game.version == before
 
 
 def test_bot_actions_are_scheduled_only_after_commit(
