@@ -48,7 +48,7 @@ def in_transaction(record: Committed) -> None:
         if here is None or any(d.player not in here for d in due):
             return
         later = now + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS)
-        look_again([d.pk for d in due], later)
+        look_again([d.pk for d in due], later, if_due_by=now)
         for d in due:
             d.notice_at = later
         looked_at = {d.player for d in due}

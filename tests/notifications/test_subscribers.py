@@ -218,3 +218,35 @@ def test_the_look_in_the_move_costs_two_statements(
         registry.subscribe(registered)
     assert queued == []
     assert looks == [["UPDATE", "DELETE"]]
+
+
+def test_the_sweep_queues_no_task_for_a_player_still_at_the_game_when_their_look_is_due(
+    started: Game, queued: list[int], commits: Any
+) -> None:
+    other = 1 - engine.next_actor(state_of(started))
+    open_page(started, other)
+    waiting = hand_the_turn_over(started, commits)
+    look_now(started)  # the recheck period has passed; they are still there
+    assert timers.turn_notices_due() == [started.pk]
+    assert sweep_notices() == 0
+    assert queued == []
+    assert Deadline.objects.get(game=started, player=waiting).notice_at > timezone.now()
+    assert timers.turn_notices_due() == []
+
+
+def test_the_sweep_queues_the_task_of_a_game_whose_player_is_away_and_not_of_one_watched(
+    started: Game, alice: Any, queued: list[int], commits: Any
+) -> None:
+    from accounts.models import User
+    from tests.games.conftest import _started
+
+    watched = _started(alice, User.objects.create_user("carol", "carol@example.com", None))
+    decisions.your_turn(watched.pk)
+    open_page(watched, 1 - engine.next_actor(state_of(watched)))
+    hand_the_turn_over(watched, commits)
+    hand_the_turn_over(started, commits)
+    assert queued == [started.pk]  # lost: the worker was killed
+    look_now(watched)
+    assert sorted(timers.turn_notices_due()) == sorted([started.pk, watched.pk])
+    assert sweep_notices() == 1
+    assert queued == [started.pk, started.pk]
