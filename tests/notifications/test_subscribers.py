@@ -250,3 +250,20 @@ def test_the_sweep_queues_the_task_of_a_game_whose_player_is_away_and_not_of_one
     assert sorted(timers.turn_notices_due()) == sorted([started.pk, watched.pk])
     assert sweep_notices() == 1
     assert queued == [started.pk, started.pk]
+
+
+def test_a_move_whose_presence_read_fails_commits_and_leaves_the_look_to_the_task(
+    started: Game, queued: list[int], commits: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import redis
+
+    class Unreachable:
+        def pipeline(self, **kwargs: Any) -> Any:
+            raise redis.ConnectionError("Redis is unreachable")
+
+    monkeypatch.setattr(presence, "_sync_redis", Unreachable)
+    version = started.version
+    waiting = hand_the_turn_over(started, commits)
+    assert state_of(started) and started.version > version
+    assert queued == [started.pk]
+    assert Deadline.objects.get(game=started, player=waiting).notice_at <= timezone.now()
