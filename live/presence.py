@@ -202,17 +202,28 @@ async def set_visible(game_pk: int, entry: str, visible: bool) -> None:
 def looking(game_pk: int) -> frozenset[int] | None:
     """The seats whose player has the game open in front of them: a socket
     whose page is visible, or an API stream. None when Redis cannot say."""
-    import redis
+    return looking_many([game_pk]).get(game_pk)
 
+
+def looking_many(game_pks: list[int]) -> dict[int, frozenset[int]]:
+    """``looking`` of several games in one round trip (beat's notice
+    sweep); empty when Redis cannot say."""
+    if not game_pks:
+        return {}
     now = time.time()
     try:
         with redis_health.guarded(), _sync_redis().pipeline(transaction=False) as pipe:
-            pipe.zrangebyscore(_key(game_pk), now, "+inf")
-            pipe.zrangebyscore(_hidden_key(game_pk), now, "+inf")
-            here, hidden = pipe.execute()
-    except redis.RedisError:
-        return None
-    return _summarise([m for m in here if m not in set(hidden)]).present_seats
+            for pk in game_pks:
+                pipe.zrangebyscore(_key(pk), now, "+inf")
+                pipe.zrangebyscore(_hidden_key(pk), now, "+inf")
+            results = pipe.execute()
+    except redis_health.ERRORS:  # the move that asks must not fail for it
+        return {}
+    seats = {}
+    for index, pk in enumerate(game_pks):
+        here, hidden = results[2 * index], set(results[2 * index + 1])
+        seats[pk] = _summarise([m for m in here if m not in hidden]).present_seats
+    return seats
 
 
 async def leave(game_pk: int, entry: str) -> Summary:

@@ -85,6 +85,34 @@ def your_turn(game_id: int) -> int:
     return raised
 
 
+def look_at_present(game_ids: list[int]) -> list[int]:
+    """Beat's sweep's look at games with decisions due to be looked at
+    (``timers.turn_notices_due``), before it queues their tasks: the rows
+    of players still at the game (a visible page or an API stream) are put
+    off a recheck period, as ``your_turn`` would do, without a task. The
+    rows are not claimed: one a task claims meanwhile is left to it.
+    Returns the games with a row left for ``your_turn`` (a player away, a
+    seat no longer a person's, or presence unknown), in the given order."""
+    if not game_ids:
+        return []
+    from games.services.timers import look_again
+    from live import presence
+
+    now = timezone.now()
+    due = Deadline.objects.filter(game_id__in=game_ids, notice_at__lte=now)
+    here = presence.looking_many(game_ids)
+    put_off: list[int] = []
+    left: set[int] = set()
+    for pk, game_id, player in due.values_list("pk", "game_id", "player"):
+        if player in here.get(game_id, ()):
+            put_off.append(pk)
+        else:
+            left.add(game_id)
+    later = now + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS)
+    look_again(put_off, later, if_due_by=now)
+    return [pk for pk in game_ids if pk in left]
+
+
 def _timer_played(game: Game, seat: Seat) -> str:
     """ "The timer played Pass for you at 14:02 (CET)." for a player whose
     last decision the timer answered (none since of their own), on their

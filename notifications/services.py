@@ -104,7 +104,15 @@ def clear_turn_notices(game_id: int, user_ids: list[int] | None = None) -> int:
     if user_ids is not None:
         if not user_ids:
             return 0
-        rows = rows.filter(user_id__in=user_ids)
+        # One statement, without reading the rows first: a move clears the
+        # notices of whoever has no decision left, and mostly finds none.
+        # When some went, each person asked (a game's seats: few) is pushed
+        # their count, unchanged for those who had none.
+        deleted, _ = rows.filter(user_id__in=user_ids).delete()
+        if deleted:
+            for user_id in set(user_ids):
+                transaction.on_commit(functools.partial(live.push_unread, user_id))
+        return deleted
     cleared = list(rows.values_list("user_id", flat=True))
     if not cleared:
         return 0

@@ -45,13 +45,15 @@ def send_digests() -> int:
 @shared_task(ignore_result=True)
 def sweep_notices() -> int:
     """Beat's sweep beside the timers' one: enqueue the due reminders, the
-    turn notices not yet raised and the "your move" emails whose reader has
-    been away long enough (each marked in the cache for a few sweeps, so a
-    slow task is not queued again). Returns how many it queued."""
+    turn notices not yet raised (of players away: those still at the game
+    are put off here) and the "your move" emails whose reader has been away
+    long enough (each marked in the cache for a few sweeps, so a slow task
+    is not queued again). Returns how many it queued."""
     ttl = max(5, 3 * settings.TIMER_SWEEP_SECONDS)
     due: list[tuple[str, list[int], Any]] = [
         ("timers:remind", timers.reminders_due(), send_reminder),
-        ("timers:notice", timers.turn_notices_due(), notify_your_turn),
+        # Players still at the game are put off here, with no task.
+        ("timers:notice", decisions.look_at_present(timers.turn_notices_due()), notify_your_turn),
         ("notices:lead", services.lead_reminders_due(), send_lead_reminder),
         ("notices:email", services.turn_emails_due(), send_turn_email),
     ]

@@ -247,12 +247,17 @@ def claim_turn_notices(game_id: int, now: datetime | None = None) -> list[Deadli
 
 
 @one_statement()
-def look_again(deadline_ids: list[int], at: datetime) -> int:
+def look_again(deadline_ids: list[int], at: datetime, *, if_due_by: datetime | None = None) -> int:
     """These decisions' players were at the game when looked at: look again
-    at ``at`` (a decision answered meanwhile has no row left to mark)."""
+    at ``at`` (a decision answered meanwhile has no row left to mark).
+    With ``if_due_by``, only rows still due by then: a look made without
+    claiming the rows leaves alone those a claimer took meanwhile."""
     if not deadline_ids:
         return 0
-    return Deadline.objects.filter(pk__in=deadline_ids).update(notice_at=at)
+    rows = Deadline.objects.filter(pk__in=deadline_ids)
+    if if_due_by is not None:
+        rows = rows.filter(notice_at__lte=if_due_by)
+    return rows.update(notice_at=at)
 
 
 @one_statement()
