@@ -216,3 +216,44 @@ def test_a_push_does_not_group_the_whole_log(duel: Game) -> None:
         pushes = list(pushes_of(Game.objects.get(pk=duel.pk)))
     logs = [m["html"] for batch in pushes for _, m in batch if "log" in m["html"]]
     assert logs and all('data-delta="log"' in html for html in logs)
+
+
+def _panel_renders(names: list[str]) -> int:
+    return sum(name.endswith("#actions") for name in names)
+
+
+def test_the_movers_panel_is_rendered_once_for_their_socket_and_their_answer(
+    duel: Game,
+) -> None:
+    from django.template import loader
+
+    from games.web.answer import answer_html
+    from games.web.snapshot import Snapshot
+
+    rendered: list[str] = []
+    original = loader.render_to_string
+
+    def counting(name: str, *args: Any, **kwargs: Any) -> str:
+        rendered.append(name)
+        return original(name, *args, **kwargs)
+
+    with (
+        mock.patch("live.broadcast.render_to_string", side_effect=counting),
+        mock.patch("games.web.answer.render_to_string", side_effect=counting),
+    ):
+        answer, [_, seats] = _answered(duel, Summary(frozenset({0, 1}), 0))
+    assert _panel_renders(rendered) == 2  # one per seat: none again for the answer
+    assert answer is not None
+    snap = Snapshot.of(Game.objects.get(pk=duel.pk))
+    # Byte for byte what rendering the answer afresh gives.
+    assert answer == answer_html(snap, snap.seats[0])
+    [other] = [m["html"] for g, m in seats if g == groups.seat_group(duel.pk, 1)]
+    assert 'hx-swap-oob="true"' in other.split('<section id="actions"')[1].split(">")[0]
+
+
+def test_a_panel_without_its_mark_is_not_taken_for_the_target() -> None:
+    from games.web.answer import as_target
+
+    assert as_target('<section id="actions" class="x">') is None
+    assert as_target('<p hx-swap-oob="true">') is None
+    assert as_target('<section id="actions" hx-swap-oob="true">') == '<section id="actions" >'
