@@ -66,6 +66,7 @@ def _memos_off(*names: str) -> Callable[[], Any]:
 # Each cut, and how to turn it off: the "before" game runs with all of them off.
 CUTS: dict[str, Callable[[], Any]] = {
     "answer reuses the push's panel": _without_answer_reuse,
+    "action panels remembered": _memos_off("actions"),
 }
 
 

@@ -48,10 +48,10 @@ from games.web.regions import (
     PUBLIC_REGIONS,
     SEAT_REGIONS,
     SPECTATOR_REGIONS,
-    TEMPLATE,
     push_frame,
     region_context,
     render,
+    render_actions,
     render_push,
     shared_context,
     spectator_context,
@@ -140,7 +140,7 @@ def game_pushes(
         regions = render_push(AUDIENCE_REGIONS, context)
         panel = None
         if online:
-            panel = render_to_string(f"{TEMPLATE}#actions", context)
+            panel = render_actions(context)
             seats.append(
                 (
                     groups.seat_group(game.pk, seat.number),

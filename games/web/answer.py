@@ -15,17 +15,15 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.loader import render_to_string
-
 from games.models import Seat
 from games.web.regions import (
     AUDIENCE_REGIONS,
     NO_CSRF,
     PUBLIC_REGIONS,
-    TEMPLATE,
     push_frame,
     region_context,
     render,
+    render_actions,
     render_push,
     shared_context,
 )
@@ -91,7 +89,7 @@ def answer_html(
         regions = render_push(AUDIENCE_REGIONS, context)
     panel = as_target(pushed_panel) if pushed_panel is not None else None
     if panel is None:
-        panel = render_to_string(f"{TEMPLATE}#actions", {**context, "oob": False})
+        panel = render_actions({**context, "oob": False})
     return f"{push_frame(snap)}{panel}{public}{regions}"
 
 

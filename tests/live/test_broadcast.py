@@ -239,7 +239,7 @@ def test_the_movers_panel_is_rendered_once_for_their_socket_and_their_answer(
 
     with (
         mock.patch("live.broadcast.render_to_string", side_effect=counting),
-        mock.patch("games.web.answer.render_to_string", side_effect=counting),
+        mock.patch("games.web.regions.render_to_string", side_effect=counting),
     ):
         answer, [_, seats] = _answered(duel, Summary(frozenset({0, 1}), 0))
     assert _panel_renders(rendered) == 2  # one per seat: none again for the answer
