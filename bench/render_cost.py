@@ -54,6 +54,15 @@ def _without_answer_reuse() -> Any:
     return mock.patch("games.web.answer.as_target", return_value=None)
 
 
+def _eager_orders_form() -> Any:
+    from games.web.forms import StandingOrdersForm
+
+    return mock.patch(
+        "games.web.timer_presenters.orders_form",
+        side_effect=lambda orders: StandingOrdersForm(initial=orders),
+    )
+
+
 def _memos_off(*names: str) -> Callable[[], Any]:
     def off() -> Any:
         from django.conf import settings
@@ -67,6 +76,7 @@ def _memos_off(*names: str) -> Callable[[], Any]:
 CUTS: dict[str, Callable[[], Any]] = {
     "answer reuses the push's panel": _without_answer_reuse,
     "action panels remembered": _memos_off("actions"),
+    "standing orders' form built only for the page": _eager_orders_form,
 }
 
 

@@ -257,3 +257,17 @@ def test_a_panel_without_its_mark_is_not_taken_for_the_target() -> None:
     assert as_target('<section id="actions" class="x">') is None
     assert as_target('<p hx-swap-oob="true">') is None
     assert as_target('<section id="actions" hx-swap-oob="true">') == '<section id="actions" >'
+
+
+def test_a_push_builds_no_standing_orders_form(duel: Game) -> None:
+    """Only the full page shows the form; building one is a deep copy of its fields."""
+    from games.web.forms import StandingOrdersForm
+
+    with (
+        mock.patch("live.presence.listening", return_value=None),
+        mock.patch.object(
+            StandingOrdersForm, "__init__", side_effect=AssertionError("built for a push")
+        ),
+    ):
+        pushes = list(pushes_of(duel))
+    assert [len(batch) for batch in pushes] == [2, 2]
