@@ -18,7 +18,8 @@ outside ``make test``)::
     .venv/bin/python -m monopoly_site.localservices test -- bench/render_cost.py \
         -q -s -p no:cacheprovider -W ignore
 
-``RENDER_MOVES`` (200) moves a game; prints one JSON line per scenario.
+``RENDER_MOVES`` (200) moves a game; ``RENDER_CUTS`` (names of ``CUTS``,
+separated by ";") compares with only those off. Prints JSON lines.
 ``RENDER_PROFILE=out.prof`` with ``-k profile``: cProfile of the broadcast.
 """
 
@@ -41,6 +42,7 @@ from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
+from common import memo
 from games import engine, services
 from games.models import Game
 from games.web.answer import answering
@@ -64,10 +66,23 @@ def _eager_orders_form() -> Any:
 
 
 def _memos_off(*names: str) -> Callable[[], Any]:
-    def off() -> Any:
+    """The named memos neither kept nor read (the other game's entries
+    would otherwise be found: the same dice make the same forms)."""
+
+    @contextmanager
+    def off() -> Iterator[None]:
         from django.conf import settings
 
-        return override_settings(MEMO_OFF=frozenset(settings.MEMO_OFF) | set(names))
+        get = memo.Memo.get
+
+        def missing(self: memo.Memo[Any], key: Any) -> Any:
+            return None if self.name in names else get(self, key)
+
+        with (
+            override_settings(MEMO_OFF=frozenset(settings.MEMO_OFF) | set(names)),
+            mock.patch.object(memo.Memo, "get", missing),
+        ):
+            yield
 
     return off
 
@@ -76,6 +91,7 @@ def _memos_off(*names: str) -> Callable[[], Any]:
 CUTS: dict[str, Callable[[], Any]] = {
     "answer reuses the push's panel": _without_answer_reuse,
     "action panels remembered": _memos_off("actions"),
+    "forms of a panel remembered": _memos_off("versioned"),
     "standing orders' form built only for the page": _eager_orders_form,
 }
 
@@ -96,6 +112,13 @@ def _game(people: list[User]) -> Game:
     services.start_game(public_id=game.public_id, user=host)
     game.refresh_from_db()
     return game
+
+
+def _compared() -> dict[str, Callable[[], Any]]:
+    """The cuts the "before" game runs without: ``RENDER_CUTS`` (names from
+    ``CUTS``, separated by ";"), else all."""
+    names = [n for n in os.environ.get("RENDER_CUTS", "").split(";") if n]
+    return {name: CUTS[name] for name in names} if names else CUTS
 
 
 class Run:
@@ -136,7 +159,7 @@ class Run:
         with ExitStack() as stack:
             stack.enter_context(self._metered(pushed))
             if self.cuts_off:
-                for off in CUTS.values():
+                for off in _compared().values():
                     stack.enter_context(off())
             answer = stack.enter_context(answering(game.public_id, self.seats[player].pk))
             services.submit_action(
@@ -230,8 +253,8 @@ def test_render_cost(players: int) -> None:
             if not all([run.step() for run in pair]):
                 break
     scenario = f"{players} players, every seat online, spectators"
-    print(json.dumps({"scenario": scenario, "cuts": list(CUTS), "before": before.report()}))
-    print(json.dumps({"scenario": scenario, "cuts": list(CUTS), "after": after.report()}))
+    print(json.dumps({"scenario": scenario, "cuts": list(_compared()), "before": before.report()}))
+    print(json.dumps({"scenario": scenario, "cuts": list(_compared()), "after": after.report()}))
     assert before.templates and after.templates
 
 

@@ -28,15 +28,14 @@ from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from common.memo import Memo
 from games import wording
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
+from games.templatetags.memo import NO_CSRF_TOKEN, Versioned, with_version
 from games.web import presenters, timer_presenters, win_bar
 from games.web.action_forms import Panel, panel
 from games.web.snapshot import Snapshot
@@ -185,7 +184,7 @@ def spectator_context(snap: Snapshot) -> dict[str, Any]:
 
 # Rendered without a request (pushes, answers): the forms' CSRF token rides in
 # the page's hx-headers instead, so tell {% csrf_token %} not to look for one.
-NO_CSRF: Final = {"csrf_token": "NOTPROVIDED", "oob": True}
+NO_CSRF: Final = {"csrf_token": NO_CSRF_TOKEN, "oob": True}
 
 
 def push_frame(snap: Snapshot) -> str:
@@ -223,16 +222,7 @@ def render(names: tuple[str, ...], context: dict[str, Any]) -> str:
 
 # What the ``actions`` partial and its includes read, besides ``game.version``.
 ACTION_VALUES: Final = ("panel", "playing", "error", "focus", "finished", "oob", "urls")
-# No stored or engine text holds a NUL (PostgreSQL refuses one in text).
-VERSION_MARK: Final = mark_safe("\x00version\x00")
 ACTION_PANELS: Memo[str] = Memo("actions", 1024)
-
-
-@dataclass(frozen=True)
-class _Versioned:
-    """Stands for the game in the panel: all it reads of it is the version."""
-
-    version: str
 
 
 def render_actions(context: dict[str, Any]) -> str:
@@ -240,7 +230,7 @@ def render_actions(context: dict[str, Any]) -> str:
     gives it. Only a push's or an answer's (no CSRF token: one rendered for a
     request carries that person's token) is remembered."""
     name = f"{TEMPLATE}#actions"
-    if context.get("csrf_token") != NO_CSRF["csrf_token"]:
+    if context.get("csrf_token") != NO_CSRF_TOKEN:
         return render_to_string(name, context)
     seat = context.get("seat")
     values = {key: context.get(key) for key in ACTION_VALUES}
@@ -253,10 +243,10 @@ def render_actions(context: dict[str, Any]) -> str:
         key = None
     html = ACTION_PANELS.get(key) if key is not None else None
     if html is None:
-        html = render_to_string(name, {**values, "game": _Versioned(VERSION_MARK)})
+        html = render_to_string(name, {**values, "game": Versioned()})
         if key is not None:
             ACTION_PANELS.put(key, html, version=context["game"].version)
-    return html.replace(VERSION_MARK, str(formats.localize(context["game"].version)))
+    return with_version(html, context["game"].version)
 
 
 def render_push(names: tuple[str, ...], context: dict[str, Any]) -> str:

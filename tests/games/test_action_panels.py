@@ -1,9 +1,10 @@
-"""The action panel a push renders is remembered by what it shows
-(``games.web.regions.render_actions``): byte for byte the panel rendered
-afresh, each seat only ever its own."""
+"""The action panel a push renders, and each of its forms, are remembered by
+what they show (``games.web.regions.render_actions``, ``include_versioned``):
+byte for byte the panel rendered afresh, each seat only ever its own."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from unittest import mock
@@ -34,7 +35,9 @@ def _contexts(game: Game) -> list[dict[str, Any]]:
 
 
 def _afresh(context: dict[str, Any]) -> str:
-    return render_to_string(f"{TEMPLATE}#actions", context)
+    """Rendered with nothing remembered read."""
+    with mock.patch.object(memo.Memo, "get", return_value=None):
+        return render_to_string(f"{TEMPLATE}#actions", context)
 
 
 @pytest.mark.django_db(transaction=True)  # the process remembers only committed renders
@@ -90,3 +93,38 @@ def test_an_unchanged_panel_is_not_rendered_again_at_the_next_version(
         html = render_actions(later)
     assert html == _afresh(later)
     assert f'value="{duel.version + 1}"' in html and f'value="{duel.version}"' not in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_panel_rendered_anew_takes_its_unchanged_forms_as_remembered(
+    duel: Game, cold: None
+) -> None:
+    from games.templatetags import memo as memo_tags
+
+    for _ in range(8):
+        for context in _contexts(duel):
+            render_actions(context)
+        move(duel)
+    known = len(memo_tags.VERSIONED_PARTS._entries)
+    assert known
+    # A panel of the next version read from them: each form carries it.
+    for context in _contexts(duel):
+        regions.ACTION_PANELS.clear()
+        assert render_actions(context) == _afresh(context)
+        html = render_actions(context)
+        shown = re.findall(r'name="expected_version" value="([^"]*)"', html)
+        assert set(shown) <= {str(context["game"].version)}
+        assert "\x00" not in html
+
+
+@pytest.mark.django_db
+def test_a_panel_rendered_for_a_request_carries_its_token_and_is_not_remembered(
+    duel: Game, cold: None
+) -> None:
+    from games.templatetags import memo as memo_tags
+
+    [context, *_] = _contexts(duel)
+    html = render_to_string(f"{TEMPLATE}#actions", {**context, "csrf_token": "tok-of-alice"})
+    assert html.count("tok-of-alice") == html.count("<form")
+    assert not memo_tags.VERSIONED_PARTS._entries
+    assert f'name="expected_version" value="{duel.version}"' in html
