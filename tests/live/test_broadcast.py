@@ -6,6 +6,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.template.loader import render_to_string
 
 from common import memo
 from games.models import Game
@@ -271,3 +272,32 @@ def test_a_push_builds_no_standing_orders_form(duel: Game) -> None:
     ):
         pushes = list(pushes_of(duel))
     assert [len(batch) for batch in pushes] == [2, 2]
+
+
+@pytest.mark.django_db(transaction=True)  # the process remembers only committed renders
+def test_with_panels_remembered_each_seat_is_pushed_only_its_own(duel: Game) -> None:
+    from games.web.regions import NO_CSRF, TEMPLATE, region_context, shared_context
+    from games.web.snapshot import Snapshot
+    from tests.live.conftest import move
+
+    memo.clear_all()
+    try:
+        for _ in range(8):
+            with mock.patch("live.presence.listening", return_value=Summary(frozenset({0, 1}), 1)):
+                [first, seats] = pushes_of(Game.objects.get(pk=duel.pk))
+            snap = Snapshot.of(Game.objects.get(pk=duel.pk))
+            shared = {**shared_context(snap), **NO_CSRF}
+            for seat in snap.seats:
+                [html] = [
+                    m["html"] for g, m in seats if g == groups.seat_group(duel.pk, seat.number)
+                ]
+                with mock.patch.object(memo.Memo, "get", return_value=None):
+                    own = render_to_string(
+                        f"{TEMPLATE}#actions", region_context(snap, seat, shared=shared)
+                    )
+                assert html.endswith(own)
+            for _, message in first:
+                assert "expected_version" not in message["html"]
+            move(duel)
+    finally:
+        memo.clear_all()
