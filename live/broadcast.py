@@ -48,10 +48,10 @@ from games.web.regions import (
     PUBLIC_REGIONS,
     SEAT_REGIONS,
     SPECTATOR_REGIONS,
-    TEMPLATE,
     push_frame,
     region_context,
     render,
+    render_actions,
     render_push,
     shared_context,
     spectator_context,
@@ -138,8 +138,9 @@ def game_pushes(
         # The seat's socket and, when this seat made the move, its answer
         # carry the same rendering of these regions.
         regions = render_push(AUDIENCE_REGIONS, context)
+        panel = None
         if online:
-            panel = render_to_string(f"{TEMPLATE}#actions", context)
+            panel = render_actions(context)
             seats.append(
                 (
                     groups.seat_group(game.pk, seat.number),
@@ -149,7 +150,13 @@ def game_pushes(
         if mine:
             assert answer is not None
             answer.html = answer_html(
-                snap, seat, shared=shared, public=public, context=context, regions=regions
+                snap,
+                seat,
+                shared=shared,
+                public=public,
+                context=context,
+                regions=regions,
+                pushed_panel=panel,
             )
     if game.status == Game.Status.FINISHED:
         seats += _chat_unveiled(game)

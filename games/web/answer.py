@@ -15,17 +15,15 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.loader import render_to_string
-
 from games.models import Seat
 from games.web.regions import (
     AUDIENCE_REGIONS,
     NO_CSRF,
     PUBLIC_REGIONS,
-    TEMPLATE,
     push_frame,
     region_context,
     render,
+    render_actions,
     render_push,
     shared_context,
 )
@@ -71,6 +69,7 @@ def answer_html(
     public: str | None = None,
     context: dict[str, Any] | None = None,
     regions: str | None = None,
+    pushed_panel: str | None = None,
 ) -> str:
     """A seat's answer to its own move: framed as the version's push, the
     action panel first as the htmx target (not out of band, so that it
@@ -78,7 +77,8 @@ def answer_html(
     exactly as the push carries them (the log as the version's new lines).
     ``static/js/live.js`` applies it as it applies a push, so a push of the
     same version arriving first or after changes nothing twice. The other
-    arguments are what the push already rendered for it."""
+    arguments are what the push already rendered for it (``pushed_panel``:
+    the seat's own out-of-band panel, the largest region a push renders)."""
     if shared is None:
         shared = {**shared_context(snap), **NO_CSRF}
     if public is None:
@@ -87,5 +87,22 @@ def answer_html(
         context = region_context(snap, seat, shared=shared)
     if regions is None:
         regions = render_push(AUDIENCE_REGIONS, context)
-    panel = render_to_string(f"{TEMPLATE}#actions", {**context, "oob": False})
+    panel = as_target(pushed_panel) if pushed_panel is not None else None
+    if panel is None:
+        panel = render_actions({**context, "oob": False})
     return f"{push_frame(snap)}{panel}{public}{regions}"
+
+
+OUT_OF_BAND_MARK = 'hx-swap-oob="true"'
+
+
+def as_target(panel: str) -> str | None:
+    """The seat's out-of-band action panel as the htmx target: the same
+    bytes as its render without ``oob``, which differs only by the mark in
+    the section's opening tag. None if the mark is not where it should be."""
+    start = panel.find('<section id="actions"')
+    end = panel.find(">", start)
+    mark = panel.find(OUT_OF_BAND_MARK, start, end)
+    if start < 0 or mark < 0:
+        return None
+    return panel[:mark] + panel[mark + len(OUT_OF_BAND_MARK) :]

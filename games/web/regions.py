@@ -21,6 +21,7 @@ context builders. ``tests/games/test_regions.py`` checks the rest.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -28,10 +29,13 @@ from urllib.parse import urlencode
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language
 
+from common.memo import Memo
 from games import wording
 from games.models import Game, Seat
 from games.switches import PRESET_LABELS
+from games.templatetags.memo import NO_CSRF_TOKEN, Versioned, with_version
 from games.web import presenters, timer_presenters, win_bar
 from games.web.action_forms import Panel, panel
 from games.web.snapshot import Snapshot
@@ -180,7 +184,7 @@ def spectator_context(snap: Snapshot) -> dict[str, Any]:
 
 # Rendered without a request (pushes, answers): the forms' CSRF token rides in
 # the page's hx-headers instead, so tell {% csrf_token %} not to look for one.
-NO_CSRF: Final = {"csrf_token": "NOTPROVIDED", "oob": True}
+NO_CSRF: Final = {"csrf_token": NO_CSRF_TOKEN, "oob": True}
 
 
 def push_frame(snap: Snapshot) -> str:
@@ -197,7 +201,52 @@ def push_frame(snap: Snapshot) -> str:
 
 def render(names: tuple[str, ...], context: dict[str, Any]) -> str:
     """The named regions' partials, in order."""
-    return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in names)
+    return "".join(
+        render_actions(context)
+        if name == "actions"
+        else render_to_string(f"{TEMPLATE}#{name}", context)
+        for name in names
+    )
+
+
+# --- the action panel, remembered by what it shows ------------------------------
+#
+# A seat's panel is the largest region a push renders (8 to 12 kB of forms:
+# the decision, each property's, a trade form per partner), and the one
+# rendered once per seat. Between two versions most seats' panels differ
+# only by the version the forms carry (``expected_version``, ``data-version``),
+# so the panel is rendered with a mark in place of the version, remembered by
+# everything else it is rendered from, and the version put in afterwards. It
+# is rendered from those values only (as an include with ``only``), so
+# nothing else of the context (another seat's, the state's) can get into it.
+
+# What the ``actions`` partial and its includes read, besides ``game.version``.
+ACTION_VALUES: Final = ("panel", "playing", "error", "focus", "finished", "oob", "urls")
+ACTION_PANELS: Memo[str] = Memo("actions", 1024)
+
+
+def render_actions(context: dict[str, Any]) -> str:
+    """The ``actions`` partial for the context's seat, as ``render_to_string``
+    gives it. Only a push's or an answer's (no CSRF token: one rendered for a
+    request carries that person's token) is remembered."""
+    name = f"{TEMPLATE}#actions"
+    if context.get("csrf_token") != NO_CSRF_TOKEN:
+        return render_to_string(name, context)
+    seat = context.get("seat")
+    values = {key: context.get(key) for key in ACTION_VALUES}
+    # The partial asks only whether there is a seat.
+    values["seat"] = None if seat is None else True
+    values["csrf_token"] = context["csrf_token"]
+    try:
+        key: Any = (get_language(), pickle.dumps(values, protocol=5))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        key = None
+    html = ACTION_PANELS.get(key) if key is not None else None
+    if html is None:
+        html = render_to_string(name, {**values, "game": Versioned()})
+        if key is not None:
+            ACTION_PANELS.put(key, html, version=context["game"].version)
+    return with_version(html, context["game"].version)
 
 
 def render_push(names: tuple[str, ...], context: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 
 from games import deadlines as dl
 from games import decisions
@@ -60,11 +61,9 @@ def timer_context(snap: Snapshot, seat: Seat | None) -> dict[str, Any]:
         and seat.status == Seat.Status.PLAYING
         and game.status == Game.Status.ACTIVE
     )
-    from games.web.forms import StandingOrdersForm
-
     orders = clean(seat.standing_orders) if playing and seat is not None else None
     return {
-        "orders_form": StandingOrdersForm(initial=orders) if orders is not None else None,
+        "orders_form": orders_form(orders) if orders is not None else None,
         "deadlines": deadline_rows(snap, viewer),
         "seat_marks": seat_marks(snap),
         "taken_over": bool(playing and seat is not None and seat.taken_over),
@@ -74,6 +73,15 @@ def timer_context(snap: Snapshot, seat: Seat | None) -> dict[str, Any]:
             "orders": f"{game.get_absolute_url()}orders",
         },
     }
+
+
+def orders_form(orders: dict[str, Any]) -> Any:
+    """The standing orders' form, built only if rendered: only the full page
+    shows it, and building a form (a deep copy of its fields) cost a push
+    about as much as rendering a region."""
+    from games.web.forms import StandingOrdersForm
+
+    return SimpleLazyObject(lambda: StandingOrdersForm(initial=orders))
 
 
 def next_deadline(game: Game, number: int) -> Any:

@@ -6,6 +6,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.template.loader import render_to_string
 
 from common import memo
 from games.models import Game
@@ -216,3 +217,87 @@ def test_a_push_does_not_group_the_whole_log(duel: Game) -> None:
         pushes = list(pushes_of(Game.objects.get(pk=duel.pk)))
     logs = [m["html"] for batch in pushes for _, m in batch if "log" in m["html"]]
     assert logs and all('data-delta="log"' in html for html in logs)
+
+
+def _panel_renders(names: list[str]) -> int:
+    return sum(name.endswith("#actions") for name in names)
+
+
+def test_the_movers_panel_is_rendered_once_for_their_socket_and_their_answer(
+    duel: Game,
+) -> None:
+    from django.template import loader
+
+    from games.web.answer import answer_html
+    from games.web.snapshot import Snapshot
+
+    rendered: list[str] = []
+    original = loader.render_to_string
+
+    def counting(name: str, *args: Any, **kwargs: Any) -> str:
+        rendered.append(name)
+        return original(name, *args, **kwargs)
+
+    with (
+        mock.patch("live.broadcast.render_to_string", side_effect=counting),
+        mock.patch("games.web.regions.render_to_string", side_effect=counting),
+    ):
+        answer, [_, seats] = _answered(duel, Summary(frozenset({0, 1}), 0))
+    assert _panel_renders(rendered) == 2  # one per seat: none again for the answer
+    assert answer is not None
+    snap = Snapshot.of(Game.objects.get(pk=duel.pk))
+    # Byte for byte what rendering the answer afresh gives.
+    assert answer == answer_html(snap, snap.seats[0])
+    [other] = [m["html"] for g, m in seats if g == groups.seat_group(duel.pk, 1)]
+    assert 'hx-swap-oob="true"' in other.split('<section id="actions"')[1].split(">")[0]
+
+
+def test_a_panel_without_its_mark_is_not_taken_for_the_target() -> None:
+    from games.web.answer import as_target
+
+    assert as_target('<section id="actions" class="x">') is None
+    assert as_target('<p hx-swap-oob="true">') is None
+    assert as_target('<section id="actions" hx-swap-oob="true">') == '<section id="actions" >'
+
+
+def test_a_push_builds_no_standing_orders_form(duel: Game) -> None:
+    """Only the full page shows the form; building one is a deep copy of its fields."""
+    from games.web.forms import StandingOrdersForm
+
+    with (
+        mock.patch("live.presence.listening", return_value=None),
+        mock.patch.object(
+            StandingOrdersForm, "__init__", side_effect=AssertionError("built for a push")
+        ),
+    ):
+        pushes = list(pushes_of(duel))
+    assert [len(batch) for batch in pushes] == [2, 2]
+
+
+@pytest.mark.django_db(transaction=True)  # the process remembers only committed renders
+def test_with_panels_remembered_each_seat_is_pushed_only_its_own(duel: Game) -> None:
+    from games.web.regions import NO_CSRF, TEMPLATE, region_context, shared_context
+    from games.web.snapshot import Snapshot
+    from tests.live.conftest import move
+
+    memo.clear_all()
+    try:
+        for _ in range(8):
+            with mock.patch("live.presence.listening", return_value=Summary(frozenset({0, 1}), 1)):
+                [first, seats] = pushes_of(Game.objects.get(pk=duel.pk))
+            snap = Snapshot.of(Game.objects.get(pk=duel.pk))
+            shared = {**shared_context(snap), **NO_CSRF}
+            for seat in snap.seats:
+                [html] = [
+                    m["html"] for g, m in seats if g == groups.seat_group(duel.pk, seat.number)
+                ]
+                with mock.patch.object(memo.Memo, "get", return_value=None):
+                    own = render_to_string(
+                        f"{TEMPLATE}#actions", region_context(snap, seat, shared=shared)
+                    )
+                assert html.endswith(own)
+            for _, message in first:
+                assert "expected_version" not in message["html"]
+            move(duel)
+    finally:
+        memo.clear_all()
