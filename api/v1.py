@@ -516,8 +516,14 @@ def act(
         # having moved the game again, by the key's unique constraint, which
         # rolls its move back: either way it gets the first answer.
         with transaction.atomic():
+            # This block is the action's transaction: a refusal rolls it
+            # back whole, so the service needs no savepoint inside it.
             played = services.play_action(
-                public_id=game_id, user=user, action=action, expected_version=body.expected_version
+                public_id=game_id,
+                user=user,
+                action=action,
+                expected_version=body.expected_version,
+                savepoint=False,
             )
             answer = _answer(played)
             if idempotency_key is not None:

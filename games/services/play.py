@@ -76,9 +76,18 @@ class Played:
     seat: Seat
 
 
-def play_action(*, public_id: str, user: Any, action: Any, expected_version: int | None) -> Played:
-    """``submit_action``, returning the ``Played`` outcome."""
-    with game_transaction():
+def play_action(
+    *,
+    public_id: str,
+    user: Any,
+    action: Any,
+    expected_version: int | None,
+    savepoint: bool = True,
+) -> Played:
+    """``submit_action``, returning the ``Played`` outcome. ``savepoint``:
+    as for ``game_transaction`` (False for a caller whose own transaction
+    is the action's, and is rolled back whole if this fails)."""
+    with game_transaction(savepoint=savepoint):
         w, seat = _lock_for_player(public_id, user)
         parsed = check_action(action, seat.number)
         # Posted against an older version, it may still mean the same now
