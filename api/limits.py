@@ -15,8 +15,6 @@ right one too, or guessing could go on and only the hit would get through."""
 
 from __future__ import annotations
 
-import contextlib
-
 from django.http import HttpRequest
 
 from api import tokens
@@ -42,16 +40,6 @@ def _too_many(exc: ratelimit.RateLimited) -> Problem:
     )
 
 
-def count(request: HttpRequest, token: ApiToken) -> None:
-    """Count the request against its token's budget; a 429 problem with
-    ``Retry-After`` if it is spent."""
-    scope = scope_of(request)
-    try:
-        ratelimit.hit(request, scope, account=f"token:{token.pk}")
-    except ratelimit.RateLimited as exc:
-        raise _too_many(exc) from None
-
-
 def count_person(request: HttpRequest, scope: str) -> None:
     """Count a per-person scope (``common.ratelimit.PER_PERSON``: games
     created, joins, trade offers, challenges, chat) in the same counter as
@@ -64,25 +52,27 @@ def count_person(request: HttpRequest, scope: str) -> None:
         raise _too_many(exc) from None
 
 
-def check_failures(request: HttpRequest) -> None:
-    """A 429 problem while this address has failed too often to try a token."""
-    try:
-        ratelimit.check(request, FAILED)
-    except ratelimit.RateLimited as exc:
-        raise _too_many(exc) from None
-
-
-def count_failure(request: HttpRequest) -> None:
-    # Over the limit already: the next attempt is the one refused.
-    with contextlib.suppress(ratelimit.RateLimited):
-        ratelimit.hit(request, FAILED)
-
-
 def authenticate(request: HttpRequest, token: str) -> ApiToken | None:
     """The live token row for ``token`` (``api.tokens.authenticate``), its
-    failures counted against the client's address."""
-    check_failures(request)
+    failures counted against the client's address, and the request counted
+    against the token's budget. A 429 problem while the address
+    has failed too often, whichever token it sends, the right one too.
+
+    One Redis round trip either way: the token is looked up first, then the
+    address's failures are checked and the token's budget counted together
+    (or, for a token that failed, the failure counted: refused, as a check
+    first would have, once the count was already full)."""
     row = tokens.authenticate(token)
     if row is None:
-        count_failure(request)
+        try:
+            ratelimit.hit(request, FAILED)
+        except ratelimit.RateLimited as exc:
+            raise _too_many(exc) from None
+        return None
+    try:
+        ratelimit.check_and_hit(
+            request, FAILED, scope_of(request), counted_account=f"token:{row.pk}"
+        )
+    except ratelimit.RateLimited as exc:
+        raise _too_many(exc) from None
     return row

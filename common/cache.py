@@ -47,7 +47,7 @@ _COUNT_WINDOWS = """
 local out = {}
 for i, key in ipairs(KEYS) do
   local count = 0
-  if ARGV[1] == "1" then
+  if string.sub(ARGV[1], i, i) == "1" then
     count = redis.call("INCR", key)
   else
     count = tonumber(redis.call("GET", key) or "0")
@@ -200,17 +200,20 @@ class RedisCache(DjangoRedisCache):
         self._soft(functools.partial(super().delete_many, keys, version), None, keys, version)
 
     def count_windows(
-        self, windows: Sequence[tuple[str, int]], *, count: bool = True
+        self, windows: Sequence[tuple[str, int]], *, count: bool | Sequence[bool] = True
     ) -> list[tuple[int, int]]:
         """For each ``(key, seconds)``, add one to the key's counter (unless
-        ``count`` is false), opening a window of ``seconds`` when none is
-        open; return each counter and the seconds left in its window. One
-        atomic round trip for all of them, since rate limits
-        (``common/ratelimit.py``) run before every move."""
+        ``count`` is false, or false for that window), opening a window of
+        ``seconds`` when none is open; return each counter and the seconds
+        left in its window. One atomic round trip for all of them, since
+        rate limits (``common/ratelimit.py``) run before every move."""
         if not windows:
             return []
         keys = [self.make_and_validate_key(key) for key, _ in windows]
         script = self.redis().register_script(_COUNT_WINDOWS)
-        args = ["1" if count else "0", *(s for _, s in windows)]
+        counted = [count] * len(windows) if isinstance(count, bool) else list(count)
+        assert len(counted) == len(windows)
+        flags = "".join("1" if c else "0" for c in counted)
+        args = [flags, *(s for _, s in windows)]
         flat = redis_health.call(script, keys=keys, args=args)
         return [(int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2)]

@@ -116,7 +116,9 @@ def _keys(request: HttpRequest, scope: str, account: str | None) -> list[tuple[s
     return keys
 
 
-def _counts(keys: list[tuple[str, Rate]], *, count: bool) -> list[tuple[str, Rate, int, int]]:
+def _counts(
+    keys: list[tuple[str, Rate]], *, count: bool | list[bool]
+) -> list[tuple[str, Rate, int, int]]:
     counter: RedisCache = cache  # type: ignore[assignment]
     try:
         found = counter.count_windows([(key, rate.seconds) for key, rate in keys], count=count)
@@ -146,6 +148,31 @@ def check(request: HttpRequest, scope: str, *, account: str | None = None) -> No
     waits = [max(1, left) for _, rate, n, left in counts if n >= rate.count]
     if waits:
         raise RateLimited(scope, max(waits))
+
+
+def check_and_hit(
+    request: HttpRequest,
+    checked: str,
+    counted: str,
+    *,
+    checked_account: str | None = None,
+    counted_account: str | None = None,
+) -> None:
+    """``check`` of one scope and ``hit`` of another in one round trip (an
+    API request: the failed tokens of its address, and its token's budget);
+    ``RateLimited`` for the checked scope first."""
+    looked = _keys(request, checked, checked_account)
+    hits = _keys(request, counted, counted_account)
+    counts = _counts(looked + hits, count=[False] * len(looked) + [True] * len(hits))
+    if not counts:
+        return  # Redis does not answer (logged): nothing is limited
+    for scope, part, full in (
+        (checked, counts[: len(looked)], 0),
+        (counted, counts[len(looked) :], 1),
+    ):
+        waits = [max(1, left) for _, rate, n, left in part if n >= rate.count + full]
+        if waits:
+            raise RateLimited(scope, max(waits))
 
 
 def too_many(request: HttpRequest, exc: RateLimited, back: str = "") -> HttpResponse:
