@@ -34,6 +34,7 @@ import sys
 import time
 from typing import Any
 
+import proccpu
 from agents import ConnectionFailed, HttpClient, Panel, Spectator, read_panel
 from benchlib import (
     BASE_DIR,
@@ -44,7 +45,7 @@ from benchlib import (
     percentile,
     ratio,
 )
-from stack import HARNESS_APP_NAME, Stack
+from stack import HARNESS_APP_NAME, HTTP_SERVERS, Stack
 from watchers import Watcher, watch
 
 
@@ -301,9 +302,17 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.5)
         await client.close()
 
+    proc_cpu: list[dict[str, dict[int, float]]] = []
+
+    async def sample_cpu() -> None:
+        await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
+        proc_cpu.append(proccpu.sample(stack))
+
     cpu_before = os.times()
-    await asyncio.gather(sample_page(), *(drive(i, d) for i, d in enumerate(duos)))
+    await asyncio.gather(sample_page(), sample_cpu(), *(drive(i, d) for i, d in enumerate(duos)))
     window = time.perf_counter() - counted_from
+    proc_cpu.append(proccpu.sample(stack))
+    spent = proccpu.delta_ms(*proc_cpu)
     harness_cpu = sum(os.times()[:2]) - sum(cpu_before[:2])
     await asyncio.sleep(1)
     stop.set()
@@ -341,6 +350,8 @@ async def many_games(stack: Stack, opts: argparse.Namespace) -> dict[str, Any]:
         "seat_frames": sum(d.frames for d in duos),
         "seat_frames_with_panel": sum(d.socket_panels for d in duos),
         "harness_cpu_share": round(harness_cpu / window, 2),
+        "cpu_ms_in_window": spent,
+        **proccpu.per_move(spent, applied_in_window[0]),
         "floor": floor,
         "page_ms_during_load": summary(under_load),
     }
@@ -454,12 +465,21 @@ def main() -> int:
     parser.add_argument("--skip-crowd", action="store_true")
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--no-nginx", action="store_true")
+    parser.add_argument(
+        "--http", choices=sorted(HTTP_SERVERS), default="daphne",
+        help="what serves plain HTTP; the Daphnes keep the WebSockets either way",
+    )  # fmt: skip
+    parser.add_argument("--http-servers", type=int, default=2, help="with --http uvicorn")
+    parser.add_argument("--daphnes", type=int, default=2)
     parser.add_argument("--keep-logs", action="store_true")
     opts = parser.parse_args()
 
     stack = Stack(
         name="load",
         use_nginx=not opts.no_nginx,
+        http=opts.http,
+        http_servers=opts.http_servers,
+        daphnes=opts.daphnes,
         # Far beyond a person's pace: the action limit is raised out of the
         # way, but still counted, as in production.
         extra_env={"RATE_LIMIT_ACTION": "1000000/10s/user,1000000/10s/ip"},
@@ -486,6 +506,9 @@ def main() -> int:
             print(json.dumps({name: result[name]}), file=sys.stderr, flush=True)
         result["nginx"] = stack.nginx
         result["daphnes"] = stack.daphnes
+        result["http"] = stack.http
+        if stack.http_ports:
+            result["http_servers"] = len(stack.http_ports)
         result["machine"] = machine()
         print(json.dumps(result, indent=2), flush=True)
     finally:
