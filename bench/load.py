@@ -32,6 +32,7 @@ import random
 import statistics
 import sys
 import time
+import traceback
 from typing import Any
 
 import proccpu
@@ -502,6 +503,7 @@ def main() -> int:
             try:
                 result[name] = asyncio.run(phase(stack, opts))
             except Exception as exc:
+                traceback.print_exc()
                 result[name] = {"failed": repr(exc)}
             print(json.dumps({name: result[name]}), file=sys.stderr, flush=True)
         result["nginx"] = stack.nginx
@@ -514,7 +516,11 @@ def main() -> int:
     finally:
         stack.stop()
         stack.drop()
-        stack.cleanup(keep_logs=opts.keep_logs)
+        # A failed phase keeps the processes' logs, to read why.
+        failed = any(isinstance(r, dict) and "failed" in r for r in result.values())
+        if failed:
+            print(f"logs kept in {stack.tmp}", file=sys.stderr, flush=True)
+        stack.cleanup(keep_logs=opts.keep_logs or failed)
     return 0
 
 

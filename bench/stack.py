@@ -152,6 +152,9 @@ def gunicorn_args(host: str, port: int) -> list[str]:
         "-m", "gunicorn", "monopoly_site.wsgi:application", "--bind", f"{host}:{port}",
         "--workers", "1", "--worker-class", "gthread", "--threads", threads,
         "--keep-alive", "75", "--log-level", "warning",
+        # No watchdog (a Daphne has none): on a saturated machine a late
+        # heartbeat would have the arbiter kill the worker, requests and all.
+        "--timeout", "0",
     ]  # fmt: skip
 
 
