@@ -13,6 +13,8 @@ With ``http="uvicorn"`` or ``"gunicorn"`` (WSGI; nginx required), plain HTTP
 processes instead, and
 nginx sends only the WebSockets and the API's long-lived streams to the
 Daphnes: the experiment of issue #35 (docs/benchmarks.md says what it paid).
+Those servers are no dependency of the site (it was not adopted): install
+them first (``pip install uvicorn httptools uvloop gunicorn``).
 """
 
 from __future__ import annotations
