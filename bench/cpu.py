@@ -30,6 +30,7 @@ PROC = Path("/proc")
 # The kinds every stack has, in the order reports list them.
 KINDS = (
     "daphne",
+    "http",
     "worker",
     "analysis",
     "beat",

@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ from benchlib import (
     ratio,
 )
 from cpu import per_unit, pid_cpu_ms
-from stack import HARNESS_APP_NAME, Stack
+from stack import HARNESS_APP_NAME, HTTP_SERVERS, Stack
 from watchers import Watcher, watch
 
 
@@ -604,12 +605,21 @@ def main() -> int:
     )
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--no-nginx", action="store_true")
+    parser.add_argument(
+        "--http", choices=sorted(HTTP_SERVERS), default="daphne",
+        help="what serves plain HTTP; the Daphnes keep the WebSockets either way",
+    )  # fmt: skip
+    parser.add_argument("--http-servers", type=int, default=2, help="with --http uvicorn")
+    parser.add_argument("--daphnes", type=int, default=2)
     parser.add_argument("--keep-logs", action="store_true")
     opts = parser.parse_args()
 
     stack = Stack(
         name="load",
         use_nginx=not opts.no_nginx,
+        http=opts.http,
+        http_servers=opts.http_servers,
+        daphnes=opts.daphnes,
         # Far beyond a person's pace: the action limit is raised out of the
         # way, but still counted, as in production.
         extra_env={"RATE_LIMIT_ACTION": "1000000/10s/user,1000000/10s/ip"},
@@ -632,16 +642,24 @@ def main() -> int:
             try:
                 result[name] = asyncio.run(phase(stack, opts))
             except Exception as exc:
+                traceback.print_exc()
                 result[name] = {"failed": repr(exc)}
             print(json.dumps({name: result[name]}), file=sys.stderr, flush=True)
         result["nginx"] = stack.nginx
         result["daphnes"] = stack.daphnes
+        result["http"] = stack.http
+        if stack.http_ports:
+            result["http_servers"] = len(stack.http_ports)
         result["machine"] = machine()
         print(json.dumps(result, indent=2), flush=True)
     finally:
         stack.stop()
         stack.drop()
-        stack.cleanup(keep_logs=opts.keep_logs)
+        # A failed phase keeps the processes' logs, to read why.
+        failed = any(isinstance(r, dict) and "failed" in r for r in result.values())
+        if failed:
+            print(f"logs kept in {stack.tmp}", file=sys.stderr, flush=True)
+        stack.cleanup(keep_logs=opts.keep_logs or failed)
     return 0
 
 

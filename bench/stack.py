@@ -7,6 +7,14 @@ installed (a real load balancer; otherwise clients spread over the Daphne
 ports themselves), two Celery workers, the analysis worker and one beat. Every process is a
 child in a session of its own, so a fault can SIGKILL it (and its pool)
 and start it again.
+
+With ``http="uvicorn"`` or ``"gunicorn"`` (WSGI; nginx required), plain HTTP
+(pages, actions, the API but its streams) goes to ``http_servers`` such
+processes instead, and
+nginx sends only the WebSockets and the API's long-lived streams to the
+Daphnes: the experiment of issue #35 (docs/benchmarks.md says what it paid).
+Those servers are no dependency of the site (it was not adopted): install
+them first (``pip install uvicorn httptools uvloop gunicorn``).
 """
 
 from __future__ import annotations
@@ -128,6 +136,34 @@ class Proc:
         return self.process.pid if self.process else 0
 
 
+HTTP_SERVERS = {"daphne", "uvicorn", "gunicorn"}
+
+
+def uvicorn_args(host: str, port: int) -> list[str]:
+    """uvicorn serving the site's plain HTTP (no WebSockets: Daphne keeps
+    those), with its C parser and event loop, and no access log (nor has
+    Daphne, at -v 0)."""
+    return [
+        "-m", "uvicorn", "monopoly_site.asgi:application", "--host", host, "--port", str(port),
+        "--ws", "none", "--lifespan", "off", "--loop", "uvloop", "--http", "httptools",
+        "--no-access-log", "--log-level", "warning", "--timeout-keep-alive", "75",
+    ]  # fmt: skip
+
+
+def gunicorn_args(host: str, port: int) -> list[str]:
+    """gunicorn serving the site's plain HTTP through WSGI (monopoly_site/wsgi.py):
+    one process of REQUEST_THREADS threads, as a Daphne lends its requests."""
+    threads = os.environ.get("REQUEST_THREADS", "4")
+    return [
+        "-m", "gunicorn", "monopoly_site.wsgi:application", "--bind", f"{host}:{port}",
+        "--workers", "1", "--worker-class", "gthread", "--threads", threads,
+        "--keep-alive", "75", "--log-level", "warning",
+        # No watchdog (a Daphne has none): on a saturated machine a late
+        # heartbeat would have the arbiter kill the worker, requests and all.
+        "--timeout", "0",
+    ]  # fmt: skip
+
+
 def _log_says(text: str) -> Any:
     def ready(proc: Proc) -> bool:
         try:
@@ -169,12 +205,15 @@ class Stack:
     worker_concurrency: int = 1
     sweep_seconds: int = 1
     use_nginx: bool = True
+    http: str = "daphne"  # or "uvicorn": plain HTTP from uvicorn beside the Daphnes
+    http_servers: int = 2
     extra_env: dict[str, str] = field(default_factory=dict)
     procs: dict[str, Proc] = field(default_factory=dict)
     db_name: str = ""
     tmp: Path = Path()
     redis_port: int = 0
     daphne_ports: list[int] = field(default_factory=list)
+    http_ports: list[int] = field(default_factory=list)
     lb_port: int = 0
     env: dict[str, str] = field(default_factory=dict)
 
@@ -185,6 +224,11 @@ class Stack:
         self.db_name = f"monopoly_{self.name}_{os.getpid()}"
         self.redis_port = free_port()
         self.nginx = bool(self.use_nginx and NGINX)
+        if self.http not in HTTP_SERVERS:
+            raise ValueError(f"http must be one of {sorted(HTTP_SERVERS)}, not {self.http!r}")
+        if self.http != "daphne" and not self.nginx:
+            # Only nginx can send the sockets one way and the requests the other.
+            raise RuntimeError(f"http={self.http!r} needs nginx in front")
         self.env = self._env()
         self._create_database()
         self._add("redis", [
@@ -209,6 +253,13 @@ class Stack:
                 sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
                 "monopoly_site.asgi:application",
             ], _http_ok(port))  # fmt: skip
+        if self.http != "daphne":
+            server_args = uvicorn_args if self.http == "uvicorn" else gunicorn_args
+            for i in range(self.http_servers):
+                port = free_port()
+                self.http_ports.append(port)
+                args = [sys.executable, *server_args("127.0.0.1", port)]
+                self._add(f"http{i}", args, _http_ok(port))
         for i in range(self.workers):
             self._add(f"worker{i}", [
                 sys.executable, "-m", "celery", "-A", "monopoly_site", "worker", "--loglevel=INFO",
@@ -244,7 +295,8 @@ class Stack:
         self.procs[name].start(self.env)
 
     def stop(self) -> None:
-        for name in ["nginx", *[n for n in self.procs if n.startswith("daphne")], "beat"]:
+        servers = [n for n in self.procs if n.startswith(("daphne", "http"))]
+        for name in ["nginx", *servers, "beat"]:
             if name in self.procs:
                 self.procs[name].stop()
         for name, proc in self.procs.items():
@@ -440,7 +492,22 @@ class Stack:
         # because some requests failed (a WebSocket handshake the site
         # dropped, say): a request that finds it down goes to the other
         # (refused before it was sent), or, for a POST, gets the 502.
-        servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in self.daphne_ports)
+        def upstream(ports: list[int]) -> str:
+            return "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in ports)
+
+        servers = upstream(self.http_ports or self.daphne_ports)
+        sockets = routes = ""
+        if self.http_ports:
+            # The sockets and the API's long-lived streams stay on the
+            # Daphnes; every other request goes to the HTTP servers.
+            sockets = (
+                f"  upstream sockets {{\n{upstream(self.daphne_ports)}\n    keepalive 64;\n  }}"
+            )
+            routes = (
+                "    location /ws/ { proxy_pass http://sockets; }\n"
+                "    location ~ ^/api/v1/(games/[^/]+/stream|stream/events)$ {\n"
+                "      proxy_buffering off;\n      proxy_pass http://sockets;\n    }\n"
+            )
         (self.tmp / "logs").mkdir(exist_ok=True)
         conf = self.tmp / "nginx.conf"
         conf.write_text(f"""
@@ -460,6 +527,7 @@ http {{
 {servers}
     keepalive 64;
   }}
+{sockets}
   server {{
     listen 127.0.0.1:{self.lb_port};
     proxy_http_version 1.1;
@@ -471,7 +539,7 @@ http {{
     proxy_connect_timeout 2s;
     # A request that never reached a Daphne (refused) goes to the other.
     proxy_next_upstream error timeout;
-    location / {{
+{routes}    location / {{
       # A POST that may have reached a Daphne is never sent again: the
       # client retries with the same expected version instead.
       if ($request_method = POST) {{ rewrite ^ /@post$uri last; }}
