@@ -72,7 +72,12 @@ def test_a_game_with_a_person_has_no_limit_and_plays_on_past_it(
     settings: Any, alice: User, no_bot_tasks: Any
 ) -> None:
     settings.BOT_GAME_TURN_LIMIT = 10
-    game = services.create_seated_game(humans=[alice], bots=["random"], bot_delay_ms=0, start=True)
+    # A paced bot: an instant one that drew the first turn would answer
+    # within the start, and could leave an auction that the scripted
+    # position below does not clear.
+    game = services.create_seated_game(
+        humans=[alice], bots=["random"], bot_delay_ms=1000, start=True
+    )
     assert game.switches == {"turn_limit": 10, "turn_limit_people": 0b01}
     edit(game, near_the_limit(1000, turn=0))
     services.submit_action(
