@@ -102,14 +102,25 @@ def look_at_present(game_ids: list[int]) -> list[int]:
     due = Deadline.objects.filter(game_id__in=game_ids, notice_at__lte=now)
     here = presence.looking_many(game_ids)
     put_off: list[int] = []
+    present: set[tuple[int, int]] = set()
     left: set[int] = set()
     for pk, game_id, player in due.values_list("pk", "game_id", "player"):
         if player in here.get(game_id, ()):
             put_off.append(pk)
+            present.add((game_id, player))
         else:
             left.add(game_id)
     later = now + timedelta(seconds=settings.TURN_NOTICE_RECHECK_SECONDS)
     look_again(put_off, later, if_due_by=now)
+    # As ``your_turn`` does for whom it finds at the game: the page says it
+    # all, so a "your move" notice raised while they were away goes.
+    seated: dict[int, list[int]] = {}
+    rows = Seat.objects.filter(game_id__in={g for g, _ in present}, user__isnull=False)
+    for game_id, number, user_id in rows.values_list("game_id", "number", "user_id"):
+        if (game_id, number) in present:
+            seated.setdefault(game_id, []).append(user_id)
+    for game_id, user_ids in seated.items():
+        services.clear_turn_notices(game_id, user_ids)
     return [pk for pk in game_ids if pk in left]
 
 
