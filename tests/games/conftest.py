@@ -38,6 +38,16 @@ def writes_after_the_lock(queries: CaptureQueriesContext) -> list[str]:
 WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
+def bots_play_until_seat_zero_acts(game: Game) -> None:
+    """The bot's opening moves (its due row's, as beat would play them)
+    until seat 0 has the next decision."""
+    for _ in range(50):
+        game.refresh_from_db()
+        if engine.next_actor(engine.from_dict(game.state)) == 0:
+            return
+        assert services.play_bot_move(game.pk, game.version)
+
+
 def _user(username: str) -> User:
     return User.objects.create_user(username, f"{username}@example.com", f"pw-{username}-123")
 

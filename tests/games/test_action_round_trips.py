@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from games import engine, services
 from games.models import Deadline, Game
+from tests.games.conftest import bots_play_until_seat_zero_acts
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
@@ -28,11 +29,7 @@ def statements(queries: CaptureQueriesContext, start: str) -> list[str]:
 def _alice_to_end_her_turn(game: Game, alice: User) -> engine.Action:
     """Alice (seat 0) is left with ending her turn as her next move; the bot
     then plays its whole turn within her write."""
-    for _ in range(50):  # the bot may open: its moves at the start are its due row's
-        game.refresh_from_db()
-        if engine.next_actor(engine.from_dict(game.state)) == 0:
-            break
-        assert services.play_bot_move(game.pk, game.version)
+    bots_play_until_seat_zero_acts(game)
     for _ in range(20):
         game.refresh_from_db()
         state = engine.from_dict(game.state)

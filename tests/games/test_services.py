@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import engine, services
 from games.models import Deadline, Game, GameEvent, Seat
-from tests.games.conftest import writes_after_the_lock
+from tests.games.conftest import bots_play_until_seat_zero_acts, writes_after_the_lock
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
@@ -408,11 +408,7 @@ def test_a_timeout_that_hands_the_last_persons_seat_to_a_bot_leaves_the_rest_to_
 
 def _play_until_the_bot_is_due(game: Game, alice: User) -> int:
     """Alice (seat 0) plays her turn; returns the version before her last move."""
-    for _ in range(50):  # the bot may open: its moves at the start are its due row's
-        game.refresh_from_db()
-        if engine.next_actor(engine.from_dict(game.state)) == 0:
-            break
-        assert services.play_bot_move(game.pk, game.version)
+    bots_play_until_seat_zero_acts(game)
     for _ in range(20):
         game.refresh_from_db()
         state = engine.from_dict(game.state)
